@@ -1,0 +1,52 @@
+import path from "node:path";
+import * as z from "zod";
+import { StartupError } from "./db/errors";
+
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
+      error: "DATABASE_URL must start with postgresql:// (leave it unset for the embedded database)",
+    }),
+  PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
+  REGISTRY_TIMEZONE: z
+    .string()
+    .default("Europe/Prague")
+    .refine(isTimeZone, { error: "REGISTRY_TIMEZONE is not an IANA time zone (e.g. Europe/Prague)" }),
+  DEMO_DOMAINS: z.coerce.number({ error: "DEMO_DOMAINS must be a number" }).int().min(0).default(20_000),
+});
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface ConsoleConfig {
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  registryTimeZone: string;
+  demoDomains: number;
+}
+
+export class ConfigError extends StartupError {}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`configuration: ${issue.path.join(".")}: ${issue.message}`);
+  }
+  return {
+    databaseUrl: parsed.data.DATABASE_URL,
+    pgliteDir: path.resolve(parsed.data.PGLITE_DIR),
+    registryTimeZone: parsed.data.REGISTRY_TIMEZONE,
+    demoDomains: parsed.data.DEMO_DOMAINS,
+  };
+}

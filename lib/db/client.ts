@@ -1,0 +1,73 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type ConsoleConfig, readConfig } from "../config";
+import { PrismaClient } from "../generated/prisma/client";
+import { describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver } from "./driver";
+import { explainConnectionError } from "./errors";
+import { openPglite } from "./pglite";
+
+/** The process's handle on the registry database: Prisma for typed reads and writes, SQL for the rest. */
+export interface Database {
+  prisma: PrismaClient;
+  sql: SqlDriver;
+  close(): Promise<void>;
+}
+
+type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir">;
+
+async function openPostgres(url: string): Promise<Database> {
+  const location = describePostgresUrl(url);
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 10 });
+  // An idle connection that the server drops must not crash the process; the next query reconnects.
+  pool.on("error", (error) => console.error(`PostgreSQL connection lost (${location}): ${error.message}`));
+  try {
+    await pool.query("SELECT 1");
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw explainConnectionError(error, location);
+  }
+  const sql = postgresDriver(pool, location);
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 10_000 }) });
+  return {
+    prisma,
+    sql,
+    async close() {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  const { db, release } = await openPglite(dataDir);
+  const sql = pgliteDriver(db, `embedded database ${dataDir}`, release);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  return {
+    prisma,
+    sql,
+    async close() {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
+/** DATABASE_URL set: PostgreSQL through @prisma/adapter-pg; unset: the embedded PGlite at pgliteDir. */
+export function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.databaseUrl ? openPostgres(target.databaseUrl) : openEmbedded(target.pgliteDir);
+}
+
+// Next's dev server re-evaluates modules on every change, and its bundles may each hold their own
+// copy of this module; the process-wide slot keeps one client (and one PGlite) per process.
+const slot = globalThis as typeof globalThis & { __registryConsoleDatabase?: Promise<Database> };
+
+export function getDatabase(): Promise<Database> {
+  if (!slot.__registryConsoleDatabase) {
+    slot.__registryConsoleDatabase = openDatabase(readConfig()).catch((error: unknown) => {
+      slot.__registryConsoleDatabase = undefined;
+      throw error;
+    });
+  }
+  return slot.__registryConsoleDatabase;
+}

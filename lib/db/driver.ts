@@ -1,0 +1,97 @@
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import pg from "pg";
+
+/** Plain SQL access that behaves the same on PGlite and on PostgreSQL. */
+export interface SqlExecutor {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs a script of several statements (no parameters). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface SqlDriver extends SqlExecutor {
+  readonly kind: "pglite" | "postgres";
+  /** Where the data lives, safe to print (no password). */
+  readonly location: string;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// DATE values stay 'YYYY-MM-DD' strings on both drivers: a calendar date has no instant, and
+// turning it into a Date would place it at midnight in some process's local time zone.
+const DATE_OID = 1082;
+const pgliteParsers = { [DATE_OID]: (value: string) => value };
+
+function pgliteExecutor(db: PGlite | Transaction): SqlExecutor {
+  return {
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await db.query<T>(sql, params, { parsers: pgliteParsers });
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await db.exec(sql);
+    },
+  };
+}
+
+export function pgliteDriver(db: PGlite, location: string, onClose: () => void = () => {}): SqlDriver {
+  return {
+    kind: "pglite",
+    location,
+    ...pgliteExecutor(db),
+    transaction: (work) => db.transaction((tx) => work(pgliteExecutor(tx))),
+    async close() {
+      if (!db.closed) await db.close();
+      onClose();
+    },
+  };
+}
+
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+function pgExecutor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+  return {
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await client.query({ text: sql, values: params, types: pgTypes });
+      return result.rows as T[];
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+export function postgresDriver(pool: pg.Pool, location: string): SqlDriver {
+  return {
+    kind: "postgres",
+    location,
+    ...pgExecutor(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(pgExecutor(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** host:port/database of a connection string, without credentials. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || "localhost"}:${u.port || "5432"}${u.pathname}`;
+  } catch {
+    return "the server in DATABASE_URL";
+  }
+}

@@ -1,0 +1,75 @@
+import type { SqlDriver, SqlExecutor } from "../../lib/db/driver";
+import { type DemoChunk, type DemoCounts, type DemoOptions, demoCounts, generateDemo, type Row, type TableName } from "./generate";
+
+// The SQL type of every column the generator writes; rows may leave out nullable columns.
+const COLUMNS: Record<TableName, Record<string, string>> = {
+  registrar: { id: "int4", handle: "text", name: "text", organization: "text", city: "text", country: "text", email: "text", url: "text", system: "bool" },
+  zone: { id: "int4", fqdn: "text", ex_period_min: "int4", ex_period_max: "int4", val_period: "int4", dots_max: "int4", enum_zone: "bool" },
+  object_registry: { id: "int4", roid: "text", type: "int2", name: "text", crid: "int4", crdate: "timestamptz", erdate: "timestamptz" },
+  object: { id: "int4", clid: "int4", upid: "int4", trdate: "timestamptz", update: "timestamptz", authinfopw: "text" },
+  contact: {
+    id: "int4", name: "text", organization: "text", street1: "text", city: "text", postalcode: "text", country: "text",
+    telephone: "text", email: "text", vat: "text", discloseaddress: "bool",
+  },
+  nsset: { id: "int4", checklevel: "int2" },
+  keyset: { id: "int4" },
+  host: { id: "int4", nssetid: "int4", fqdn: "text" },
+  host_ipaddr_map: { id: "int4", hostid: "int4", nssetid: "int4", ipaddr: "inet" },
+  domain: { id: "int4", zone: "int4", registrant: "int4", nsset: "int4", exdate: "date", keyset: "int4" },
+  enumval: { domainid: "int4", exdate: "date", publish: "bool" },
+  domain_contact_map: { domainid: "int4", contactid: "int4", role: "int4" },
+  nsset_contact_map: { nssetid: "int4", contactid: "int4" },
+  keyset_contact_map: { keysetid: "int4", contactid: "int4" },
+  object_state_request: {
+    id: "int4", object_id: "int4", state_id: "int4", valid_from: "timestamptz", valid_to: "timestamptz", crdate: "timestamptz", canceled: "timestamptz",
+  },
+  object_state_request_reason: { object_state_request_id: "int4", reason_creation: "text", reason_cancellation: "text" },
+};
+
+const SERIAL_TABLES = ["registrar", "zone", "object_registry", "host", "host_ipaddr_map", "object_state_request"] as const;
+
+/** One statement per table and chunk: each column travels as one array parameter. */
+async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promise<void> {
+  const columns = Object.entries(COLUMNS[table]);
+  const names = columns.map(([name]) => `"${name}"`).join(", ");
+  const arrays = columns.map(([name]) => rows.map((row) => row[name] ?? null));
+  const unnest = columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(", ");
+  await tx.query(`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${unnest})`, arrays);
+}
+
+export class RegistryNotEmptyError extends Error {}
+
+export interface SeedProgress {
+  phase: string;
+  done: number;
+  total: number;
+}
+
+/**
+ * Loads the demo registry into an empty registry in one transaction, so an interrupted seed
+ * leaves nothing behind.
+ */
+export async function seedDemo(
+  db: SqlDriver,
+  options: DemoOptions,
+  onProgress: (progress: SeedProgress) => void = () => {},
+): Promise<DemoCounts> {
+  await db.transaction(async (tx) => {
+    const [{ objects }] = await tx.query<{ objects: number }>("SELECT count(*)::int AS objects FROM object_registry");
+    if (objects > 0) {
+      throw new RegistryNotEmptyError(
+        `the registry at ${db.location} already holds ${objects} objects; demo data is only loaded into an empty registry`,
+      );
+    }
+    for (const chunk of generateDemo(options) as Generator<DemoChunk>) {
+      for (const batch of chunk.batches) await insertRows(tx, batch.table, batch.rows);
+      onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
+    }
+    for (const table of SERIAL_TABLES) {
+      await tx.query(
+        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1))`,
+      );
+    }
+  });
+  return demoCounts(options.domains);
+}
