@@ -41,9 +41,9 @@ export function explainConnectionError(error: unknown, where: string): StartupEr
 }
 
 /** Prints a startup failure as one line and exits; anything else keeps its stack for debugging. */
-export function exitOnStartupError(error: unknown): never {
+export function exitOnStartupError(error: unknown, context = "Registry State Console cannot start"): never {
   if (error instanceof StartupError) {
-    console.error(`Registry State Console cannot start: ${error.message}`);
+    console.error(`${context}: ${error.message}`);
   } else {
     console.error(error);
   }

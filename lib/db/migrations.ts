@@ -26,14 +26,15 @@ export function checksum(sql: string): string {
 
 /** The migrations in `dir`, in the order their folder names sort (Prisma's layout). */
 export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+  // The folder is read at run time on purpose; it is not part of the traced server bundle.
+  const entries = await readdir(/*turbopackIgnore: true*/ dir, { withFileTypes: true });
   const names = entries
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
   return Promise.all(
     names.map(async (name) => {
-      const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
+      const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
       return { name, sql, checksum: checksum(sql) };
     }),
   );

@@ -1,4 +1,5 @@
 import type { SqlDriver, SqlExecutor } from "../../lib/db/driver";
+import { StartupError } from "../../lib/db/errors";
 import { type DemoChunk, type DemoCounts, type DemoOptions, demoCounts, generateDemo, type Row, type TableName } from "./generate";
 
 // The SQL type of every column the generator writes; rows may leave out nullable columns.
@@ -37,7 +38,8 @@ async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promi
   await tx.query(`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${unnest})`, arrays);
 }
 
-export class RegistryNotEmptyError extends Error {}
+/** Demo data never mixes with existing registry data. */
+export class RegistryNotEmptyError extends StartupError {}
 
 export interface SeedProgress {
   phase: string;

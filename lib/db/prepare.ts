@@ -1,0 +1,40 @@
+import type { ConsoleConfig } from "../config";
+import type { DemoCounts } from "../../prisma/demo/generate";
+import { seedDemo } from "../../prisma/demo/load";
+import type { SqlDriver } from "./driver";
+import { migrate } from "./migrations";
+
+export interface PrepareResult {
+  migrated: string[];
+  seeded: DemoCounts | null;
+}
+
+/** Brings the schema up to date; an empty embedded database also gets the demo registry. */
+export async function prepareDatabase(
+  db: SqlDriver,
+  config: Pick<ConsoleConfig, "demoDomains" | "registryTimeZone">,
+  log: (line: string) => void = console.log,
+): Promise<PrepareResult> {
+  const { applied } = await migrate(db);
+  if (applied.length > 0) log(`Applied ${applied.length} migration(s) to ${db.location}: ${applied.join(", ")}`);
+  if (db.kind !== "pglite" || config.demoDomains === 0) return { migrated: applied, seeded: null };
+  const [{ empty }] = await db.query<{ empty: boolean }>("SELECT NOT EXISTS (SELECT 1 FROM object_registry) AS empty");
+  if (!empty) return { migrated: applied, seeded: null };
+
+  log(`The embedded registry is empty: loading demo data (${config.demoDomains.toLocaleString("en")} domains)…`);
+  const started = Date.now();
+  let lastPercent = -1;
+  const seeded = await seedDemo(
+    db,
+    { domains: config.demoDomains, seed: 1, now: new Date(), timeZone: config.registryTimeZone },
+    ({ phase, done, total }) => {
+      const percent = Math.floor((done / total) * 100);
+      if (percent >= lastPercent + 10 || done === total) {
+        lastPercent = percent;
+        log(`  demo data ${String(percent).padStart(3)}% (${done.toLocaleString("en")} of ${total.toLocaleString("en")} objects, ${phase})`);
+      }
+    },
+  );
+  log(`Demo data loaded in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return { migrated: applied, seeded };
+}
