@@ -1,0 +1,20 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      // The data-access layer marks itself server-only for Next; tests run it on the server anyway.
+      "server-only": path.resolve(import.meta.dirname, "lib/testing/server-only.ts"),
+    },
+  },
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Each integration file opens its own databases; PGlite is CPU-bound, two at a time suit 2 cores.
+    maxWorkers: 2,
+  },
+});
