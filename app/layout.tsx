@@ -16,7 +16,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link href="/objects" className="brand">
             Registry State Console
           </Link>
-          <nav aria-label="Main">
+          <nav className="main-nav" aria-label="Main">
             <Link href="/objects">Objects</Link>
           </nav>
         </header>

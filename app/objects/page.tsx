@@ -34,11 +34,7 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
       )}
       <nav className="type-filter" aria-label="Object type">
         {[null, ...list.types].map((type) => (
-          <a
-            key={type ?? "all"}
-            href={type ? `/objects?type=${type}` : "/objects"}
-            aria-current={type === list.type ? "page" : undefined}
-          >
+          <a key={type ?? "all"} href={type ? `/objects?type=${type}` : "/objects"} aria-current={type === list.type ? "page" : undefined}>
             {type ?? "all"}
           </a>
         ))}

@@ -19,9 +19,7 @@ export function explainConnectionError(error: unknown, where: string): StartupEr
   const detail = e.message ?? String(error);
   switch (e.code) {
     case "ECONNREFUSED":
-      return new StartupError(
-        `cannot reach PostgreSQL at ${where}: connection refused. Is the server running? Check DATABASE_URL.`,
-      );
+      return new StartupError(`cannot reach PostgreSQL at ${where}: connection refused. Is the server running? Check DATABASE_URL.`);
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return new StartupError(`cannot reach PostgreSQL at ${where}: host not found. Check the host in DATABASE_URL.`);

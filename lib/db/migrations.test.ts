@@ -84,7 +84,10 @@ describe.each(testBackends())("migrations on $name", (backend) => {
 
   it("rolls a failing migration back completely and records nothing for it", async () => {
     const db = await freshDatabase();
-    const files = [migration("001_a", "CREATE TABLE a (id int);"), migration("002_bad", "CREATE TABLE half (id int); SELECT no_such_function();")];
+    const files = [
+      migration("001_a", "CREATE TABLE a (id int);"),
+      migration("002_bad", "CREATE TABLE half (id int); SELECT no_such_function();"),
+    ];
     await expect(migrate(db.sql, files)).rejects.toThrow(/migration 002_bad failed and was rolled back/);
     expect(await tables(db, "public")).toEqual(["a"]);
     const recorded = await db.sql.query<{ name: string }>("SELECT name FROM console.schema_migrations");

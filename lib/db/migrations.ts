@@ -77,7 +77,10 @@ function checkAppliedAgainstFiles(applied: AppliedRow[], files: Migration[]): vo
     }
   }
   const appliedNames = new Set(applied.map((r) => r.name));
-  const lastApplied = applied.map((r) => r.name).sort().at(-1);
+  const lastApplied = applied
+    .map((r) => r.name)
+    .sort()
+    .at(-1);
   const skipped = files.find((m) => !appliedNames.has(m.name) && lastApplied !== undefined && m.name < lastApplied);
   if (skipped) {
     throw new StartupError(
@@ -88,9 +91,7 @@ function checkAppliedAgainstFiles(applied: AppliedRow[], files: Migration[]): vo
 }
 
 async function readApplied(db: SqlDriver): Promise<AppliedRow[]> {
-  const [{ tracked }] = await db.query<{ tracked: boolean }>(
-    "SELECT to_regclass('console.schema_migrations') IS NOT NULL AS tracked",
-  );
+  const [{ tracked }] = await db.query<{ tracked: boolean }>("SELECT to_regclass('console.schema_migrations') IS NOT NULL AS tracked");
   if (!tracked) return [];
   return db.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
 }
@@ -135,10 +136,7 @@ export async function migrate(db: SqlDriver, files?: Migration[]): Promise<Migra
         const detail = error instanceof Error ? error.message : String(error);
         throw new StartupError(`migration ${migration.name} failed and was rolled back: ${detail}`);
       }
-      await tx.query("INSERT INTO console.schema_migrations (name, checksum) VALUES ($1, $2)", [
-        migration.name,
-        migration.checksum,
-      ]);
+      await tx.query("INSERT INTO console.schema_migrations (name, checksum) VALUES ($1, $2)", [migration.name, migration.checksum]);
       return true;
     });
     if (applied) appliedNow.push(migration.name);

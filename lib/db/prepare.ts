@@ -1,6 +1,6 @@
-import type { ConsoleConfig } from "../config";
 import type { DemoCounts } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
+import type { ConsoleConfig } from "../config";
 import type { SqlDriver } from "./driver";
 import { migrate } from "./migrations";
 
@@ -31,7 +31,9 @@ export async function prepareDatabase(
       const percent = Math.floor((done / total) * 100);
       if (percent >= lastPercent + 10 || done === total) {
         lastPercent = percent;
-        log(`  demo data ${String(percent).padStart(3)}% (${done.toLocaleString("en")} of ${total.toLocaleString("en")} objects, ${phase})`);
+        log(
+          `  demo data ${String(percent).padStart(3)}% (${done.toLocaleString("en")} of ${total.toLocaleString("en")} objects, ${phase})`,
+        );
       }
     },
   );

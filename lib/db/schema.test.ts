@@ -33,9 +33,25 @@ const FRED_COLUMNS: Record<string, string[]> = {
 const CATALOGUE: [number, string, number[], boolean, boolean, string, string][] = [
   [1, "serverDeleteProhibited", [1, 2, 3, 4], true, true, "Deletion forbidden", "Není povoleno smazání"],
   [2, "serverRenewProhibited", [3], true, true, "Registration renewal forbidden", "Není povoleno prodloužení registrace objektu"],
-  [3, "serverTransferProhibited", [1, 2, 3, 4], true, true, "Sponsoring registrar change forbidden", "Není povolena změna určeného registrátora"],
+  [
+    3,
+    "serverTransferProhibited",
+    [1, 2, 3, 4],
+    true,
+    true,
+    "Sponsoring registrar change forbidden",
+    "Není povolena změna určeného registrátora",
+  ],
   [4, "serverUpdateProhibited", [1, 2, 3, 4], true, true, "Update forbidden", "Není povolena změna údajů"],
-  [5, "serverOutzoneManual", [3], true, true, "The domain is administratively kept out of zone", "Doména je administrativně vyřazena ze zóny"],
+  [
+    5,
+    "serverOutzoneManual",
+    [3],
+    true,
+    true,
+    "The domain is administratively kept out of zone",
+    "Doména je administrativně vyřazena ze zóny",
+  ],
   [6, "serverInzoneManual", [3], true, true, "The domain is administratively kept in zone", "Doména je administrativně zařazena do zóny"],
   [7, "serverBlocked", [1, 3], true, true, "Administratively blocked", "Administrativně blokováno"],
   [8, "expirationWarning", [3], false, false, "The domain expires in 30 days", "Doména expiruje do 30 dní"],
@@ -73,7 +89,15 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
   });
 
   it("ships the state catalogue 1–18 with English and Czech descriptions", async () => {
-    const rows = await db.sql.query<{ id: number; name: string; types: number[]; manual: boolean; external: boolean; en: string; cs: string }>(
+    const rows = await db.sql.query<{
+      id: number;
+      name: string;
+      types: number[];
+      manual: boolean;
+      external: boolean;
+      en: string;
+      cs: string;
+    }>(
       `SELECT s.id, s.name, s.types, s.manual, s.external, en.description AS en, cs.description AS cs
          FROM enum_object_states s
          JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN'
@@ -100,9 +124,9 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
       /foreign key/,
     );
     await expect(db.sql.query("INSERT INTO object_state_request (object_id, state_id) VALUES (1, 999)")).rejects.toThrow(/foreign key/);
-    await expect(
-      db.sql.query("INSERT INTO object_registry (roid, type, name, crid) VALUES ('D-X', 3, 'UPPER.cz', 1)"),
-    ).rejects.toThrow(/object_registry_name_case_check/);
+    await expect(db.sql.query("INSERT INTO object_registry (roid, type, name, crid) VALUES ('D-X', 3, 'UPPER.cz', 1)")).rejects.toThrow(
+      /object_registry_name_case_check/,
+    );
   });
 
   it("answers state filters through their indexes", async () => {
@@ -117,7 +141,9 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
       /object_state_open_by_state_idx/,
     );
     expect(
-      await plan("SELECT object_id FROM object_state WHERE state_id = 7 AND tstzrange(valid_from, valid_to, '[)') @> '2026-03-01T00:00:00Z'::timestamptz"),
+      await plan(
+        "SELECT object_id FROM object_state WHERE state_id = 7 AND tstzrange(valid_from, valid_to, '[)') @> '2026-03-01T00:00:00Z'::timestamptz",
+      ),
     ).toMatch(/object_state_period_idx/);
     expect(
       await plan(
@@ -134,7 +160,13 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
       await delegate.findFirst();
     }
     const domain = await db.prisma.domain.findFirst({
-      include: { object: { include: { registry: true, sponsor: true } }, registrant: true, nsset: { include: { hosts: true } }, zone: true, contacts: true },
+      include: {
+        object: { include: { registry: true, sponsor: true } },
+        registrant: true,
+        nsset: { include: { hosts: true } },
+        zone: true,
+        contacts: true,
+      },
     });
     expect(domain?.object.registry.name).toMatch(/\.(cz|arpa)$/);
     const created = await db.prisma.objectState.create({

@@ -54,7 +54,10 @@ describe("the embedded database is used by one process at a time", () => {
     const db = await openDatabase({ databaseUrl: undefined, pgliteDir: dataDir });
     const refused = await runScript("migrate.ts", [], { DATABASE_URL: "", PGLITE_DIR: dataDir });
     expect(refused.code).toBe(1);
-    expectOneClearLine(errorLines(refused), new RegExp(`embedded database ${dataDir} is already open in another process \\(pid ${process.pid}`));
+    expectOneClearLine(
+      errorLines(refused),
+      new RegExp(`embedded database ${dataDir} is already open in another process \\(pid ${process.pid}`),
+    );
     await db.close();
 
     const admitted = await runScript("migrate.ts", [], { DATABASE_URL: "", PGLITE_DIR: dataDir });

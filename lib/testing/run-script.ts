@@ -8,7 +8,7 @@ export interface ScriptResult {
 }
 
 /** Runs one of the project's command-line scripts as an operator would, in its own process. */
-export function runScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
+export function runScript(script: string, args: string[], env: Record<string, string>): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join("scripts", script), ...args], {
       env: { ...process.env, ...env },

@@ -55,7 +55,10 @@ describe("demo registry generator", () => {
     const requests = rows("object_state_request");
     expect(requests.length).toBeGreaterThan(50);
     const end = (r: Row) =>
-      Math.min(r.valid_to ? Date.parse(String(r.valid_to)) : Number.POSITIVE_INFINITY, r.canceled ? Date.parse(String(r.canceled)) : Number.POSITIVE_INFINITY);
+      Math.min(
+        r.valid_to ? Date.parse(String(r.valid_to)) : Number.POSITIVE_INFINITY,
+        r.canceled ? Date.parse(String(r.canceled)) : Number.POSITIVE_INFINITY,
+      );
     const byKey = new Map<string, Row[]>();
     for (const r of requests) {
       expect(Date.parse(String(r.crdate))).toBeLessThanOrEqual(OPTIONS.now.getTime());

@@ -109,9 +109,7 @@ export function demoCounts(domains: number): DemoCounts {
 
 /** The calendar date of `instant` in `timeZone`, as YYYY-MM-DD. */
 export function localDate(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
-    instant,
-  );
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(instant);
 }
 
 export function addDays(date: string, days: number): string {
@@ -427,7 +425,17 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
       addRequests(ctx, rng, batches, id, [STATE.serverTransferProhibited], at(rng.int(1, 900)), null, null, reason("lock"));
       return;
     case "blockActive":
-      addRequests(ctx, rng, batches, id, BLOCK, at(rng.int(1, 300)), rng.chance(0.5) ? null : ahead(rng.int(10, 200)), null, reason("block"));
+      addRequests(
+        ctx,
+        rng,
+        batches,
+        id,
+        BLOCK,
+        at(rng.int(1, 300)),
+        rng.chance(0.5) ? null : ahead(rng.int(10, 200)),
+        null,
+        reason("block"),
+      );
       return;
     case "blockPast": {
       const start = at(rng.int(400, 1000));
@@ -439,7 +447,17 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
       addRequests(ctx, rng, batches, id, BLOCK, ahead(rng.int(1, 60)), ahead(rng.int(90, 240)), null, reason("block"));
       return;
     case "blockCanceledBeforeStart":
-      addRequests(ctx, rng, batches, id, BLOCK, ahead(rng.int(20, 60)), ahead(rng.int(90, 200)), now - rng.int(1, 5) * DAY, reason("block"));
+      addRequests(
+        ctx,
+        rng,
+        batches,
+        id,
+        BLOCK,
+        ahead(rng.int(20, 60)),
+        ahead(rng.int(90, 200)),
+        now - rng.int(1, 5) * DAY,
+        reason("block"),
+      );
       return;
     case "blockThenLock": {
       const start = at(rng.int(500, 900));
@@ -453,7 +471,17 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
       addRequests(ctx, rng, batches, id, [STATE.serverOutzoneManual], at(rng.int(1, 40)), ahead(rng.int(5, 90)), null, reason("outzone"));
       return;
     case "outzoneFuture":
-      addRequests(ctx, rng, batches, id, [STATE.serverOutzoneManual], ahead(rng.int(1, 20)), ahead(rng.int(30, 90)), null, reason("outzone"));
+      addRequests(
+        ctx,
+        rng,
+        batches,
+        id,
+        [STATE.serverOutzoneManual],
+        ahead(rng.int(1, 20)),
+        ahead(rng.int(30, 90)),
+        null,
+        reason("outzone"),
+      );
       return;
     case "inzone": {
       const start = rng.chance(0.5) ? at(rng.int(1, 5)) : at(rng.int(60, 400));
@@ -464,13 +492,33 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
       addRequests(ctx, rng, batches, id, [STATE.serverRenewProhibited], at(rng.int(1, 200)), null, null, reason("renew"));
       return;
     case "registrantChange":
-      addRequests(ctx, rng, batches, id, [STATE.serverRegistrantChangeProhibited], at(rng.int(1, 300)), null, null, reason("registrantChange"));
+      addRequests(
+        ctx,
+        rng,
+        batches,
+        id,
+        [STATE.serverRegistrantChangeProhibited],
+        at(rng.int(1, 300)),
+        null,
+        null,
+        reason("registrantChange"),
+      );
       return;
     case "lockCanceled": {
       const start = at(rng.int(100, 600));
       const canceled = Math.min(now - HOUR, start + rng.int(10, 90) * DAY);
       if (canceled > start) {
-        addRequests(ctx, rng, batches, id, [STATE.serverTransferProhibited, STATE.serverUpdateProhibited], start, null, canceled, reason("lock"));
+        addRequests(
+          ctx,
+          rng,
+          batches,
+          id,
+          [STATE.serverTransferProhibited, STATE.serverUpdateProhibited],
+          start,
+          null,
+          canceled,
+          reason("lock"),
+        );
       }
       return;
     }
@@ -625,7 +673,14 @@ export function* generateDemo(options: DemoOptions): Generator<DemoChunk> {
     hostId: 1,
     addressId: 1,
   };
-  const total = counts.contacts + counts.nssets + counts.keysets + counts.domains + counts.deletedContacts + counts.deletedNssets + counts.deletedDomains;
+  const total =
+    counts.contacts +
+    counts.nssets +
+    counts.keysets +
+    counts.domains +
+    counts.deletedContacts +
+    counts.deletedNssets +
+    counts.deletedDomains;
   let done = 0;
   yield { phase: "registrars", batches: toBatches(registrarAndZoneRows()), done, total };
 

@@ -10,13 +10,31 @@ const OPTIONS = { domains: 200, seed: 11, now: new Date(NOW), timeZone: TZ };
 
 /** A digest of every table's content, independent of session settings. */
 async function fingerprint(db: Database): Promise<Record<string, string>> {
-  const tables = ["registrar", "zone", "object_registry", "object", "contact", "nsset", "keyset", "host", "host_ipaddr_map", "domain",
-    "enumval", "domain_contact_map", "nsset_contact_map", "keyset_contact_map", "object_state_request", "object_state_request_reason"];
+  const tables = [
+    "registrar",
+    "zone",
+    "object_registry",
+    "object",
+    "contact",
+    "nsset",
+    "keyset",
+    "host",
+    "host_ipaddr_map",
+    "domain",
+    "enumval",
+    "domain_contact_map",
+    "nsset_contact_map",
+    "keyset_contact_map",
+    "object_state_request",
+    "object_state_request_reason",
+  ];
   const result: Record<string, string> = {};
   await db.sql.transaction(async (tx) => {
     await tx.exec("SET LOCAL TIME ZONE 'UTC'");
     for (const table of tables) {
-      const [row] = await tx.query<{ digest: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`);
+      const [row] = await tx.query<{ digest: string }>(
+        `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`,
+      );
       result[table] = row.digest;
     }
   });

@@ -4,13 +4,32 @@ import { type DemoChunk, type DemoCounts, type DemoOptions, demoCounts, generate
 
 // The SQL type of every column the generator writes; rows may leave out nullable columns.
 const COLUMNS: Record<TableName, Record<string, string>> = {
-  registrar: { id: "int4", handle: "text", name: "text", organization: "text", city: "text", country: "text", email: "text", url: "text", system: "bool" },
+  registrar: {
+    id: "int4",
+    handle: "text",
+    name: "text",
+    organization: "text",
+    city: "text",
+    country: "text",
+    email: "text",
+    url: "text",
+    system: "bool",
+  },
   zone: { id: "int4", fqdn: "text", ex_period_min: "int4", ex_period_max: "int4", val_period: "int4", dots_max: "int4", enum_zone: "bool" },
   object_registry: { id: "int4", roid: "text", type: "int2", name: "text", crid: "int4", crdate: "timestamptz", erdate: "timestamptz" },
   object: { id: "int4", clid: "int4", upid: "int4", trdate: "timestamptz", update: "timestamptz", authinfopw: "text" },
   contact: {
-    id: "int4", name: "text", organization: "text", street1: "text", city: "text", postalcode: "text", country: "text",
-    telephone: "text", email: "text", vat: "text", discloseaddress: "bool",
+    id: "int4",
+    name: "text",
+    organization: "text",
+    street1: "text",
+    city: "text",
+    postalcode: "text",
+    country: "text",
+    telephone: "text",
+    email: "text",
+    vat: "text",
+    discloseaddress: "bool",
   },
   nsset: { id: "int4", checklevel: "int2" },
   keyset: { id: "int4" },
@@ -22,7 +41,13 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
   nsset_contact_map: { nssetid: "int4", contactid: "int4" },
   keyset_contact_map: { keysetid: "int4", contactid: "int4" },
   object_state_request: {
-    id: "int4", object_id: "int4", state_id: "int4", valid_from: "timestamptz", valid_to: "timestamptz", crdate: "timestamptz", canceled: "timestamptz",
+    id: "int4",
+    object_id: "int4",
+    state_id: "int4",
+    valid_from: "timestamptz",
+    valid_to: "timestamptz",
+    crdate: "timestamptz",
+    canceled: "timestamptz",
   },
   object_state_request_reason: { object_state_request_id: "int4", reason_creation: "text", reason_cancellation: "text" },
 };
@@ -68,9 +93,7 @@ export async function seedDemo(
       onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
     }
     for (const table of SERIAL_TABLES) {
-      await tx.query(
-        `SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1))`,
-      );
+      await tx.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1))`);
     }
   });
   return demoCounts(options.domains);

@@ -1,3 +1,4 @@
+// biome-ignore-all format: word lists read best as paragraphs
 // Vocabulary for a Czech-flavoured demo registry. All names are invented; addresses use
 // documentation IP ranges (RFC 5737, RFC 3849) and e-mail domains under example.cz.
 

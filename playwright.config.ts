@@ -1,0 +1,31 @@
+import { defineConfig, devices } from "@playwright/test";
+import { findChromium } from "./e2e/chromium";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const executablePath = findChromium();
+
+export default defineConfig({
+  testDir: "./e2e",
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath,
+      args: ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      chromiumSandbox: false,
+    },
+  },
+  webServer: {
+    command: "node --import tsx e2e/server.ts",
+    url: `http://127.0.0.1:${port}/objects`,
+    env: { E2E_PORT: String(port) },
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "pipe",
+  },
+});

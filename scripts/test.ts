@@ -1,0 +1,45 @@
+// `npm test`: every check the project has, in the order that fails fastest. Stops at the first
+// failure. The PostgreSQL suite runs when TEST_DATABASE_URL is set (CI sets it); the Playwright
+// suite needs a Chromium and fails with what to install when there is none.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { findChromium } from "../e2e/chromium";
+
+const bin = (pkg: string, file: string) => path.join("node_modules", pkg, file);
+
+const steps: [string, string[]][] = [
+  ["Prisma client", ["scripts/prisma-generate.mjs"]],
+  ["Route types", [bin("next", "dist/bin/next"), "typegen"]],
+  ["Type check", [bin("typescript", "bin/tsc"), "--noEmit"]],
+  ["Lint", [bin("@biomejs/biome", "bin/biome"), "check", "."]],
+  ["Unit and integration tests", [bin("vitest", "vitest.mjs"), "run"]],
+  ["Production build", [bin("next", "dist/bin/next"), "build"]],
+  ["End-to-end tests (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]],
+];
+
+let browser: string;
+try {
+  browser = findChromium() ?? "Playwright's own Chromium";
+} catch (error) {
+  console.error(`npm test: ${(error as Error).message}`);
+  process.exit(1);
+}
+console.log(`Browser for end-to-end tests: ${browser}`);
+console.log(
+  process.env.TEST_DATABASE_URL
+    ? "Integration tests run on PGlite and on PostgreSQL (TEST_DATABASE_URL)."
+    : "Integration tests run on PGlite only; set TEST_DATABASE_URL to a PostgreSQL server to run them there too.",
+);
+
+const started = Date.now();
+for (const [title, args] of steps) {
+  console.log(`\n━━ ${title}`);
+  const stepStarted = Date.now();
+  const result = spawnSync(process.execPath, args, { stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`\nnpm test: “${title}” failed.`);
+    process.exit(result.status ?? 1);
+  }
+  console.log(`━━ ${title}: passed in ${((Date.now() - stepStarted) / 1000).toFixed(1)} s`);
+}
+console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
