@@ -16,6 +16,17 @@ export interface Database {
 
 type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir">;
 
+function database(prisma: PrismaClient, sql: SqlDriver): Database {
+  return {
+    prisma,
+    sql,
+    async close() {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const location = describePostgresUrl(url);
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 10 });
@@ -27,30 +38,13 @@ async function openPostgres(url: string): Promise<Database> {
     await pool.end().catch(() => {});
     throw explainConnectionError(error, location);
   }
-  const sql = postgresDriver(pool, location);
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 10_000 }) });
-  return {
-    prisma,
-    sql,
-    async close() {
-      await prisma.$disconnect();
-      await sql.close();
-    },
-  };
+  return database(prisma, postgresDriver(pool, location));
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
   const { db, release } = await openPglite(dataDir);
-  const sql = pgliteDriver(db, `embedded database ${dataDir}`, release);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
-  return {
-    prisma,
-    sql,
-    async close() {
-      await prisma.$disconnect();
-      await sql.close();
-    },
-  };
+  return database(new PrismaClient({ adapter: new PrismaPGlite(db) }), pgliteDriver(db, `embedded database ${dataDir}`, release));
 }
 
 /** DATABASE_URL set: PostgreSQL through @prisma/adapter-pg; unset: the embedded PGlite at pgliteDir. */

@@ -205,18 +205,8 @@ function contactRows(ctx: Context, index: number, batches: Map<TableName, Row[]>
   const first = rng.pick(FIRST_NAMES);
   const surname = rng.pick(SURNAMES);
   const handle = `${ascii(surname).toUpperCase()}-${ascii(first).slice(0, 1).toUpperCase()}${String(index + 1).padStart(6, "0")}`;
-  const pool = linkedPool(ctx.counts.contacts, UNLINKED_SHARE.contact);
-  let crdateMs: number;
-  if (index < pool) {
-    crdateMs = ctx.nowMs - rng.int(30, 15 * 365) * DAY - rng.int(0, 23) * HOUR;
-  } else if (index < pool + (ctx.counts.contacts - pool) / 2) {
-    // unreferenced for years: past the six-month protection period
-    crdateMs = ctx.nowMs - rng.int(200, 5 * 365) * DAY - rng.int(0, 23) * HOUR;
-  } else {
-    // unreferenced but young: still protected
-    crdateMs = ctx.nowMs - rng.int(1, 150) * DAY - rng.int(0, 23) * HOUR;
-  }
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.contact, handle, `C${String(id).padStart(10, "0")}-CZ`, crdateMs);
+  const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.contacts, UNLINKED_SHARE.contact, 15);
+  const { registry, object } = liveObject(ctx, rng, id, TYPE.contact, handle, roid("C", id), crdateMs);
   const [city, postalcode] = rng.pick(CITIES);
   const isOrganization = rng.chance(0.2);
   const domestic = rng.chance(0.92);
@@ -247,15 +237,10 @@ function contactRows(ctx: Context, index: number, batches: Map<TableName, Row[]>
 function nssetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>): void {
   const rng = new Rng(ctx.options.seed, "nsset", index);
   const id = ctx.ids.nsset + index;
-  const pool = linkedPool(ctx.counts.nssets, UNLINKED_SHARE.nsset);
-  const unlinkedOld = index >= pool && index < pool + (ctx.counts.nssets - pool) / 2;
-  const crdateMs =
-    index >= pool && !unlinkedOld
-      ? ctx.nowMs - rng.int(1, 150) * DAY - rng.int(0, 23) * HOUR
-      : ctx.nowMs - rng.int(200, 12 * 365) * DAY - rng.int(0, 23) * HOUR;
+  const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.nssets, UNLINKED_SHARE.nsset, 12);
   const provider = rng.pick(HOSTING_WORDS);
   const handle = `NSS-${provider.toUpperCase()}-${index + 1}`;
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.nsset, handle, `N${String(id).padStart(10, "0")}-CZ`, crdateMs);
+  const { registry, object } = liveObject(ctx, rng, id, TYPE.nsset, handle, roid("N", id), crdateMs);
   push(batches, "object_registry", registry);
   push(batches, "object", object);
   push(batches, "nsset", { id, checklevel: rng.int(0, 3) });
@@ -267,20 +252,9 @@ function nssetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>):
   for (let h = 1; h <= hostCount; h++) {
     const hostId = ctx.hostId++;
     push(batches, "host", { id: hostId, nssetid: id, fqdn: `ns${h}.${provider}${index % 97}.cz` });
-    push(batches, "host_ipaddr_map", {
-      id: ctx.addressId++,
-      hostid: hostId,
-      nssetid: id,
-      ipaddr: `${rng.pick(["192.0.2", "198.51.100", "203.0.113"])}.${rng.int(1, 254)}`,
-    });
-    if (rng.chance(0.5)) {
-      push(batches, "host_ipaddr_map", {
-        id: ctx.addressId++,
-        hostid: hostId,
-        nssetid: id,
-        ipaddr: `2001:db8:${(index % 65_535).toString(16)}::${h}`,
-      });
-    }
+    const addresses = [`${rng.pick(["192.0.2", "198.51.100", "203.0.113"])}.${rng.int(1, 254)}`];
+    if (rng.chance(0.5)) addresses.push(`2001:db8:${(index % 65_535).toString(16)}::${h}`);
+    for (const ipaddr of addresses) push(batches, "host_ipaddr_map", { id: ctx.addressId++, hostid: hostId, nssetid: id, ipaddr });
   }
   for (const contactid of distinctContacts(ctx, rng, rng.int(1, 2))) {
     push(batches, "nsset_contact_map", { nssetid: id, contactid });
@@ -294,20 +268,31 @@ function nssetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>):
 function keysetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>): void {
   const rng = new Rng(ctx.options.seed, "keyset", index);
   const id = ctx.ids.keyset + index;
-  const pool = linkedPool(ctx.counts.keysets, UNLINKED_SHARE.keyset);
-  const unlinkedOld = index >= pool && index < pool + (ctx.counts.keysets - pool) / 2;
-  const crdateMs =
-    index >= pool && !unlinkedOld
-      ? ctx.nowMs - rng.int(1, 150) * DAY - rng.int(0, 23) * HOUR
-      : ctx.nowMs - rng.int(200, 8 * 365) * DAY - rng.int(0, 23) * HOUR;
+  const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.keysets, UNLINKED_SHARE.keyset, 8);
   const handle = `KID-${rng.text(6, "ABCDEFGHJKLMNPQRSTUVWXYZ").toUpperCase()}-${index + 1}`;
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.keyset, handle, `K${String(id).padStart(10, "0")}-CZ`, crdateMs);
+  const { registry, object } = liveObject(ctx, rng, id, TYPE.keyset, handle, roid("K", id), crdateMs);
   push(batches, "object_registry", registry);
   push(batches, "object", object);
   push(batches, "keyset", { id });
   for (const contactid of distinctContacts(ctx, rng, 1)) {
     push(batches, "keyset_contact_map", { keysetid: id, contactid });
   }
+}
+
+/**
+ * Creation time of a contact, nsset or keyset. Referenced ones may be any age; of the unreferenced
+ * rest, the first half is past the six-month protection period (deleteCandidate) and the second
+ * half is young and still protected.
+ */
+function linkableCrdate(ctx: Context, rng: Rng, index: number, count: number, unlinkedShare: number, maxYears: number): number {
+  const pool = linkedPool(count, unlinkedShare);
+  const young = index >= pool + (count - pool) / 2;
+  const days = young ? rng.int(1, 150) : rng.int(index < pool ? 30 : 200, maxYears * 365);
+  return ctx.nowMs - days * DAY - rng.int(0, 23) * HOUR;
+}
+
+function roid(prefix: "C" | "N" | "K" | "D", id: number): string {
+  return `${prefix}${String(id).padStart(10, "0")}-CZ`;
 }
 
 /** Distinct contacts from the referenced pool. */
@@ -342,7 +327,7 @@ function domainRows(ctx: Context, index: number, batches: Map<TableName, Row[]>)
     Date.parse(`${addDays(exdate, -365 * years)}T00:00:00Z`) + rng.int(6, 20) * HOUR + rng.int(0, 59) * 60_000,
     ctx.nowMs - rng.int(1, 30) * DAY,
   );
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.domain, name, `D${String(id).padStart(10, "0")}-CZ`, crdateMs);
+  const { registry, object } = liveObject(ctx, rng, id, TYPE.domain, name, roid("D", id), crdateMs);
   push(batches, "object_registry", registry);
   push(batches, "object", object);
 
@@ -561,25 +546,23 @@ function deletedRows(ctx: Context, kind: "contact" | "nsset" | "domain", index: 
   const rng = new Rng(ctx.options.seed, `deleted-${kind}`, index);
   const crdateMs = ctx.nowMs - rng.int(400, 12 * 365) * DAY;
   const erdateMs = crdateMs + rng.int(200, Math.max(201, Math.floor((ctx.nowMs - crdateMs) / DAY) - 1)) * DAY;
-  let id: number;
-  let name: string;
-  let roid: string;
-  if (kind === "domain") {
-    id = ctx.ids.deletedDomain + index;
-    name = `${domainLabel(ctx.counts.domains + index, ctx.counts.domains + ctx.counts.deletedDomains)}.cz`;
-    roid = `D${String(id).padStart(10, "0")}-CZ`;
-  } else if (kind === "contact") {
-    id = ctx.ids.deletedContact + index;
-    name = `${ascii(rng.pick(SURNAMES)).toUpperCase()}-DEL${String(index + 1).padStart(6, "0")}`;
-    roid = `C${String(id).padStart(10, "0")}-CZ`;
-  } else {
-    id = ctx.ids.deletedNsset + index;
-    name = `NSS-DELETED-${index + 1}`;
-    roid = `N${String(id).padStart(10, "0")}-CZ`;
-  }
+  const [id, name, prefix] =
+    kind === "domain"
+      ? [
+          ctx.ids.deletedDomain + index,
+          `${domainLabel(ctx.counts.domains + index, ctx.counts.domains + ctx.counts.deletedDomains)}.cz`,
+          "D" as const,
+        ]
+      : kind === "contact"
+        ? [
+            ctx.ids.deletedContact + index,
+            `${ascii(rng.pick(SURNAMES)).toUpperCase()}-DEL${String(index + 1).padStart(6, "0")}`,
+            "C" as const,
+          ]
+        : [ctx.ids.deletedNsset + index, `NSS-DELETED-${index + 1}`, "N" as const];
   push(batches, "object_registry", {
     id,
-    roid,
+    roid: roid(prefix, id),
     type: TYPE[kind],
     name,
     crid: registrarId(rng),
@@ -598,7 +581,7 @@ function push(batches: Map<TableName, Row[]>, table: TableName, row: Row): void 
 }
 
 // Foreign keys decide the order in which a chunk's tables are written.
-const TABLE_ORDER: TableName[] = [
+export const TABLE_ORDER: TableName[] = [
   "registrar",
   "zone",
   "object_registry",

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../lib/db/client";
 import { migrate } from "../../lib/db/migrations";
 import { testBackends } from "../../lib/testing/databases";
+import { TABLE_ORDER } from "./generate";
 import { seedDemo } from "./load";
 
 const NOW = "2026-11-22T10:00:00Z";
@@ -10,28 +11,10 @@ const OPTIONS = { domains: 200, seed: 11, now: new Date(NOW), timeZone: TZ };
 
 /** A digest of every table's content, independent of session settings. */
 async function fingerprint(db: Database): Promise<Record<string, string>> {
-  const tables = [
-    "registrar",
-    "zone",
-    "object_registry",
-    "object",
-    "contact",
-    "nsset",
-    "keyset",
-    "host",
-    "host_ipaddr_map",
-    "domain",
-    "enumval",
-    "domain_contact_map",
-    "nsset_contact_map",
-    "keyset_contact_map",
-    "object_state_request",
-    "object_state_request_reason",
-  ];
   const result: Record<string, string> = {};
   await db.sql.transaction(async (tx) => {
     await tx.exec("SET LOCAL TIME ZONE 'UTC'");
-    for (const table of tables) {
+    for (const table of TABLE_ORDER) {
       const [row] = await tx.query<{ digest: string }>(
         `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM ${table} t`,
       );
