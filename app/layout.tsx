@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { currentActor } from "@/lib/auth/guard";
+import { roleAllows } from "@/lib/auth/roles";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,7 +11,9 @@ export const metadata: Metadata = {
   description: "See and steer the states of registry objects.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Only decides what the navigation offers; every page and action checks access itself.
+  const actor = await currentActor().catch(() => null);
   return (
     <html lang="en">
       <body>
@@ -16,9 +21,21 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <Link href="/objects" className="brand">
             Registry State Console
           </Link>
-          <nav className="main-nav" aria-label="Main">
-            <Link href="/objects">Objects</Link>
-          </nav>
+          {actor && (
+            <nav className="main-nav" aria-label="Main">
+              <Link href="/objects">Objects</Link>
+              {roleAllows(actor.role, "audit.read") && <Link href="/audit">Audit log</Link>}
+              {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">Users</Link>}
+            </nav>
+          )}
+          {actor && (
+            <div className="who">
+              <span>
+                {actor.username} <span className="role">{actor.role}</span>
+              </span>
+              <SignOutButton />
+            </div>
+          )}
         </header>
         <main className="content">{children}</main>
       </body>

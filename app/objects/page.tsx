@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import { ObjectsTable } from "@/components/objects/objects-table";
 import { Pager } from "@/components/pager";
+import { forPage } from "@/lib/auth/page";
 import { formatInstant } from "@/lib/format/datetime";
 import { listObjects } from "@/lib/objects/list";
 
 export const metadata: Metadata = { title: "Objects" };
 
 export default async function ObjectsPage(props: PageProps<"/objects">) {
-  const list = await listObjects(await props.searchParams);
+  const params = await props.searchParams;
+  const list = await forPage(() => listObjects(params));
   const rows = list.rows.map((row) => ({ ...row, created: formatInstant(row.created) }));
   const hrefFor = (page: number) => {
     const query = new URLSearchParams();

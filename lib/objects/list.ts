@@ -1,6 +1,6 @@
 import "server-only";
 import * as z from "zod";
-import { type Database, getDatabase } from "../db/client";
+import { authorize } from "../auth/guard";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
 
@@ -35,8 +35,10 @@ function first(value: string | string[] | undefined): string | undefined {
 }
 
 /** Lists live objects by name, one page at a time. Bad URL values fall back to defaults with a notice. */
-export async function listObjects(params: Record<string, string | string[] | undefined>, database?: Database): Promise<ObjectListPage> {
-  const { prisma } = database ?? (await getDatabase());
+export async function listObjects(params: Record<string, string | string[] | undefined>): Promise<ObjectListPage> {
+  const {
+    db: { prisma },
+  } = await authorize("registry.read", "objects.list");
   const raw = rawQuerySchema.parse({ page: first(params.page), size: first(params.size), type: first(params.type) });
   const notices: string[] = [];
 

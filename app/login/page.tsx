@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { SignInForm } from "@/components/auth/sign-in-form";
+
+export const metadata: Metadata = { title: "Sign in" };
+
+/** Only same-site paths are followed after sign-in. */
+function safeCallback(value: string | string[] | undefined): string {
+  const path = Array.isArray(value) ? value[0] : value;
+  return path?.startsWith("/") && !path.startsWith("//") ? path : "/objects";
+}
+
+export default async function LoginPage(props: PageProps<"/login">) {
+  const params = await props.searchParams;
+  const error = Array.isArray(params.error) ? params.error[0] : params.error;
+  const ssoName = process.env.OIDC_ISSUER ? (process.env.OIDC_NAME ?? "single sign-on") : undefined;
+  return (
+    <section className="sign-in-page">
+      <h1>Sign in</h1>
+      <p className="muted">Registry State Console is for the registry's administrators and support staff.</p>
+      <SignInForm callbackUrl={safeCallback(params.callbackUrl)} initialError={error} ssoName={ssoName} />
+    </section>
+  );
+}

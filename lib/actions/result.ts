@@ -1,0 +1,33 @@
+import { AccessError } from "../auth/guard";
+
+/** Bad input: nothing was changed. Field errors name the form fields at fault. */
+export class InputError extends Error {
+  override name = "InputError";
+  constructor(
+    message: string,
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+  }
+}
+
+export type ActionResult<T = undefined> =
+  | { ok: true; message: string; data?: T }
+  | { ok: false; code: "unauthenticated" | "forbidden" | "invalid" | "error"; error: string; fieldErrors?: Record<string, string[]> };
+
+/** Turns the outcome of a data-access call into what a form shows; unexpected errors stay in the log. */
+export async function toActionResult<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionResult<T>> {
+  try {
+    const { message, data } = await work();
+    return { ok: true, message, data };
+  } catch (error) {
+    if (error instanceof AccessError) return { ok: false, code: error.code, error: error.message };
+    if (error instanceof InputError) return { ok: false, code: "invalid", error: error.message, fieldErrors: error.fieldErrors };
+    console.error(error);
+    return {
+      ok: false,
+      code: "error",
+      error: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",
+    };
+  }
+}

@@ -1,0 +1,68 @@
+import { randomBytes } from "node:crypto";
+import { audit } from "../audit/log";
+import type { SqlDriver } from "../db/driver";
+import { StartupError } from "../db/errors";
+import { countUsers, insertUser } from "../users/store";
+import { passwordProblem, randomPassword } from "./passwords";
+
+const MIN_SECRET_LENGTH = 32;
+
+/**
+ * The key that signs session cookies. Production (PostgreSQL, several instances) must set
+ * NEXTAUTH_SECRET, the same on every instance; the embedded database keeps a generated one.
+ */
+export async function ensureAuthSecret(db: SqlDriver, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const configured = env.NEXTAUTH_SECRET ?? env.AUTH_SECRET;
+  if (configured) {
+    if (configured.length < MIN_SECRET_LENGTH) {
+      throw new StartupError(
+        `NEXTAUTH_SECRET is too short (${configured.length} characters; at least ${MIN_SECRET_LENGTH}). Generate one with: openssl rand -base64 32`,
+      );
+    }
+    env.NEXTAUTH_SECRET = configured;
+    return;
+  }
+  if (db.kind !== "pglite") {
+    throw new StartupError(
+      "NEXTAUTH_SECRET is not set. On PostgreSQL every console instance must sign sessions with the same secret: generate one with `openssl rand -base64 32` and set NEXTAUTH_SECRET.",
+    );
+  }
+  const [row] = await db.query<{ value: string }>(
+    `INSERT INTO console.settings (key, value) VALUES ('nextauth_secret', $1)
+     ON CONFLICT (key) DO UPDATE SET value = console.settings.value RETURNING value`,
+    [randomBytes(32).toString("base64")],
+  );
+  env.NEXTAUTH_SECRET = row.value;
+}
+
+/**
+ * A new installation has no users. The embedded console creates `admin` with the password from
+ * CONSOLE_ADMIN_PASSWORD or a random one printed once; on PostgreSQL the operator creates the
+ * first admin with `npm run user`.
+ */
+export async function ensureFirstAdmin(db: SqlDriver, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+  if ((await countUsers(db)) > 0) return;
+  if (db.kind !== "pglite") {
+    log("No console users yet: create the first admin with `npm run user -- add NAME --role admin`.");
+    return;
+  }
+  const given = env.CONSOLE_ADMIN_PASSWORD;
+  if (given !== undefined && passwordProblem(given)) {
+    throw new StartupError(`CONSOLE_ADMIN_PASSWORD is not acceptable: ${passwordProblem(given)}`);
+  }
+  const password = given ?? randomPassword();
+  await db.transaction(async (tx) => {
+    const id = await insertUser(tx, { username: "admin", displayName: "Administrator", role: "admin", password });
+    await audit(tx, {
+      action: "user.create",
+      result: "ok",
+      actor: { username: "system", clientAddress: null },
+      input: { username: "admin", role: "admin", userId: id },
+    });
+  });
+  log(
+    given === undefined
+      ? `Created the console user "admin" with the password ${password} (shown only this once; change it under Users).`
+      : `Created the console user "admin" with the password from CONSOLE_ADMIN_PASSWORD.`,
+  );
+}

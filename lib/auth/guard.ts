@@ -1,0 +1,52 @@
+import { audit } from "../audit/log";
+import type { Database } from "../db/client";
+import { currentRequest, requestDatabase } from "./request-context";
+import { type Permission, roleAllows } from "./roles";
+import { type Actor, validateSession } from "./sessions";
+
+/** A refused request: 401 without a valid session, 403 when the role may not do it. */
+export class AccessError extends Error {
+  override name = "AccessError";
+  constructor(
+    readonly status: 401 | 403,
+    readonly code: "unauthenticated" | "forbidden",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The signed-in person of this request, checked against the database; null when there is none. */
+export async function currentActor(): Promise<Actor | null> {
+  const request = await currentRequest();
+  if (!request.claims) return null;
+  const db = await requestDatabase();
+  const result = await validateSession(db.sql, request.claims.sid);
+  if (!("actor" in result)) return null;
+  return { ...result.actor, clientAddress: request.clientAddress };
+}
+
+/**
+ * The gate of every read and write in the data-access layer: returns the actor when their role
+ * has `permission`, and otherwise audits the refusal and throws AccessError.
+ */
+export async function authorize(permission: Permission, attempted: string): Promise<{ actor: Actor; db: Database }> {
+  const db = await requestDatabase();
+  const actor = await currentActor();
+  if (!actor) {
+    const request = await currentRequest();
+    await audit(db.sql, {
+      action: "access.denied",
+      result: "refused",
+      errorCode: request.claims ? "session_ended" : "unauthenticated",
+      actor: request.claims ? { username: `session:${request.claims.sid}`, clientAddress: request.clientAddress } : null,
+      input: { attempted, permission },
+    });
+    throw new AccessError(401, "unauthenticated", "Sign in to use the console; your session may have ended.");
+  }
+  if (!roleAllows(actor.role, permission)) {
+    await audit(db.sql, { action: "access.denied", result: "refused", errorCode: "forbidden", actor, input: { attempted, permission } });
+    throw new AccessError(403, "forbidden", `Your role (${actor.role}) may not do this.`);
+  }
+  return { actor, db };
+}

@@ -1,0 +1,154 @@
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { audit } from "../audit/log";
+import { currentRequest, requestDatabase } from "./request-context";
+import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
+import { signInWithPassword } from "./sign-in";
+
+/** Raised inside authorize(); next-auth hands the message to the sign-in form as `error`. */
+export const THROTTLED = "Throttled";
+
+interface OidcUserRow {
+  id: number;
+  username: string;
+  role: string;
+}
+
+/**
+ * OpenID Connect for registries with a single sign-on, configured only through the environment.
+ * The identity provider says who someone is; the console's own user list says what they may do,
+ * so a person needs a console account (matched by subject or user name) to get in.
+ */
+function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
+  const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } = env;
+  if (!OIDC_ISSUER || !OIDC_CLIENT_ID || !OIDC_CLIENT_SECRET) return [];
+  return [
+    {
+      id: "oidc",
+      name: env.OIDC_NAME ?? "Single sign-on",
+      type: "oauth",
+      wellKnown: `${OIDC_ISSUER.replace(/\/$/, "")}/.well-known/openid-configuration`,
+      authorization: { params: { scope: env.OIDC_SCOPE ?? "openid profile email" } },
+      clientId: OIDC_CLIENT_ID,
+      clientSecret: OIDC_CLIENT_SECRET,
+      idToken: true,
+      checks: ["pkce", "state"],
+      profile(profile: Record<string, unknown>) {
+        const name = String(profile.preferred_username ?? profile.email ?? profile.sub).toLowerCase();
+        return { id: String(profile.sub), name, email: typeof profile.email === "string" ? profile.email : null };
+      },
+    },
+  ];
+}
+
+async function findOidcUser(subject: string, username: string): Promise<OidcUserRow | null> {
+  const db = await requestDatabase();
+  const [row] = await db.sql.query<OidcUserRow>(
+    `SELECT id, username, role FROM console.users
+      WHERE disabled_at IS NULL AND (oidc_subject = $1 OR (oidc_subject IS NULL AND username = $2))
+      ORDER BY oidc_subject IS NULL LIMIT 1`,
+    [subject, username],
+  );
+  return row ?? null;
+}
+
+export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptions {
+  return {
+    secret: env.NEXTAUTH_SECRET,
+    session: { strategy: "jwt", maxAge: ABSOLUTE_LIFETIME_MS / 1000 },
+    pages: { signIn: "/login", error: "/login" },
+    providers: [
+      CredentialsProvider({
+        id: "credentials",
+        name: "User name and password",
+        credentials: { username: { label: "User name", type: "text" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          const db = await requestDatabase();
+          const request = await currentRequest();
+          const result = await signInWithPassword(
+            db.sql,
+            String(credentials?.username ?? ""),
+            String(credentials?.password ?? ""),
+            request,
+          );
+          if (!result.ok) {
+            if (result.reason === "throttled") throw new Error(THROTTLED);
+            return null;
+          }
+          return { id: String(result.user.userId), name: result.user.username, sid: result.user.sessionId };
+        },
+      }),
+      ...oidcProvider(env),
+    ],
+    callbacks: {
+      async signIn({ account, user, profile }) {
+        if (account?.provider !== "oidc") return true;
+        const row = await findOidcUser(String(profile?.sub ?? user.id), String(user.name ?? ""));
+        if (!row) {
+          const db = await requestDatabase();
+          const request = await currentRequest();
+          await audit(db.sql, {
+            action: "auth.sign_in",
+            result: "refused",
+            errorCode: "no_console_account",
+            actor: { username: String(user.name ?? user.id), clientAddress: request.clientAddress },
+            input: { method: "oidc" },
+          });
+          return false;
+        }
+        return true;
+      },
+      async jwt({ token, user, account }) {
+        if (!user) return token;
+        if (account?.provider === "oidc") {
+          const row = await findOidcUser(String(user.id), String(user.name ?? ""));
+          if (!row) return token;
+          const db = await requestDatabase();
+          const request = await currentRequest();
+          const sid = await db.sql.transaction(async (tx) => {
+            const id = await openSession(tx, row.id, request);
+            await audit(tx, {
+              action: "auth.sign_in",
+              result: "ok",
+              actor: {
+                userId: row.id,
+                username: row.username,
+                role: row.role as "admin",
+                sessionId: id,
+                clientAddress: request.clientAddress,
+              },
+              input: { method: "oidc" },
+            });
+            return id;
+          });
+          return { ...token, sid, uid: row.id, name: row.username };
+        }
+        return { ...token, sid: (user as { sid?: string }).sid, uid: Number(user.id) };
+      },
+      async session({ session, token }) {
+        return { ...session, user: { name: token.name ?? null } };
+      },
+    },
+    events: {
+      // Sign-out must always work: the cookie is cleared even when the database cannot be reached.
+      async signOut({ token }) {
+        const sid = typeof token?.sid === "string" ? token.sid : null;
+        if (!sid) return;
+        try {
+          const db = await requestDatabase();
+          const request = await currentRequest();
+          await db.sql.transaction(async (tx) => {
+            await endSession(tx, sid, "signed_out");
+            await audit(tx, {
+              action: "auth.sign_out",
+              result: "ok",
+              actor: { username: String(token?.name ?? `session:${sid}`), clientAddress: request.clientAddress },
+            });
+          });
+        } catch (error) {
+          console.error(`sign-out of session ${sid} was not recorded: ${(error as Error).message}`);
+        }
+      },
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { getToken } from "next-auth/jwt";
+import { type Database, getDatabase } from "../db/client";
+
+/** What the signed session cookie says: which console session it belongs to. */
+export interface SessionClaims {
+  sid: string;
+  uid: number;
+}
+
+/** Everything the data-access layer needs to know about the request it serves. */
+export interface RequestContext {
+  claims: SessionClaims | null;
+  clientAddress: string | null;
+  userAgent: string | null;
+  /** Set by tests and command-line tools; requests use the process's database. */
+  db?: Database;
+}
+
+const explicit = new AsyncLocalStorage<RequestContext>();
+
+/**
+ * Runs `work` as one request from outside Next: the command line (acting as a named user) and
+ * tests (acting as any session, or none). Inside Next the context comes from the request itself.
+ */
+export function runWithRequest<T>(context: RequestContext, work: () => Promise<T>): Promise<T> {
+  return explicit.run(context, work);
+}
+
+function firstForwarded(value: string | null): string | null {
+  return value?.split(",")[0]?.trim() || null;
+}
+
+async function fromNextRequest(): Promise<RequestContext> {
+  const { cookies, headers } = await import("next/headers");
+  const headerList = await headers();
+  const cookieJar = await cookies();
+  const token = await getToken({
+    req: {
+      headers: Object.fromEntries(headerList),
+      cookies: Object.fromEntries(cookieJar.getAll().map((c) => [c.name, c.value])),
+    } as unknown as Parameters<typeof getToken>[0]["req"],
+    secret: process.env.NEXTAUTH_SECRET,
+  });
+  const claims = token && typeof token.sid === "string" && typeof token.uid === "number" ? { sid: token.sid, uid: token.uid } : null;
+  return {
+    claims,
+    clientAddress: firstForwarded(headerList.get("x-forwarded-for")) ?? headerList.get("x-real-ip"),
+    userAgent: headerList.get("user-agent"),
+  };
+}
+
+export async function currentRequest(): Promise<RequestContext> {
+  return explicit.getStore() ?? fromNextRequest();
+}
+
+/** The database of the current request. */
+export async function requestDatabase(): Promise<Database> {
+  return explicit.getStore()?.db ?? getDatabase();
+}

@@ -1,0 +1,24 @@
+/** The console's roles and what each may do. Checked in the data-access layer on every call. */
+export const ROLES = ["admin", "operator", "support"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = {
+  /** Objects, states, history, requests and the audit entries of objects. */
+  "registry.read": ["admin", "operator", "support"],
+  /** Create and cancel state requests, block and unblock. */
+  "requests.write": ["admin", "operator"],
+  /** The whole audit log, including sign-ins and user administration. */
+  "audit.read": ["admin"],
+  /** Add users, change roles, disable, enable, force sign-out. */
+  "users.manage": ["admin"],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export function roleAllows(role: Role, permission: Permission): boolean {
+  return (PERMISSIONS[permission] as readonly Role[]).includes(role);
+}

@@ -1,0 +1,118 @@
+import "server-only";
+import type * as z from "zod";
+import { InputError } from "../actions/result";
+import { audit } from "../audit/log";
+import { authorize } from "../auth/guard";
+import type { Actor } from "../auth/sessions";
+import type { SqlExecutor } from "../db/driver";
+import { createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
+import { countActiveAdmins, findUser, insertUser, listUserRecords, type UserRecord, updateUser } from "./store";
+
+/** User administration for admins: every call checks the caller's role and is audited. */
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
+  }
+  throw new InputError(parsed.error.issues[0]?.message ?? "The input is not valid.", fieldErrors);
+}
+
+export async function listUsers(): Promise<UserRecord[]> {
+  const { db } = await authorize("users.manage", "users.list");
+  return listUserRecords(db.sql);
+}
+
+/** Runs a user change in one transaction with its audit row; a refusal is audited and changes nothing. */
+async function change(
+  action: string,
+  input: Record<string, unknown>,
+  work: (tx: SqlExecutor, actor: Actor) => Promise<{ message: string; userId: number }>,
+): Promise<{ message: string }> {
+  const { actor, db } = await authorize("users.manage", action);
+  try {
+    return await db.sql.transaction(async (tx) => {
+      const { message, userId } = await work(tx, actor);
+      await audit(tx, { action, result: "ok", actor, input: { ...input, userId } });
+      return { message };
+    });
+  } catch (error) {
+    if (error instanceof InputError) {
+      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { ...input, error: error.message } });
+    }
+    throw error;
+  }
+}
+
+async function existingUser(tx: SqlExecutor, userId: number) {
+  const user = await findUser(tx, userId);
+  if (!user) throw new InputError(`There is no user with id ${userId}.`);
+  return user;
+}
+
+/** Refuses a change that would leave the console without an active admin. */
+async function keepAnAdmin(tx: SqlExecutor, user: { role: string; disabled: boolean }, losesAdmin: boolean): Promise<void> {
+  if (losesAdmin && user.role === "admin" && !user.disabled && (await countActiveAdmins(tx)) <= 1) {
+    throw new InputError("This is the last active admin; make another user admin first.");
+  }
+}
+
+export function createUser(input: unknown): Promise<{ message: string }> {
+  const data = parse(createUserSchema, input);
+  return change("user.create", { username: data.username, role: data.role }, async (tx) => {
+    const id = await insertUser(tx, data);
+    if (!id) throw new InputError(`The user name ${data.username} is taken.`, { username: ["This user name is taken."] });
+    return { message: `User ${data.username} (${data.role}) was added.`, userId: id };
+  });
+}
+
+export function setUserRole(input: unknown): Promise<{ message: string }> {
+  const data = parse(setRoleSchema, input);
+  return change("user.set_role", { role: data.role }, async (tx) => {
+    const user = await existingUser(tx, data.userId);
+    await keepAnAdmin(tx, user, data.role !== "admin");
+    await updateUser(tx, user.id, { role: data.role });
+    return { message: `${user.username} is now ${data.role}; their sessions were ended.`, userId: user.id };
+  });
+}
+
+export function disableUser(input: unknown): Promise<{ message: string }> {
+  const data = parse(userRefSchema, input);
+  return change("user.disable", {}, async (tx, actor) => {
+    const user = await existingUser(tx, data.userId);
+    if (user.id === actor.userId) throw new InputError("You cannot disable your own account.");
+    await keepAnAdmin(tx, user, true);
+    await updateUser(tx, user.id, { disabled: true });
+    return { message: `${user.username} was disabled and signed out.`, userId: user.id };
+  });
+}
+
+export function enableUser(input: unknown): Promise<{ message: string }> {
+  const data = parse(userRefSchema, input);
+  return change("user.enable", {}, async (tx) => {
+    const user = await existingUser(tx, data.userId);
+    await updateUser(tx, user.id, { disabled: false });
+    return { message: `${user.username} may sign in again.`, userId: user.id };
+  });
+}
+
+export function forceSignOut(input: unknown): Promise<{ message: string }> {
+  const data = parse(userRefSchema, input);
+  return change("user.force_sign_out", {}, async (tx) => {
+    const user = await existingUser(tx, data.userId);
+    await updateUser(tx, user.id, {});
+    return { message: `Every session of ${user.username} was ended.`, userId: user.id };
+  });
+}
+
+export function setUserPassword(input: unknown): Promise<{ message: string }> {
+  const data = parse(setPasswordSchema, input);
+  return change("user.set_password", {}, async (tx) => {
+    const user = await existingUser(tx, data.userId);
+    await updateUser(tx, user.id, { password: data.password });
+    return { message: `The password of ${user.username} was changed; their sessions were ended.`, userId: user.id };
+  });
+}
