@@ -7,6 +7,7 @@ export default defineConfig({
       "@": path.resolve(import.meta.dirname),
       // The data-access layer marks itself server-only for Next; tests run it on the server anyway.
       "server-only": path.resolve(import.meta.dirname, "lib/testing/server-only.ts"),
+      "next/cache": path.resolve(import.meta.dirname, "lib/testing/next-cache.ts"),
     },
   },
   test: {

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
+import { testBackends } from "../testing/databases";
+import { runScript } from "../testing/run-script";
+import { audit } from "./log";
+import { verifyAuditChain } from "./verify";
+
+const someone = { username: "alice", clientAddress: "192.0.2.1" };
+
+async function withAuditRows(db: Database, count: number): Promise<void> {
+  for (let i = 1; i <= count; i++) {
+    await audit(db.sql, { action: "test.action", result: "ok", actor: someone, objectIds: [i], input: { reason: `row ${i}` } });
+  }
+}
+
+/** What someone with the database superuser's rights could do behind the application's back. */
+async function tamper(db: Database, sql: string): Promise<void> {
+  await db.sql.exec(`ALTER TABLE console.audit_log DISABLE TRIGGER USER; ${sql}; ALTER TABLE console.audit_log ENABLE TRIGGER USER;`);
+}
+
+describe.each(testBackends())("audit log on $name", (backend) => {
+  const drops: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    await Promise.all(drops.splice(0).map((d) => d()));
+  });
+  async function fresh(): Promise<Database> {
+    const { db, drop } = await backend.create();
+    drops.push(drop);
+    await migrate(db.sql);
+    return db;
+  }
+
+  it("chains every row to the one before it", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 5);
+    const rows = await db.sql.query<{ id: string; prev_hash: string; hash: string }>(
+      "SELECT id::text, prev_hash, hash FROM console.audit_log ORDER BY id",
+    );
+    expect(rows.map((r) => Number(r.id))).toEqual([1, 2, 3, 4, 5]);
+    expect(rows[0].prev_hash).toBe("0".repeat(64));
+    for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
+    expect(await verifyAuditChain(db.sql)).toEqual({ ok: true, rows: 5, problem: null });
+  });
+
+  it("cannot be updated, deleted or truncated through the application's connection", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 2);
+    await expect(db.sql.query("UPDATE console.audit_log SET result = 'error' WHERE id = 1")).rejects.toThrow(/append-only/);
+    await expect(db.sql.query("DELETE FROM console.audit_log WHERE id = 2")).rejects.toThrow(/append-only/);
+    await expect(db.sql.exec("TRUNCATE console.audit_log")).rejects.toThrow(/append-only/);
+    await expect(db.sql.query("UPDATE console.audit_head SET last_id = 1")).rejects.toThrow(/moves only when an audit row is appended/);
+    expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 2 });
+  });
+
+  it("detects a row changed behind the triggers' back", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 4);
+    await tamper(db, `UPDATE console.audit_log SET input = '{"reason": "nothing to see"}' WHERE id = 3`);
+    expect(await verifyAuditChain(db.sql)).toEqual({
+      ok: false,
+      rows: 2,
+      problem: { id: 3, reason: "its content was changed after it was written" },
+    });
+  });
+
+  it("detects a removed row and a removed newest row", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 4);
+    await tamper(db, "DELETE FROM console.audit_log WHERE id = 2");
+    expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: false, problem: { id: 3, reason: "rows 2–2 are missing" } });
+
+    const other = await fresh();
+    await withAuditRows(other, 3);
+    await tamper(other, "DELETE FROM console.audit_log WHERE id = 3");
+    expect(await verifyAuditChain(other.sql)).toMatchObject({
+      ok: false,
+      rows: 2,
+      problem: { reason: expect.stringMatching(/newest rows are missing/) },
+    });
+  });
+
+  it("stays one unbroken chain when many writers append at once", async () => {
+    const db = await fresh();
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => audit(db.sql, { action: "test.parallel", result: "ok", actor: someone, input: { i } })),
+    );
+    expect(await verifyAuditChain(db.sql)).toEqual({ ok: true, rows: 40, problem: null });
+  });
+});
+
+describe("npm run audit:verify", () => {
+  it("reports an altered log with a non-zero exit status", async () => {
+    const [backend] = testBackends();
+    const { db, drop } = await backend.create();
+    try {
+      await migrate(db.sql);
+      await withAuditRows(db, 3);
+      await tamper(db, "UPDATE console.audit_log SET actor = 'mallory' WHERE id = 2");
+      const dir = (db.sql.location.match(/embedded database (.*)$/) ?? [])[1];
+      await db.close();
+      const result = await runScript("audit-verify.ts", [], { DATABASE_URL: "", PGLITE_DIR: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/Audit log NOT intact: row 2: its content was changed/);
+    } finally {
+      await drop().catch(() => {});
+    }
+  });
+});

@@ -1,0 +1,127 @@
+import "server-only";
+import * as z from "zod";
+import { authorize } from "../auth/guard";
+import { readConfig } from "../config";
+
+export interface AuditRow {
+  id: number;
+  at: string;
+  actor: string | null;
+  role: string | null;
+  sessionId: string | null;
+  clientAddress: string | null;
+  action: string;
+  objectIds: number[];
+  input: Record<string, unknown>;
+  result: string;
+  errorCode: string | null;
+}
+
+export interface AuditPage {
+  rows: AuditRow[];
+  filters: { actor: string; action: string; object: string; from: string; to: string };
+  notices: string[];
+  /** The id to continue below for the next (older) page, or null at the end. */
+  nextBefore: number | null;
+  actions: string[];
+}
+
+const PAGE_SIZE = 50;
+const localDateTime = z.union([z.iso.date(), z.iso.datetime({ local: true })]);
+
+function text(value: string | string[] | undefined): string {
+  return (Array.isArray(value) ? value[0] : value)?.trim().slice(0, 200) ?? "";
+}
+
+/** The audit log, newest first, filtered by actor, action, object and time (registry time zone). */
+export async function listAudit(params: Record<string, string | string[] | undefined>): Promise<AuditPage> {
+  const { db } = await authorize("audit.read", "audit.list");
+  const filters = {
+    actor: text(params.actor),
+    action: text(params.action),
+    object: text(params.object),
+    from: text(params.from),
+    to: text(params.to),
+  };
+  const notices: string[] = [];
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(clause(`$${values.length}`));
+  };
+
+  if (filters.actor) add((n) => `lower(actor) = lower(${n})`, filters.actor);
+  if (filters.action) add((n) => `(action = ${n} OR action LIKE ${n} || '.%')`, filters.action);
+  if (filters.object) {
+    const id = /^\d+$/.test(filters.object) ? Number(filters.object) : null;
+    const [match] = id
+      ? [{ id }]
+      : await db.sql.query<{ id: number }>(
+          "SELECT id FROM object_registry WHERE name IN (lower($1), upper($1)) ORDER BY erdate IS NULL DESC, id DESC LIMIT 1",
+          [filters.object],
+        );
+    if (match) add((n) => `object_ids @> ARRAY[${n}::int]`, match.id);
+    else notices.push(`No object is named “${filters.object}”; the object filter is ignored.`);
+  }
+  const timeZone = readConfig().registryTimeZone;
+  for (const [key, op] of [
+    ["from", ">="],
+    ["to", "<"],
+  ] as const) {
+    const value = filters[key];
+    if (!value) continue;
+    if (!localDateTime.safeParse(value).success) {
+      notices.push(`“${value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “${key}” filter is ignored.`);
+      filters[key] = "";
+      continue;
+    }
+    values.push(value.length === 10 ? `${value}T00:00` : value, timeZone);
+    where.push(`at ${op} ($${values.length - 1}::timestamp AT TIME ZONE $${values.length})`);
+  }
+  const before = Number(text(params.before));
+  if (Number.isSafeInteger(before) && before > 0) add((n) => `id < ${n}`, before);
+
+  values.push(PAGE_SIZE + 1);
+  const rows = await db.sql.query<{
+    id: string;
+    at: Date;
+    actor: string | null;
+    role: string | null;
+    session_id: string | null;
+    client_address: string | null;
+    action: string;
+    object_ids: number[];
+    input: Record<string, unknown>;
+    result: string;
+    error_code: string | null;
+  }>(
+    `SELECT id::text AS id, at, actor, role, session_id, client_address, action, object_ids, input, result, error_code
+       FROM console.audit_log ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+      ORDER BY id DESC LIMIT $${values.length}`,
+    values,
+  );
+  const actions = (await db.sql.query<{ action: string }>("SELECT DISTINCT action FROM console.audit_log ORDER BY action")).map(
+    (r) => r.action,
+  );
+  const page = rows.slice(0, PAGE_SIZE);
+  return {
+    rows: page.map((r) => ({
+      id: Number(r.id),
+      at: r.at.toISOString(),
+      actor: r.actor,
+      role: r.role,
+      sessionId: r.session_id,
+      clientAddress: r.client_address,
+      action: r.action,
+      objectIds: r.object_ids,
+      input: r.input,
+      result: r.result,
+      errorCode: r.error_code,
+    })),
+    filters,
+    notices,
+    nextBefore: rows.length > PAGE_SIZE ? Number(page[page.length - 1].id) : null,
+    actions,
+  };
+}

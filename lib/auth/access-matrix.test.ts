@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listAudit } from "../audit/query";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
+import { listObjects } from "../objects/list";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
+import { listUsers } from "../users/admin";
+import type { RequestContext } from "./request-context";
+import type { Role } from "./roles";
+
+/**
+ * Every server action and route handler, who may call it, and a valid input for it. The lists
+ * are generated from the source tree: a new action or handler without an entry here fails.
+ */
+type Caller = "anonymous" | Role;
+const CALLERS: Caller[] = ["anonymous", "support", "operator", "admin"];
+
+interface ActionCase {
+  allowed: Role[];
+  /** A form that would succeed for an allowed caller; `target` is a user the action may change. */
+  form(target: number): FormData;
+}
+
+const form = (fields: Record<string, string | number>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, String(value));
+  return data;
+};
+
+let created = 0;
+const ACTIONS: Record<string, ActionCase> = {
+  "app/admin/users/actions.ts#createUserAction": {
+    allowed: ["admin"],
+    form: () => form({ username: `new-user-${++created}`, role: "support", password: "a long enough password" }),
+  },
+  "app/admin/users/actions.ts#setUserRoleAction": { allowed: ["admin"], form: (id) => form({ userId: id, role: "operator" }) },
+  "app/admin/users/actions.ts#disableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/admin/users/actions.ts#enableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/admin/users/actions.ts#forceSignOutAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/admin/users/actions.ts#setUserPasswordAction": {
+    allowed: ["admin"],
+    form: (id) => form({ userId: id, password: "another long password" }),
+  },
+};
+
+/** Route handlers that are public by design, and why. Any other handler must check access itself. */
+const PUBLIC_ROUTES: Record<string, string> = {
+  "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in, sign-out and session endpoints (CSRF-protected by next-auth)",
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const full = path.join(dir, entry);
+    return statSync(full).isDirectory() ? sourceFiles(full) : /\.tsx?$/.test(entry) ? [full] : [];
+  });
+}
+
+const serverActionFiles = [...sourceFiles("app"), ...sourceFiles("lib")].filter((file) =>
+  /^\s*["']use server["']/.test(readFileSync(file, "utf8")),
+);
+const routeFiles = sourceFiles("app").filter((file) => /(^|\/)route\.tsx?$/.test(file));
+
+describe("the list of server actions and route handlers is complete", () => {
+  it("has an access rule for every exported server action", async () => {
+    const exported: string[] = [];
+    for (const file of serverActionFiles) {
+      const module = await import(path.resolve(file));
+      for (const name of Object.keys(module)) exported.push(`${file}#${name}`);
+    }
+    expect(exported.length).toBeGreaterThan(0);
+    expect(exported.filter((key) => !(key in ACTIONS))).toEqual([]);
+    expect(Object.keys(ACTIONS).filter((key) => !exported.includes(key))).toEqual([]);
+  });
+
+  it("knows every route handler", () => {
+    expect(routeFiles.filter((file) => !(file in PUBLIC_ROUTES))).toEqual([]);
+  });
+});
+
+describe.each(testBackends())("access matrix on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const contexts = {} as Record<Caller, RequestContext>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.create());
+    await migrate(db.sql);
+    contexts.anonymous = anonymous(db);
+    for (const role of ["support", "operator", "admin"] as const) contexts[role] = await signedInAs(db, role);
+  });
+  afterAll(() => drop());
+
+  async function newTarget(): Promise<number> {
+    const [{ id }] = await db.sql.query<{ id: number }>(
+      `INSERT INTO console.users (username, role) VALUES ('target-' || substr(md5(random()::text), 1, 10), 'support') RETURNING id`,
+    );
+    return id;
+  }
+
+  const usersSnapshot = () =>
+    db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id");
+  const deniedCount = async () =>
+    (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.audit_log WHERE action = 'access.denied'"))[0].n;
+
+  for (const [key, rule] of Object.entries(ACTIONS)) {
+    const [file, name] = key.split("#");
+    for (const caller of CALLERS) {
+      const allowed = caller !== "anonymous" && rule.allowed.includes(caller);
+      it(`${name} as ${caller}: ${allowed ? "allowed" : "refused, audited, nothing changed"}`, async () => {
+        const module = await import(path.resolve(file));
+        const target = await newTarget();
+        const before = await usersSnapshot();
+        const denied = await deniedCount();
+        const result = await actAs(contexts[caller], () => module[name](null, rule.form(target)));
+        if (allowed) {
+          expect(result).toMatchObject({ ok: true });
+        } else {
+          expect(result).toMatchObject({ ok: false, code: caller === "anonymous" ? "unauthenticated" : "forbidden" });
+          expect(await usersSnapshot()).toEqual(before);
+          expect(await deniedCount()).toBe(denied + 1);
+        }
+      });
+    }
+  }
+
+  const READS: [string, () => Promise<unknown>, Role[]][] = [
+    ["listObjects", () => listObjects({}), ["support", "operator", "admin"]],
+    ["listAudit", () => listAudit({}), ["admin"]],
+    ["listUsers", () => listUsers(), ["admin"]],
+  ];
+  for (const [name, read, allowed] of READS) {
+    for (const caller of CALLERS) {
+      const ok = caller !== "anonymous" && allowed.includes(caller);
+      it(`${name} as ${caller}: ${ok ? "allowed" : "refused"}`, async () => {
+        const attempt = actAs(contexts[caller], read);
+        if (ok) await expect(attempt).resolves.toBeDefined();
+        else await expect(attempt).rejects.toMatchObject({ status: caller === "anonymous" ? 401 : 403 });
+      });
+    }
+  }
+});

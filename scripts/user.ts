@@ -1,0 +1,111 @@
+// `npm run user -- add NAME --role ROLE [--display-name TEXT] [--password-env VAR]`
+// `npm run user -- passwd NAME [--password-env VAR]`      `npm run user -- list`
+// For the first admin of a new installation and for recovery. The password comes from the named
+// environment variable or from standard input, never from the command line (it would show in ps).
+import { userInfo } from "node:os";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { audit } from "../lib/audit/log";
+import { passwordProblem } from "../lib/auth/passwords";
+import { isRole, ROLES } from "../lib/auth/roles";
+import { readConfig } from "../lib/config";
+import { openDatabase } from "../lib/db/client";
+import { exitOnStartupError, StartupError } from "../lib/db/errors";
+import { migrate } from "../lib/db/migrations";
+import { usernameSchema } from "../lib/users/schemas";
+import { insertUser, listUserRecords, updateUser } from "../lib/users/store";
+
+async function readPassword(envName: string | undefined): Promise<string> {
+  if (envName) {
+    const value = process.env[envName];
+    if (value === undefined) throw new StartupError(`the environment variable ${envName} is not set`);
+    return value;
+  }
+  if (process.stdin.isTTY) return promptHidden("Password (not shown): ");
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  for await (const line of rl) {
+    rl.close();
+    return line;
+  }
+  throw new StartupError("no password on standard input (or use --password-env VAR)");
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(prompt: string): Promise<string> {
+  process.stderr.write(prompt);
+  const stdin = process.stdin;
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise((resolve) => {
+    let typed = "";
+    stdin.on("data", (chunk: Buffer) => {
+      for (const ch of chunk.toString("utf8")) {
+        if (ch === "\r" || ch === "\n") {
+          stdin.setRawMode(false);
+          stdin.pause();
+          process.stderr.write("\n");
+          resolve(typed);
+          return;
+        }
+        if (ch === "\u0003") process.exit(130);
+        typed = ch === "\u007f" ? typed.slice(0, -1) : typed + ch;
+      }
+    });
+  });
+}
+
+function checkedPassword(password: string): string {
+  const problem = passwordProblem(password);
+  if (problem) throw new StartupError(problem);
+  return password;
+}
+
+try {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { role: { type: "string" }, "password-env": { type: "string" }, "display-name": { type: "string" } },
+  });
+  const [command, rawName] = positionals;
+  const actor = { username: `cli:${userInfo().username}`, clientAddress: "command line" };
+  const db = await openDatabase(readConfig());
+  try {
+    await migrate(db.sql);
+    if (command === "list") {
+      for (const user of await listUserRecords(db.sql)) {
+        console.log(`${user.username.padEnd(24)} ${user.role.padEnd(9)} ${user.disabled ? "disabled" : "active"}`);
+      }
+    } else if (command === "add" || command === "passwd") {
+      const parsedName = usernameSchema.safeParse(rawName ?? "");
+      if (!parsedName.success) throw new StartupError(parsedName.error.issues[0].message);
+      const username = parsedName.data;
+      if (command === "add") {
+        if (!isRole(values.role)) throw new StartupError(`--role must be one of ${ROLES.join(", ")}`);
+        const role = values.role;
+        const password = checkedPassword(await readPassword(values["password-env"]));
+        await db.sql.transaction(async (tx) => {
+          const id = await insertUser(tx, { username, role, password, displayName: values["display-name"] ?? null });
+          if (!id) throw new StartupError(`the user ${username} already exists`);
+          await audit(tx, { action: "user.create", result: "ok", actor, input: { username, role, userId: id } });
+        });
+        console.log(`Added ${username} (${role}).`);
+      } else {
+        const password = checkedPassword(await readPassword(values["password-env"]));
+        await db.sql.transaction(async (tx) => {
+          const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [username]);
+          if (!row) throw new StartupError(`there is no user ${username}`);
+          await updateUser(tx, row.id, { password });
+          await audit(tx, { action: "user.set_password", result: "ok", actor, input: { userId: row.id } });
+        });
+        console.log(`Changed the password of ${username}; their sessions were ended.`);
+      }
+    } else {
+      throw new StartupError("usage: npm run user -- add NAME --role ROLE [--password-env VAR] | passwd NAME [--password-env VAR] | list");
+    }
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))
+    exitOnStartupError(new StartupError((error as Error).message), "user");
+  exitOnStartupError(error, "user");
+}
