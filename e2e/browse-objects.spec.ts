@@ -1,4 +1,9 @@
 import { expect, test } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
 
 test("a support worker opens the object list, sees demo objects and pages forward", async ({ page }, testInfo) => {
   await page.goto("/objects");

@@ -1,6 +1,5 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 
@@ -11,7 +10,6 @@ const MESSAGES: Record<string, string> = {
 };
 
 export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl: string; initialError?: string; ssoName?: string }) {
-  const router = useRouter();
   const [error, setError] = useState(initialError ? (MESSAGES[initialError] ?? "Sign-in failed. Try again.") : "");
   const [pending, setPending] = useState(false);
 
@@ -30,8 +28,9 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
       setError(MESSAGES[result?.error ?? ""] ?? "Sign-in failed. Try again.");
       return;
     }
-    router.replace(callbackUrl);
-    router.refresh();
+    // A full navigation, not router.replace: the client router may hold a prefetch of the target
+    // made before sign-in (a redirect back to this page), and every cached view predates the session.
+    window.location.assign(callbackUrl);
   }
 
   return (

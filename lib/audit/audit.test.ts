@@ -3,7 +3,9 @@ import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { runScript } from "../testing/run-script";
+import { actAs, signedInAs } from "../testing/sessions";
 import { audit } from "./log";
+import { listAudit } from "./query";
 import { verifyAuditChain } from "./verify";
 
 const someone = { username: "alice", clientAddress: "192.0.2.1" };
@@ -78,6 +80,18 @@ describe.each(testBackends())("audit log on $name", (backend) => {
       rows: 2,
       problem: { reason: expect.stringMatching(/newest rows are missing/) },
     });
+  });
+
+  it("lists newest first in numeric order and pages on to older rows", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 60);
+    const admin = await signedInAs(db, "admin");
+    const first = await actAs(admin, () => listAudit({ action: "test.action" }));
+    expect(first.rows.map((r) => r.id)).toEqual(Array.from({ length: 50 }, (_, i) => 60 - i));
+    expect(first.nextBefore).toBe(11);
+    const second = await actAs(admin, () => listAudit({ action: "test.action", before: String(first.nextBefore) }));
+    expect(second.rows.map((r) => r.id)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
+    expect(second.nextBefore).toBeNull();
   });
 
   it("stays one unbroken chain when many writers append at once", async () => {

@@ -98,7 +98,7 @@ export async function listAudit(params: Record<string, string | string[] | undef
   }>(
     `SELECT id::text AS id, at, actor, role, session_id, client_address, action, object_ids, input, result, error_code
        FROM console.audit_log ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY id DESC LIMIT $${values.length}`,
+      ORDER BY audit_log.id DESC LIMIT $${values.length}`,
     values,
   );
   const actions = (await db.sql.query<{ action: string }>("SELECT DISTINCT action FROM console.audit_log ORDER BY action")).map(

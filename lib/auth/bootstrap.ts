@@ -7,11 +7,13 @@ import { passwordProblem, randomPassword } from "./passwords";
 
 const MIN_SECRET_LENGTH = 32;
 
+type Env = Record<string, string | undefined>;
+
 /**
  * The key that signs session cookies. Production (PostgreSQL, several instances) must set
  * NEXTAUTH_SECRET, the same on every instance; the embedded database keeps a generated one.
  */
-export async function ensureAuthSecret(db: SqlDriver, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function ensureAuthSecret(db: SqlDriver, env: Env = process.env): Promise<void> {
   const configured = env.NEXTAUTH_SECRET ?? env.AUTH_SECRET;
   if (configured) {
     if (configured.length < MIN_SECRET_LENGTH) {
@@ -40,7 +42,7 @@ export async function ensureAuthSecret(db: SqlDriver, env: NodeJS.ProcessEnv = p
  * CONSOLE_ADMIN_PASSWORD or a random one printed once; on PostgreSQL the operator creates the
  * first admin with `npm run user`.
  */
-export async function ensureFirstAdmin(db: SqlDriver, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<void> {
+export async function ensureFirstAdmin(db: SqlDriver, env: Env, log: (line: string) => void): Promise<void> {
   if ((await countUsers(db)) > 0) return;
   if (db.kind !== "pglite") {
     log("No console users yet: create the first admin with `npm run user -- add NAME --role admin`.");

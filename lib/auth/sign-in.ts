@@ -64,7 +64,7 @@ export async function signInWithPassword(
           : !isRole(user.role)
             ? "unknown_role"
             : null;
-  if (!user || !user.password_hash) await spendPasswordCheck(password);
+  if (!user?.password_hash) await spendPasswordCheck(password);
 
   if (problem || !user || !isRole(user.role)) {
     await db.transaction(async (tx) => {

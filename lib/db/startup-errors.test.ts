@@ -62,7 +62,7 @@ describe("the embedded database is used by one process at a time", () => {
 
     const admitted = await runScript("migrate.ts", [], { DATABASE_URL: "", PGLITE_DIR: dataDir });
     expect(admitted.code).toBe(0);
-    expect(admitted.stdout).toMatch(/Applied 1 of 1 migration/);
+    expect(admitted.stdout).toMatch(/Applied (\d+) of \1 migration/);
   });
 
   it("takes over a lock left behind by a process that was killed", async () => {

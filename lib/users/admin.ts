@@ -26,22 +26,31 @@ export async function listUsers(): Promise<UserRecord[]> {
   return listUserRecords(db.sql);
 }
 
-/** Runs a user change in one transaction with its audit row; a refusal is audited and changes nothing. */
-async function change(
+/**
+ * Runs a user change: authorise, validate, then change and audit in one transaction. A refusal
+ * is audited and changes nothing.
+ */
+async function change<S extends z.ZodType>(
   action: string,
-  input: Record<string, unknown>,
-  work: (tx: SqlExecutor, actor: Actor) => Promise<{ message: string; userId: number }>,
+  schema: S,
+  input: unknown,
+  work: (
+    tx: SqlExecutor,
+    data: z.output<S>,
+    actor: Actor,
+  ) => Promise<{ message: string; userId: number; audited?: Record<string, unknown> }>,
 ): Promise<{ message: string }> {
   const { actor, db } = await authorize("users.manage", action);
   try {
+    const data = parse(schema, input);
     return await db.sql.transaction(async (tx) => {
-      const { message, userId } = await work(tx, actor);
-      await audit(tx, { action, result: "ok", actor, input: { ...input, userId } });
+      const { message, userId, audited } = await work(tx, data, actor);
+      await audit(tx, { action, result: "ok", actor, input: { ...audited, userId } });
       return { message };
     });
   } catch (error) {
     if (error instanceof InputError) {
-      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { ...input, error: error.message } });
+      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
     }
     throw error;
   }
@@ -61,27 +70,28 @@ async function keepAnAdmin(tx: SqlExecutor, user: { role: string; disabled: bool
 }
 
 export function createUser(input: unknown): Promise<{ message: string }> {
-  const data = parse(createUserSchema, input);
-  return change("user.create", { username: data.username, role: data.role }, async (tx) => {
+  return change("user.create", createUserSchema, input, async (tx, data) => {
     const id = await insertUser(tx, data);
     if (!id) throw new InputError(`The user name ${data.username} is taken.`, { username: ["This user name is taken."] });
-    return { message: `User ${data.username} (${data.role}) was added.`, userId: id };
+    return {
+      message: `User ${data.username} (${data.role}) was added.`,
+      userId: id,
+      audited: { username: data.username, role: data.role },
+    };
   });
 }
 
 export function setUserRole(input: unknown): Promise<{ message: string }> {
-  const data = parse(setRoleSchema, input);
-  return change("user.set_role", { role: data.role }, async (tx) => {
+  return change("user.set_role", setRoleSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
     await keepAnAdmin(tx, user, data.role !== "admin");
     await updateUser(tx, user.id, { role: data.role });
-    return { message: `${user.username} is now ${data.role}; their sessions were ended.`, userId: user.id };
+    return { message: `${user.username} is now ${data.role}; their sessions were ended.`, userId: user.id, audited: { role: data.role } };
   });
 }
 
 export function disableUser(input: unknown): Promise<{ message: string }> {
-  const data = parse(userRefSchema, input);
-  return change("user.disable", {}, async (tx, actor) => {
+  return change("user.disable", userRefSchema, input, async (tx, data, actor) => {
     const user = await existingUser(tx, data.userId);
     if (user.id === actor.userId) throw new InputError("You cannot disable your own account.");
     await keepAnAdmin(tx, user, true);
@@ -91,8 +101,7 @@ export function disableUser(input: unknown): Promise<{ message: string }> {
 }
 
 export function enableUser(input: unknown): Promise<{ message: string }> {
-  const data = parse(userRefSchema, input);
-  return change("user.enable", {}, async (tx) => {
+  return change("user.enable", userRefSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
     await updateUser(tx, user.id, { disabled: false });
     return { message: `${user.username} may sign in again.`, userId: user.id };
@@ -100,8 +109,7 @@ export function enableUser(input: unknown): Promise<{ message: string }> {
 }
 
 export function forceSignOut(input: unknown): Promise<{ message: string }> {
-  const data = parse(userRefSchema, input);
-  return change("user.force_sign_out", {}, async (tx) => {
+  return change("user.force_sign_out", userRefSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
     await updateUser(tx, user.id, {});
     return { message: `Every session of ${user.username} was ended.`, userId: user.id };
@@ -109,8 +117,7 @@ export function forceSignOut(input: unknown): Promise<{ message: string }> {
 }
 
 export function setUserPassword(input: unknown): Promise<{ message: string }> {
-  const data = parse(setPasswordSchema, input);
-  return change("user.set_password", {}, async (tx) => {
+  return change("user.set_password", setPasswordSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
     await updateUser(tx, user.id, { password: data.password });
     return { message: `The password of ${user.username} was changed; their sessions were ended.`, userId: user.id };

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../auth/request-context";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
+import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
+import { createUser, disableUser, setUserRole } from "./admin";
+
+describe.each(testBackends())("user administration rules on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let admin: RequestContext;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.create());
+    await migrate(db.sql);
+    admin = await signedInAs(db, "admin", "root-admin");
+  });
+  afterAll(() => drop());
+
+  const snapshot = () => db.sql.query("SELECT * FROM console.users ORDER BY id");
+  const lastAudit = async () =>
+    (
+      await db.sql.query<{ action: string; result: string; error_code: string | null }>(
+        "SELECT action, result, error_code FROM console.audit_log ORDER BY id DESC LIMIT 1",
+      )
+    )[0];
+
+  async function refused(work: () => Promise<unknown>, message: RegExp, action: string) {
+    const before = await snapshot();
+    await expect(actAs(admin, work)).rejects.toThrow(message);
+    expect(await snapshot()).toEqual(before);
+    expect(await lastAudit()).toEqual({ action, result: "refused", error_code: "invalid" });
+  }
+
+  it("refuses bad input with a message per field, changes nothing and audits the refusal", async () => {
+    await refused(
+      () => createUser({ username: "x", role: "support", password: "a long enough password" }),
+      /User names have 2–64 characters/,
+      "user.create",
+    );
+    await refused(() => createUser({ username: "eve", role: "root", password: "a long enough password" }), /Choose a role/, "user.create");
+    await refused(() => createUser({ username: "eve", role: "support", password: "short" }), /at least 12 characters/, "user.create");
+    await actAs(admin, () => createUser({ username: "Eve", role: "support", password: "a long enough password" }));
+    await refused(() => createUser({ username: "eve", role: "admin", password: "a long enough password" }), /eve is taken/, "user.create");
+  });
+
+  it("never leaves the console without an active admin, and an admin cannot disable themselves", async () => {
+    const adminId = admin.claims?.uid as number;
+    await refused(() => setUserRole({ userId: adminId, role: "support" }), /last active admin/, "user.set_role");
+    await refused(() => disableUser({ userId: adminId }), /cannot disable your own account/, "user.disable");
+    await refused(() => disableUser({ userId: 999_999 }), /no user with id 999999/, "user.disable");
+  });
+});
