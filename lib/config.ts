@@ -17,6 +17,12 @@ const envSchema = z.object({
     .default("Europe/Prague")
     .refine(isTimeZone, { error: "REGISTRY_TIMEZONE is not an IANA time zone (e.g. Europe/Prague)" }),
   DEMO_DOMAINS: z.coerce.number({ error: "DEMO_DOMAINS must be a number" }).int().min(0).default(20_000),
+  STATE_ENGINE_INTERVAL_SECONDS: z.coerce
+    .number({ error: "STATE_ENGINE_INTERVAL_SECONDS must be a number of seconds" })
+    .int({ error: "STATE_ENGINE_INTERVAL_SECONDS must be a whole number of seconds" })
+    .min(0, { error: "STATE_ENGINE_INTERVAL_SECONDS must be 0 (off) or more" })
+    .max(86_400, { error: "STATE_ENGINE_INTERVAL_SECONDS must be at most 86400 (a day)" })
+    .default(60),
 });
 
 function isTimeZone(zone: string): boolean {
@@ -33,6 +39,8 @@ export interface ConsoleConfig {
   pgliteDir: string;
   registryTimeZone: string;
   demoDomains: number;
+  /** Seconds between the console process's state engine runs; 0 leaves them to `npm run states:update`. */
+  stateEngineIntervalSeconds: number;
 }
 
 export class ConfigError extends StartupError {}
@@ -48,5 +56,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     pgliteDir: path.resolve(parsed.data.PGLITE_DIR),
     registryTimeZone: parsed.data.REGISTRY_TIMEZONE,
     demoDomains: parsed.data.DEMO_DOMAINS,
+    stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
   };
 }

@@ -5,6 +5,7 @@ import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { listObjects } from "../objects/list";
+import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { listUsers } from "../users/admin";
@@ -129,6 +130,9 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   const READS: [string, () => Promise<unknown>, Role[]][] = [
     ["listObjects", () => listObjects({}), ["support", "operator", "admin"]],
     ["listAudit", () => listAudit({}), ["admin"]],
+    ["currentStates", () => currentStates(1), ["support", "operator", "admin"]],
+    ["stateHistory", () => stateHistory(1), ["support", "operator", "admin"]],
+    ["objectsInStateAt", () => objectsInStateAt("outzone", new Date()), ["support", "operator", "admin"]],
     ["listUsers", () => listUsers(), ["admin"]],
   ];
   for (const [name, read, allowed] of READS) {

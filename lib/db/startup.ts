@@ -1,5 +1,7 @@
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { readConfig } from "../config";
+import { syncRegistryTimeZone } from "../states/parameters";
+import { startStateScheduler } from "../states/scheduler";
 import { getDatabase } from "./client";
 import { exitOnStartupError } from "./errors";
 import { prepareDatabase } from "./prepare";
@@ -14,9 +16,17 @@ export async function startConsole(): Promise<void> {
     const config = readConfig();
     const db = await getDatabase();
     await prepareDatabase(db.sql, config);
+    if (process.env.REGISTRY_TIMEZONE && (await syncRegistryTimeZone(db.sql, config.registryTimeZone))) {
+      console.log(`The state rules now use the time zone ${config.registryTimeZone} (REGISTRY_TIMEZONE).`);
+    }
     await ensureAuthSecret(db.sql);
     await ensureFirstAdmin(db.sql, process.env, console.log);
     console.log(`Registry State Console is using ${db.sql.location}.`);
+    if (config.stateEngineIntervalSeconds > 0) {
+      const scheduler = startStateScheduler(async () => (await getDatabase()).sql, config.stateEngineIntervalSeconds * 1000);
+      // Catch up at once with whatever fell due while no console was running.
+      void scheduler.tick();
+    }
   } catch (error) {
     exitOnStartupError(error);
   }

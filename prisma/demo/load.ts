@@ -1,5 +1,6 @@
 import type { SqlDriver, SqlExecutor } from "../../lib/db/driver";
 import { StartupError } from "../../lib/db/errors";
+import { runStateEngine } from "../../lib/states/engine";
 import { type DemoChunk, type DemoCounts, type DemoOptions, demoCounts, generateDemo, type Row, type TableName } from "./generate";
 
 // The SQL type of every column the generator writes; rows may leave out nullable columns.
@@ -80,6 +81,8 @@ export async function seedDemo(
   db: SqlDriver,
   options: DemoOptions,
   onProgress: (progress: SeedProgress) => void = () => {},
+  /** The instant the state engine builds history up to after loading; null leaves it to the caller. */
+  statesAt: Date | null = new Date(),
 ): Promise<DemoCounts> {
   await db.transaction(async (tx) => {
     const [{ objects }] = await tx.query<{ objects: number }>("SELECT count(*)::int AS objects FROM object_registry");
@@ -88,12 +91,21 @@ export async function seedDemo(
         `the registry at ${db.location} already holds ${objects} objects; demo data is only loaded into an empty registry`,
       );
     }
+    // Row by row marking is for live changes; the full run below computes every object at once.
+    await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+    let total = 0;
     for (const chunk of generateDemo(options) as Generator<DemoChunk>) {
+      total = chunk.total;
       for (const batch of chunk.batches) await insertRows(tx, batch.table, batch.rows);
       onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
     }
     for (const table of SERIAL_TABLES) {
       await tx.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1))`);
+    }
+    await tx.query("SELECT set_config('registry.state_marks', 'on', true)");
+    if (statesAt) {
+      onProgress({ phase: "state history", done: total, total });
+      await runStateEngine(tx, { at: statesAt, full: true });
     }
   });
   return demoCounts(options.domains);

@@ -1,0 +1,87 @@
+import type { SqlExecutor } from "../db/driver";
+
+/**
+ * What one run of the state engine did. The rules and the materialiser are SQL
+ * (`state_engine_run`, migration 20261122020000_state_engine); this is the typed door to them.
+ */
+export interface EngineRun {
+  /** full: every object; incremental: marked and due objects; object: one object;
+   *  busy: another run holds the engine; behind: the instant is before the cursor, nothing is due. */
+  kind: "full" | "incremental" | "object" | "busy" | "behind";
+  objects: number;
+  opened: number;
+  closed: number;
+  cursorBefore: Date | null;
+  cursorAfter: Date | null;
+  /** Wall-clock time of the call. */
+  ms: number;
+}
+
+export interface EngineRunOptions {
+  /** The instant to bring history up to; the database's now() when left out. */
+  at?: Date;
+  full?: boolean;
+  objectId?: number;
+}
+
+interface RunRow {
+  kind: EngineRun["kind"];
+  objects: number;
+  opened: number;
+  closed: number;
+  cursor_before: Date | null;
+  cursor_after: Date | null;
+}
+
+/** Runs the engine once; on PostgreSQL at most one full or scheduled run happens at a time. */
+export async function runStateEngine(db: SqlExecutor, options: EngineRunOptions = {}): Promise<EngineRun> {
+  const started = performance.now();
+  const [row] = await db.query<RunRow>("SELECT * FROM state_engine_run(coalesce($1::timestamptz, now()), $2, $3)", [
+    options.at ?? null,
+    options.full ?? false,
+    options.objectId ?? null,
+  ]);
+  return {
+    kind: row.kind,
+    objects: row.objects,
+    opened: row.opened,
+    closed: row.closed,
+    cursorBefore: row.cursor_before,
+    cursorAfter: row.cursor_after,
+    ms: performance.now() - started,
+  };
+}
+
+export interface EngineStatus {
+  cursor: Date | null;
+  lastRunKind: string | null;
+  lastRunAt: Date | null;
+  lastRunMs: number | null;
+  markedObjects: number;
+  nextChangeAt: Date | null;
+}
+
+/** Where the engine stands: its cursor, its last run, and what waits for it. */
+export async function stateEngineStatus(db: SqlExecutor): Promise<EngineStatus> {
+  const [row] = await db.query<{
+    cursor: Date | null;
+    last_run_kind: string | null;
+    last_run_at: Date | null;
+    last_run_ms: string | null;
+    marked: number;
+    next_at: Date | null;
+  }>(
+    `SELECT e.cursor, e.last_run_kind, e.last_run_at, e.last_run_ms,
+            (SELECT count(*)::int FROM console.state_marks) AS marked,
+            (SELECT min(next_at) FROM console.state_next_event) AS next_at
+       FROM console.state_engine e`,
+  );
+  return {
+    cursor: row.cursor,
+    lastRunKind: row.last_run_kind,
+    lastRunAt: row.last_run_at,
+    lastRunMs: row.last_run_ms === null ? null : Number(row.last_run_ms),
+    markedObjects: row.marked,
+    nextChangeAt: row.next_at,
+  };
+}
