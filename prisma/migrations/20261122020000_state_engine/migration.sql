@@ -246,8 +246,10 @@ $$;
 
 -- Brings object_state in line with the rules for the objects in state_work, each from its window
 -- start w up to p_at. History before w is never changed. p_ids: the same objects, or NULL for all.
+-- JIT is off: the planner's estimates for multirange work are far too high and JIT compilation
+-- then costs more than the run itself.
 CREATE FUNCTION state_apply(p_at timestamptz, p_ids integer[], OUT opened integer, OUT closed integer)
-LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan AS $$
+LANGUAGE plpgsql SET plan_cache_mode = force_custom_plan SET jit = off AS $$
 DECLARE
     v_rows integer;
 BEGIN
