@@ -2,7 +2,7 @@
 -- state history in object_state.
 --
 -- How it works, in one paragraph. For a set of objects, object_state_periods() returns, per object
--- and state, the *periods* (a tstzmultirange) during which the state must hold, given the object's
+-- and state, the *periods* during which the state must hold, given the object's
 -- data as it is now: threshold instants of date rules, request periods, structural facts, all cut
 -- to the object's life [crdate, erdate). The materialiser compares those periods with object_state
 -- from each object's "window start" w (history before w is final and never rewritten) up to the
@@ -104,14 +104,15 @@ LANGUAGE sql STABLE AS $$
     SELECT coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now())
 $$;
 
--- THE RULES. For the objects in p_ids (NULL: every object), the periods during which each state
--- must hold, from the objects' data as it is now. State ids are FRED's (see STATES.md).
+-- THE RULES. For the objects in p_ids (NULL: every object), the periods [valid_from, valid_to)
+-- during which each state must hold, from the objects' data as it is now. An object and state may
+-- have several periods; they never overlap. State ids are FRED's (see STATES.md).
 CREATE FUNCTION object_state_periods(p_ids integer[] DEFAULT NULL)
-RETURNS TABLE (object_id integer, state_id integer, periods tstzmultirange)
+RETURNS TABLE (object_id integer, state_id integer, valid_from timestamptz, valid_to timestamptz)
 LANGUAGE sql STABLE AS $$
 WITH p AS (SELECT * FROM state_parameters()),
 obj AS (
-    SELECT o.id, o.type, o.crdate, tstzmultirange(tstzrange(o.crdate, o.erdate, '[)')) AS life
+    SELECT o.id, o.type, o.crdate, o.erdate, tstzmultirange(tstzrange(o.crdate, o.erdate, '[)')) AS life
       FROM object_registry o
      WHERE p_ids IS NULL OR o.id = ANY (p_ids)
 ),
@@ -131,7 +132,7 @@ manual AS (
     SELECT request.object_id, request.state_id, range_agg(period) AS periods
       FROM request GROUP BY request.object_id, request.state_id
 ),
--- The manual states the automatic rules depend on, one row per object.
+-- The manual states the automatic rules depend on, one row per object that has any of them.
 guard AS (
     SELECT request.object_id,
            coalesce(range_agg(period) FILTER (WHERE request.state_id = 1), '{}') AS delete_prohibited,
@@ -140,49 +141,65 @@ guard AS (
            coalesce(range_agg(period) FILTER (WHERE request.state_id = 6), '{}') AS inzone_manual
       FROM request WHERE request.state_id IN (1, 2, 5, 6) GROUP BY request.object_id
 ),
+-- The threshold instants of a domain's date rules (NULL: the rule never applies).
 dom AS (
-    SELECT d.id, obj.life,
-           coalesce(g.delete_prohibited, '{}') AS delete_prohibited,
-           coalesce(g.renew_prohibited, '{}') AS renew_prohibited,
-           coalesce(g.outzone_manual, '{}') AS outzone_manual,
-           coalesce(g.inzone_manual, '{}') AS inzone_manual,
-           state_from(registry_instant(d.exdate + p.notify_days, 0, p.zone)) AS expiration_warning,
-           state_from(registry_instant(d.exdate, 0, p.zone)) AS expired,
-           state_from(registry_instant(d.exdate + p.dns_days, p.day_hour, p.zone)) AS unguarded,
-           state_from(registry_instant(d.exdate + p.delete_days, p.day_hour, p.zone)) AS delete_candidate,
-           state_from(registry_instant(e.exdate + p.validation1_days, 0, p.zone)) AS validation_warning1,
-           state_from(registry_instant(e.exdate + p.validation2_days, 0, p.zone)) AS validation_warning2,
-           state_from(registry_instant(e.exdate, p.day_hour, p.zone)) AS not_validated,
-           CASE WHEN d.nsset IS NULL THEN '{(,)}'::tstzmultirange ELSE '{}'::tstzmultirange END AS nsset_missing
+    SELECT d.id, obj.crdate, obj.erdate, obj.life, d.nsset IS NULL AS nsset_missing,
+           registry_instant(d.exdate + p.notify_days, 0, p.zone) AS expiration_warning,
+           registry_instant(d.exdate, 0, p.zone) AS expired,
+           registry_instant(d.exdate + p.dns_days, p.day_hour, p.zone) AS unguarded,
+           registry_instant(d.exdate + p.delete_days, p.day_hour, p.zone) AS delete_candidate,
+           registry_instant(e.exdate + p.validation1_days, 0, p.zone) AS validation_warning1,
+           registry_instant(e.exdate + p.validation2_days, 0, p.zone) AS validation_warning2,
+           registry_instant(e.exdate, p.day_hour, p.zone) AS not_validated,
+           g.object_id IS NOT NULL AS guarded,
+           g.delete_prohibited, g.renew_prohibited, g.outzone_manual, g.inzone_manual
       FROM domain d
       JOIN obj ON obj.id = d.id
       CROSS JOIN p
       LEFT JOIN enumval e ON e.domainid = d.id
       LEFT JOIN guard g ON g.object_id = d.id
 ),
--- serverRenewProhibited takes a domain out of the expiry flow; serverDeleteProhibited keeps it
--- from becoming a delete candidate (FRED).
-flow AS (
-    SELECT dom.*,
-           expiration_warning - renew_prohibited AS ew,
-           expired - renew_prohibited AS ex,
-           unguarded - renew_prohibited AS ug,
-           delete_candidate - renew_prohibited - delete_prohibited AS dc
+-- Most domains have no request the rules depend on: each state then holds from its threshold
+-- (or the domain's creation, if later) to the domain's deletion. outzone = nssetMissing OR
+-- unguarded OR notValidated, whichever comes first.
+plain_domain AS (
+    SELECT dom.id AS object_id, v.state_id, greatest(v.since, dom.crdate) AS valid_from, dom.erdate AS valid_to
       FROM dom
+     CROSS JOIN LATERAL (VALUES
+           (8, dom.expiration_warning),
+           (9, dom.expired),
+           (10, dom.unguarded),
+           (11, dom.validation_warning1),
+           (12, dom.validation_warning2),
+           (13, dom.not_validated),
+           (14, CASE WHEN dom.nsset_missing THEN dom.crdate END),
+           (15, CASE WHEN dom.nsset_missing THEN dom.crdate ELSE least(dom.unguarded, dom.not_validated) END),
+           (17, dom.delete_candidate)
+     ) AS v (state_id, since)
+     WHERE NOT dom.guarded AND v.since IS NOT NULL
+       AND (dom.erdate IS NULL OR greatest(v.since, dom.crdate) < dom.erdate)
 ),
-domain_states AS (
+-- The others, with period arithmetic. serverRenewProhibited takes a domain out of the expiry
+-- flow; serverDeleteProhibited keeps it from becoming a delete candidate (FRED);
+-- outzone = nssetMissing OR serverOutzoneManual OR ((unguarded OR notValidated) AND NOT serverInzoneManual).
+flow AS (
+    SELECT dom.id, dom.life, dom.outzone_manual, dom.inzone_manual,
+           state_from(dom.expiration_warning) - dom.renew_prohibited AS ew,
+           state_from(dom.expired) - dom.renew_prohibited AS ex,
+           state_from(dom.unguarded) - dom.renew_prohibited AS ug,
+           state_from(dom.delete_candidate) - dom.renew_prohibited - dom.delete_prohibited AS dc,
+           state_from(dom.validation_warning1) AS vw1,
+           state_from(dom.validation_warning2) AS vw2,
+           state_from(dom.not_validated) AS nv,
+           CASE WHEN dom.nsset_missing THEN '{(,)}'::tstzmultirange ELSE '{}'::tstzmultirange END AS nm
+      FROM dom WHERE dom.guarded
+),
+guarded_domain AS (
     SELECT flow.id AS object_id, v.state_id, v.periods * flow.life AS periods
       FROM flow
      CROSS JOIN LATERAL (VALUES
-           (8, flow.ew),
-           (9, flow.ex),
-           (10, flow.ug),
-           (11, flow.validation_warning1),
-           (12, flow.validation_warning2),
-           (13, flow.not_validated),
-           (14, flow.nsset_missing),
-           -- outzone = nssetMissing OR serverOutzoneManual OR ((unguarded OR notValidated) AND NOT serverInzoneManual)
-           (15, flow.nsset_missing + flow.outzone_manual + ((flow.ug + flow.not_validated) - flow.inzone_manual)),
+           (8, flow.ew), (9, flow.ex), (10, flow.ug), (11, flow.vw1), (12, flow.vw2), (13, flow.nv), (14, flow.nm),
+           (15, flow.nm + flow.outzone_manual + ((flow.ug + flow.nv) - flow.inzone_manual)),
            (17, flow.dc)
      ) AS v (state_id, periods)
 ),
@@ -212,23 +229,29 @@ unlinked AS (
                 ELSE (SELECT max(os.valid_to) FROM object_state os WHERE os.object_id = l.id AND os.state_id = 16)
            END AS last_linked
       FROM linkable l WHERE NOT l.linked
+),
+candidate AS (
+    SELECT u.id AS object_id,
+           (state_from(registry_instant(
+                (greatest((u.crdate AT TIME ZONE p.zone)::date, (u.last_linked AT TIME ZONE p.zone)::date)
+                 + make_interval(months => p.protection_months))::date,
+                p.day_hour, p.zone))
+            - coalesce(g.delete_prohibited, '{}')) * u.life AS periods
+      FROM unlinked u CROSS JOIN p LEFT JOIN guard g ON g.object_id = u.id
+),
+ranged AS (
+    SELECT object_id, state_id, periods FROM guarded_domain
+    UNION ALL
+    SELECT m.object_id, m.state_id, m.periods * obj.life FROM manual m JOIN obj ON obj.id = m.object_id
+    UNION ALL
+    SELECT object_id, 17, periods FROM candidate
 )
-SELECT s.object_id, s.state_id, s.periods FROM domain_states s WHERE NOT isempty(s.periods)
+SELECT plain_domain.object_id, plain_domain.state_id, plain_domain.valid_from, plain_domain.valid_to FROM plain_domain
 UNION ALL
-SELECT m.object_id, m.state_id, m.periods * obj.life FROM manual m JOIN obj ON obj.id = m.object_id
- WHERE NOT isempty(m.periods * obj.life)
+SELECT l.id, 16, l.crdate, l.erdate FROM linkable l WHERE l.linked AND (l.erdate IS NULL OR l.erdate > l.crdate)
 UNION ALL
-SELECT l.id, 16, l.life FROM linkable l WHERE l.linked AND NOT isempty(l.life)
-UNION ALL
-SELECT c.id, 17, c.periods
-  FROM (SELECT u.id,
-               (state_from(registry_instant(
-                    (greatest((u.crdate AT TIME ZONE p.zone)::date, (u.last_linked AT TIME ZONE p.zone)::date)
-                     + make_interval(months => p.protection_months))::date,
-                    p.day_hour, p.zone))
-                - coalesce(g.delete_prohibited, '{}')) * u.life AS periods
-          FROM unlinked u CROSS JOIN p LEFT JOIN guard g ON g.object_id = u.id) c
- WHERE NOT isempty(c.periods)
+SELECT ranged.object_id, ranged.state_id, lower(period), upper(period)
+  FROM ranged CROSS JOIN LATERAL unnest(ranged.periods) AS period
 $$;
 
 -- Work tables of one engine call (per session; emptied by every call).
@@ -254,11 +277,10 @@ DECLARE
     v_rows integer;
 BEGIN
     INSERT INTO pg_temp.state_desired (object_id, state_id, lo, hi, w)
-    SELECT r.object_id, r.state_id, lower(period), upper(period), sw.w
+    SELECT r.object_id, r.state_id, r.valid_from, r.valid_to, sw.w
       FROM object_state_periods(p_ids) r
       JOIN pg_temp.state_work sw ON sw.object_id = r.object_id
-     CROSS JOIN LATERAL unnest(r.periods) AS period
-     WHERE upper(period) IS NULL OR upper(period) > sw.w;
+     WHERE r.valid_to IS NULL OR r.valid_to > sw.w;
     GET DIAGNOSTICS v_rows = ROW_COUNT;
     IF v_rows > 5000 THEN
         ANALYZE pg_temp.state_work;
@@ -514,13 +536,11 @@ BEGIN
     SELECT o.id, o.name, o.erdate, t.name AS type_name, o.type INTO v_object
       FROM object_registry o JOIN enum_object_type t ON t.id = o.type WHERE o.id = NEW.object_id;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'object_state_request: object % does not exist', NEW.object_id
-            USING ERRCODE = 'foreign_key_violation';
+        RETURN NEW;  -- the foreign key refuses it
     END IF;
     SELECT s.id, s.name, s.manual, s.types INTO v_state FROM enum_object_states s WHERE s.id = NEW.state_id;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'object_state_request: state % does not exist', NEW.state_id
-            USING ERRCODE = 'foreign_key_violation';
+        RETURN NEW;  -- the foreign key refuses it
     END IF;
     IF NOT v_state.manual THEN
         RAISE EXCEPTION 'object_state_request: % is an automatic state; only manual states can be requested', v_state.name
