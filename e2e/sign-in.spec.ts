@@ -17,6 +17,8 @@ test("an administrator signs in, works, signs out and cannot get back without si
   await expect(page.getByRole("heading", { name: "Objects" })).toBeVisible();
   await expect(page.getByRole("banner")).toContainText("admin");
   const cookies = await page.context().cookies();
+  // Plain HTTP here; behind HTTPS (NEXTAUTH_URL https://…) next-auth adds Secure and a __Secure- name.
+  expect(cookies.find((c) => c.name === "next-auth.session-token")).toMatchObject({ httpOnly: true, sameSite: "Lax" });
 
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);

@@ -60,7 +60,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 const serverActionFiles = [...sourceFiles("app"), ...sourceFiles("lib")].filter((file) =>
-  /^\s*["']use server["']/.test(readFileSync(file, "utf8")),
+  // A directive line anywhere: at the top of a file (after comments) or inside an inline action.
+  /^\s*["']use server["']\s*;?\s*$/m.test(readFileSync(file, "utf8")),
 );
 const routeFiles = sourceFiles("app").filter((file) => /(^|\/)route\.tsx?$/.test(file));
 

@@ -4,6 +4,7 @@ import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { TEST_CLIENT } from "../testing/sessions";
 import { insertUser, updateUser } from "../users/store";
+import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "./sessions";
 import { MAX_FAILURES_PER_MINUTE, signInWithPassword } from "./sign-in";
 
 const PASSWORD = "a long enough password";
@@ -61,5 +62,21 @@ describe.each(testBackends())("password sign-in on $name", (backend) => {
     // a minute later the account may try again
     await db.sql.query("UPDATE console.sign_in_failures SET at = at - interval '61 seconds' WHERE username = 'bob'");
     expect(await signInWithPassword(db.sql, "bob", PASSWORD, TEST_CLIENT)).toMatchObject({ ok: true });
+  });
+
+  it("lets no more than the limit through when the guesses come in parallel", async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 2 * MAX_FAILURES_PER_MINUTE }, (_, i) =>
+        signInWithPassword(db.sql, "carol", `parallel guess ${i}`, TEST_CLIENT),
+      ),
+    );
+    expect(guesses.filter((g) => !g.ok && g.reason === "invalid")).toHaveLength(MAX_FAILURES_PER_MINUTE);
+    expect(guesses.filter((g) => !g.ok && g.reason === "throttled")).toHaveLength(MAX_FAILURES_PER_MINUTE);
+  });
+
+  it("keeps the limits the issue sets: 10 failures a minute, 30 minutes idle, 12 hours in all", () => {
+    expect(MAX_FAILURES_PER_MINUTE).toBe(10);
+    expect(IDLE_TIMEOUT_MS).toBe(30 * 60 * 1000);
+    expect(ABSOLUTE_LIFETIME_MS).toBe(12 * 60 * 60 * 1000);
   });
 });

@@ -41,11 +41,19 @@ export async function signInWithPassword(
 ): Promise<SignInResult> {
   const username = normalizeUsername(typedUsername);
   const who = { username: username || "(empty)", clientAddress: request.clientAddress };
-  const [{ failures }] = await db.query<{ failures: number }>(
-    "SELECT count(*)::int AS failures FROM console.sign_in_failures WHERE username = $1 AND at > now() - interval '1 minute'",
-    [username],
-  );
-  if (failures >= MAX_FAILURES_PER_MINUTE) {
+  // The attempt is counted before the password is checked, under a per-name lock, so parallel
+  // guesses cannot all slip in under the limit; a successful sign-in takes its count back.
+  const attempt = await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(7353010, hashtext($1))", [username]);
+    const [{ failures }] = await tx.query<{ failures: number }>(
+      "SELECT count(*)::int AS failures FROM console.sign_in_failures WHERE username = $1 AND at > now() - interval '1 minute'",
+      [username],
+    );
+    if (failures >= MAX_FAILURES_PER_MINUTE) return null;
+    const [{ at }] = await tx.query<{ at: Date }>("INSERT INTO console.sign_in_failures (username) VALUES ($1) RETURNING at", [username]);
+    return at;
+  });
+  if (!attempt) {
     await audit(db, { action: "auth.sign_in", result: "refused", errorCode: "throttled", actor: who });
     return { ok: false, reason: "throttled" };
   }
@@ -68,7 +76,6 @@ export async function signInWithPassword(
 
   if (problem || !user || !isRole(user.role)) {
     await db.transaction(async (tx) => {
-      await tx.query("INSERT INTO console.sign_in_failures (username) VALUES ($1)", [username]);
       await tx.query("DELETE FROM console.sign_in_failures WHERE at < now() - interval '1 day'");
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem ?? "invalid", actor: who });
     });
@@ -77,6 +84,7 @@ export async function signInWithPassword(
 
   const role = user.role;
   const sessionId = await db.transaction(async (tx) => {
+    await tx.query("DELETE FROM console.sign_in_failures WHERE username = $1 AND at = $2", [username, attempt]);
     const id = await openSession(tx, user.id, request);
     await audit(tx, {
       action: "auth.sign_in",
