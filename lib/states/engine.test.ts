@@ -248,6 +248,23 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       expect(await historyProblems(db.sql)).toEqual([]);
     });
 
+    it("links a contact from the instant a contact map names it, and unlinks it when the map goes", async () => {
+      // After the cursor (12:00, the previous test's last run): history before it is final.
+      const contact = await db.sql.transaction(async (tx) => {
+        await tx.query("SELECT set_config('registry.state_clock', '2026-09-04T12:05:00Z', true)");
+        return createObject(tx, TYPE.contact, "CONTACT-MAPPED", "2026-09-04T12:05:00Z");
+      });
+      await changeAt(db.sql, "2026-09-04T12:10:00Z", (tx) =>
+        tx.query("INSERT INTO domain_contact_map (domainid, contactid, role) VALUES ($1, $2, 1)", [f.d, contact]),
+      );
+      await changeAt(db.sql, "2026-09-04T12:40:00Z", (tx) => tx.query("DELETE FROM domain_contact_map WHERE contactid = $1", [contact]));
+      await runStateEngine(db.sql, { at: new Date("2026-09-04T12:50:00Z") });
+      expect(await held(db.sql, contact, "linked", "2026-09-04T12:09:59Z")).toBe(false);
+      expect(await held(db.sql, contact, "linked", "2026-09-04T12:10:00Z")).toBe(true);
+      expect(await held(db.sql, contact, "linked", "2026-09-04T12:39:59Z")).toBe(true);
+      expect(await held(db.sql, contact, "linked", "2026-09-04T12:40:00Z")).toBe(false);
+    });
+
     it("materialises a request's object in the transaction that writes it", async () => {
       const start = "2026-09-04T13:00:00Z";
       await changeAt(db.sql, start, async (tx) => {

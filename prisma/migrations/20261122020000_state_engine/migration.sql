@@ -482,33 +482,24 @@ CREATE TRIGGER domain_state_mark_update BEFORE UPDATE ON domain
           OR OLD.id IS DISTINCT FROM NEW.id)
     EXECUTE FUNCTION state_mark_domain();
 
-CREATE FUNCTION state_mark_enumval() RETURNS trigger
+-- Tables whose rows name one object that the change concerns: the column is the trigger's argument.
+CREATE FUNCTION state_mark_column() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    IF TG_OP <> 'INSERT' THEN PERFORM state_mark(OLD.domainid); END IF;
-    IF TG_OP <> 'DELETE' THEN PERFORM state_mark(NEW.domainid); RETURN NEW; END IF;
+    IF TG_OP <> 'INSERT' THEN PERFORM state_mark((to_jsonb(OLD) ->> TG_ARGV[0])::integer); END IF;
+    IF TG_OP <> 'DELETE' THEN PERFORM state_mark((to_jsonb(NEW) ->> TG_ARGV[0])::integer); RETURN NEW; END IF;
     RETURN OLD;
 END
 $$;
 
 CREATE TRIGGER enumval_state_mark BEFORE INSERT OR UPDATE OR DELETE ON enumval
-    FOR EACH ROW EXECUTE FUNCTION state_mark_enumval();
-
-CREATE FUNCTION state_mark_contact_map() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP <> 'INSERT' THEN PERFORM state_mark(OLD.contactid); END IF;
-    IF TG_OP <> 'DELETE' THEN PERFORM state_mark(NEW.contactid); RETURN NEW; END IF;
-    RETURN OLD;
-END
-$$;
-
+    FOR EACH ROW EXECUTE FUNCTION state_mark_column('domainid');
 CREATE TRIGGER domain_contact_map_state_mark BEFORE INSERT OR UPDATE OR DELETE ON domain_contact_map
-    FOR EACH ROW EXECUTE FUNCTION state_mark_contact_map();
+    FOR EACH ROW EXECUTE FUNCTION state_mark_column('contactid');
 CREATE TRIGGER nsset_contact_map_state_mark BEFORE INSERT OR UPDATE OR DELETE ON nsset_contact_map
-    FOR EACH ROW EXECUTE FUNCTION state_mark_contact_map();
+    FOR EACH ROW EXECUTE FUNCTION state_mark_column('contactid');
 CREATE TRIGGER keyset_contact_map_state_mark BEFORE INSERT OR UPDATE OR DELETE ON keyset_contact_map
-    FOR EACH ROW EXECUTE FUNCTION state_mark_contact_map();
+    FOR EACH ROW EXECUTE FUNCTION state_mark_column('contactid');
 
 CREATE FUNCTION state_mark_object_registry() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -566,14 +557,5 @@ $$;
 CREATE TRIGGER object_state_request_1_check BEFORE INSERT OR UPDATE OF object_id, state_id, valid_from, valid_to
     ON object_state_request FOR EACH ROW EXECUTE FUNCTION object_state_request_check();
 
-CREATE FUNCTION state_mark_request() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    IF TG_OP <> 'INSERT' THEN PERFORM state_mark(OLD.object_id); END IF;
-    IF TG_OP <> 'DELETE' THEN PERFORM state_mark(NEW.object_id); RETURN NEW; END IF;
-    RETURN OLD;
-END
-$$;
-
 CREATE TRIGGER object_state_request_2_state_mark BEFORE INSERT OR UPDATE OR DELETE ON object_state_request
-    FOR EACH ROW EXECUTE FUNCTION state_mark_request();
+    FOR EACH ROW EXECUTE FUNCTION state_mark_column('object_id');
