@@ -62,4 +62,18 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(beyond.rows.length).toBeGreaterThan(0);
     expect(beyond.notices[0]).toMatch(/past the end; showing the last page/);
   });
+
+  it("filters by a state held now and shows each row's current states and pending requests", async () => {
+    const [{ outzone }] = await db.sql.query<{ outzone: number }>(
+      `SELECT count(*)::int AS outzone FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+        JOIN object_registry o ON o.id = os.object_id WHERE s.name = 'outzone' AND os.valid_to IS NULL AND o.erdate IS NULL`,
+    );
+    const result = await list({ states: "outzone", type: "domain", size: "500" });
+    expect(outzone).toBeGreaterThan(0);
+    expect(result.total).toBe(outzone);
+    expect(result.rows.every((r) => r.states.includes("outzone") && r.expires !== null)).toBe(true);
+    const pending = await list({ pending: "1", size: "500" });
+    expect(pending.rows.length).toBeGreaterThan(0);
+    expect(pending.rows.every((r) => r.pendingRequests > 0)).toBe(true);
+  });
 });

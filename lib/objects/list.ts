@@ -1,6 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { authorize } from "../auth/guard";
+import { type Catalogue, filterSql, type ObjectFilter, parseFilter } from "./filter";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
 
@@ -10,6 +11,12 @@ export interface ObjectListRow {
   type: string;
   sponsoringRegistrar: string | null;
   created: string;
+  /** Expiration date (domains), YYYY-MM-DD. */
+  expires: string | null;
+  /** Current states, catalogue names. */
+  states: string[];
+  /** Requests not canceled that start in the future. */
+  pendingRequests: number;
 }
 
 export interface ObjectListPage {
@@ -20,6 +27,7 @@ export interface ObjectListPage {
   pageCount: number;
   type: string | null;
   types: string[];
+  filter: ObjectFilter;
   /** What was wrong with the URL and what was used instead. */
   notices: string[];
 }
@@ -27,27 +35,37 @@ export interface ObjectListPage {
 const rawQuerySchema = z.object({
   page: z.string().optional(),
   size: z.string().optional(),
-  type: z.string().optional(),
 });
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Lists live objects by name, one page at a time. Bad URL values fall back to defaults with a notice. */
-export async function listObjects(params: Record<string, string | string[] | undefined>): Promise<ObjectListPage> {
-  const {
-    db: { prisma },
-  } = await authorize("registry.read", "objects.list");
-  const raw = rawQuerySchema.parse({ page: first(params.page), size: first(params.size), type: first(params.type) });
-  const notices: string[] = [];
+interface ListRecord {
+  id: number;
+  name: string;
+  type: string;
+  registrar: string | null;
+  crdate: Date;
+  exdate: string | null;
+  states: string[];
+  pending: number;
+}
 
-  const types = (await prisma.objectType.findMany({ orderBy: { id: "asc" }, select: { name: true } })).map((t) => t.name);
-  let type: string | null = null;
-  if (raw.type) {
-    if (types.includes(raw.type)) type = raw.type;
-    else notices.push(`Unknown object type “${raw.type}”; showing all types.`);
-  }
+/**
+ * Lists objects by name, one page at a time, with the filters of the URL (see ./filter). Bad URL
+ * values fall back to defaults with a notice.
+ */
+export async function listObjects(params: Record<string, string | string[] | undefined>): Promise<ObjectListPage> {
+  const { db } = await authorize("registry.read", "objects.list");
+  const raw = rawQuerySchema.parse({ page: first(params.page), size: first(params.size) });
+
+  const catalogue: Catalogue = {
+    types: await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
+    states: await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_states ORDER BY id"),
+  };
+  const { filter, notices } = parseFilter(params, catalogue);
+  const type = catalogue.types.find((t) => t.id === filter.type)?.name ?? null;
 
   let pageSize = 50;
   if (raw.size !== undefined) {
@@ -63,42 +81,48 @@ export async function listObjects(params: Record<string, string | string[] | und
     else notices.push(`Page “${raw.page}” is not a page number; showing page 1.`);
   }
 
-  const where = { erdate: null, ...(type ? { type: { name: type } } : {}) };
-  const total = await prisma.objectRegistry.count({ where });
+  const { where, params: values } = filterSql(filter, new Date());
+  const [{ total }] = await db.sql.query<{ total: number }>(`SELECT count(*)::int AS total FROM object_registry o WHERE ${where}`, values);
   const pageCount = Math.max(1, Math.ceil(total / pageSize));
   if (page > pageCount) {
     notices.push(`Page ${page} is past the end; showing the last page, ${pageCount}.`);
     page = pageCount;
   }
 
-  const records = await prisma.objectRegistry.findMany({
-    where,
-    orderBy: [{ name: "asc" }, { id: "asc" }],
-    skip: (page - 1) * pageSize,
-    take: pageSize,
-    select: {
-      id: true,
-      name: true,
-      crdate: true,
-      type: { select: { name: true } },
-      object: { select: { sponsor: { select: { handle: true } } } },
-    },
-  });
+  const n = values.length;
+  const records = await db.sql.query<ListRecord>(
+    `SELECT o.id, o.name, t.name AS type, rg.handle AS registrar, o.crdate, d.exdate::text AS exdate,
+            ARRAY(SELECT s.name FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+                   WHERE os.object_id = o.id AND os.valid_to IS NULL ORDER BY s.id) AS states,
+            (SELECT count(*)::int FROM object_state_request r
+              WHERE r.object_id = o.id AND r.canceled IS NULL AND r.valid_from > now()) AS pending
+       FROM (SELECT o.* FROM object_registry o WHERE ${where} ORDER BY o.name, o.id LIMIT $${n + 1} OFFSET $${n + 2}) o
+       JOIN enum_object_type t ON t.id = o.type
+       LEFT JOIN object ob ON ob.id = o.id
+       LEFT JOIN registrar rg ON rg.id = ob.clid
+       LEFT JOIN domain d ON d.id = o.id
+      ORDER BY o.name, o.id`,
+    [...values, pageSize, (page - 1) * pageSize],
+  );
 
   return {
     rows: records.map((r) => ({
       id: r.id,
       name: r.name,
-      type: r.type.name,
-      sponsoringRegistrar: r.object?.sponsor.handle ?? null,
+      type: r.type,
+      sponsoringRegistrar: r.registrar,
       created: r.crdate.toISOString(),
+      expires: r.exdate,
+      states: r.states,
+      pendingRequests: r.pending,
     })),
     page,
     pageSize,
     total,
     pageCount,
     type,
-    types,
+    types: catalogue.types.map((t) => t.name),
+    filter,
     notices,
   };
 }

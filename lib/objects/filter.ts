@@ -1,0 +1,259 @@
+// The object list's filters: read from URL parameters (every bad value becomes a notice and a
+// default, never an error) and turned into one parameterised SQL condition. Pure: the catalogue
+// (state and type names) is passed in, read from the database by the caller.
+
+export type StateMode = "now" | "at" | "during" | "not";
+export type DeletedMode = "exclude" | "include" | "only";
+
+export interface StateFilter {
+  /** State ids, from the catalogue. */
+  states: number[];
+  mode: StateMode;
+  /** all: every listed state; any: at least one. With "not": lacks all of them / lacks at least one. */
+  match: "all" | "any";
+  /** The instant for "at"; the range [from, to) for "during". */
+  at?: Date;
+  from?: Date;
+  to?: Date;
+}
+
+export interface ObjectFilter {
+  type: number | null;
+  name: { text: string; match: "prefix" | "contains" } | null;
+  registrar: string | null;
+  created: { from?: Date; to?: Date };
+  expires: { from?: string; to?: string };
+  deleted: DeletedMode;
+  state: StateFilter | null;
+  pendingRequest: boolean;
+  /** Requests for this state whose start falls in [from, to). */
+  request: { state: number; from?: Date; to?: Date } | null;
+}
+
+export interface Catalogue {
+  types: { id: number; name: string }[];
+  states: { id: number; name: string }[];
+}
+
+export type Params = Record<string, string | string[] | undefined>;
+
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date (YYYY-MM-DD) that exists; undefined otherwise. */
+export function parseDate(text: string): string | undefined {
+  if (!ISO_DATE.test(text)) return undefined;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text ? text : undefined;
+}
+
+/** An instant: an ISO date-time with offset or Z, or a date (its 00:00 UTC). */
+export function parseInstant(text: string): Date | undefined {
+  if (parseDate(text)) return new Date(`${text}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
+  const instant = new Date(text);
+  if (Number.isNaN(instant.getTime())) return undefined;
+  // Date accepts 2026-02-30T…; a real calendar day must survive the round trip.
+  return parseDate(text.slice(0, 10)) ? instant : undefined;
+}
+
+const NAME_MAX = 255;
+const STATE_MODES: StateMode[] = ["now", "at", "during", "not"];
+
+/** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
+export function parseFilter(params: Params, catalogue: Catalogue): { filter: ObjectFilter; notices: string[] } {
+  const notices: string[] = [];
+  const filter: ObjectFilter = {
+    type: null,
+    name: null,
+    registrar: null,
+    created: {},
+    expires: {},
+    deleted: "exclude",
+    state: null,
+    pendingRequest: false,
+    request: null,
+  };
+
+  const type = first(params.type);
+  if (type) {
+    const known = catalogue.types.find((t) => t.name === type);
+    if (known) filter.type = known.id;
+    else notices.push(`Unknown object type “${type}”; showing all types.`);
+  }
+
+  const name = first(params.q);
+  if (name) {
+    if (name.length > NAME_MAX) notices.push(`The name filter is longer than ${NAME_MAX} characters; it was left out.`);
+    else {
+      const match = first(params.match) ?? "contains";
+      if (match !== "prefix" && match !== "contains") notices.push(`Name match “${match}” is not prefix or contains; using contains.`);
+      filter.name = { text: name, match: match === "prefix" ? "prefix" : "contains" };
+    }
+  }
+
+  const registrar = first(params.registrar);
+  if (registrar) {
+    if (registrar.length > 64 || !/^[\w.-]+$/.test(registrar)) notices.push(`“${registrar}” is not a registrar handle; it was left out.`);
+    else filter.registrar = registrar;
+  }
+
+  const instantParam = (key: string, label: string): Date | undefined => {
+    const text = first(params[key]);
+    if (!text) return undefined;
+    const value = parseInstant(text);
+    if (!value) notices.push(`${label} “${text}” is not a date or time (use YYYY-MM-DD or an ISO time); it was left out.`);
+    return value;
+  };
+  const dateParam = (key: string, label: string): string | undefined => {
+    const text = first(params[key]);
+    if (!text) return undefined;
+    const value = parseDate(text);
+    if (!value) notices.push(`${label} “${text}” is not a date (YYYY-MM-DD); it was left out.`);
+    return value;
+  };
+
+  filter.created = { from: instantParam("created_from", "Created from"), to: instantParam("created_to", "Created before") };
+  filter.expires = { from: dateParam("expires_from", "Expires from"), to: dateParam("expires_to", "Expires before") };
+
+  const deleted = first(params.deleted);
+  if (deleted) {
+    if (deleted === "include" || deleted === "only" || deleted === "exclude") filter.deleted = deleted;
+    else notices.push(`Deleted objects “${deleted}” is not include, only or exclude; deleted objects are left out.`);
+  }
+
+  const stateIds = (text: string | undefined): number[] => {
+    if (!text) return [];
+    const ids: number[] = [];
+    for (const stateName of text
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean)) {
+      const known = catalogue.states.find((s) => s.name === stateName);
+      if (known) ids.push(known.id);
+      else notices.push(`Unknown state “${stateName.slice(0, 64)}”; it was left out of the state filter.`);
+    }
+    return [...new Set(ids)];
+  };
+
+  const states = stateIds(first(params.states));
+  if (states.length > 0) {
+    let mode = (first(params.mode) ?? "now") as StateMode;
+    if (!STATE_MODES.includes(mode)) {
+      notices.push(`State mode “${mode}” is not one of ${STATE_MODES.join(", ")}; using “now”.`);
+      mode = "now";
+    }
+    const matchText = first(params.state_match) ?? "all";
+    if (matchText !== "all" && matchText !== "any") notices.push(`State match “${matchText}” is not all or any; using all.`);
+    const state: StateFilter = { states, mode, match: matchText === "any" ? "any" : "all" };
+    if (mode === "at") {
+      state.at = instantParam("at", "The instant");
+      if (!state.at) {
+        notices.push("“had at” needs an instant; showing who has the states now.");
+        state.mode = "now";
+      }
+    }
+    if (mode === "during") {
+      state.from = instantParam("from", "The range start");
+      state.to = instantParam("to", "The range end");
+      if (!state.from || !state.to || state.from >= state.to) {
+        if (state.from && state.to) notices.push("The range ends before it starts; showing who has the states now.");
+        else notices.push("“had at any time in” needs a start and an end; showing who has the states now.");
+        state.mode = "now";
+        delete state.from;
+        delete state.to;
+      }
+    }
+    filter.state = state;
+  }
+
+  const pending = first(params.pending);
+  if (pending) {
+    if (pending === "1" || pending === "yes") filter.pendingRequest = true;
+    else notices.push(`Pending request “${pending}” is not 1; it was left out.`);
+  }
+
+  const requestState = first(params.request_state);
+  if (requestState) {
+    const [id] = stateIds(requestState);
+    if (id !== undefined)
+      filter.request = {
+        state: id,
+        from: instantParam("request_from", "Request start from"),
+        to: instantParam("request_to", "Request start before"),
+      };
+  }
+  return { filter, notices };
+}
+
+/** LIKE pattern for text taken literally. */
+export function likePattern(text: string, match: "prefix" | "contains"): string {
+  const literal = text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return match === "prefix" ? `${literal}%` : `%${literal}%`;
+}
+
+/**
+ * The SQL condition on `o` (object_registry) for a filter, with its parameters numbered from
+ * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape alone.
+ */
+export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${offset + params.length}`;
+  };
+  const where: string[] = [];
+
+  if (filter.deleted === "exclude") where.push("o.erdate IS NULL");
+  if (filter.deleted === "only") where.push("o.erdate IS NOT NULL");
+  if (filter.type !== null) where.push(`o.type = ${p(filter.type)}`);
+  if (filter.name) where.push(`lower(o.name) LIKE ${p(likePattern(filter.name.text, filter.name.match))}`);
+  if (filter.registrar)
+    where.push(
+      `EXISTS (SELECT 1 FROM object ob JOIN registrar rg ON rg.id = ob.clid WHERE ob.id = o.id AND rg.handle = ${p(filter.registrar)})`,
+    );
+  if (filter.created.from) where.push(`o.crdate >= ${p(filter.created.from)}`);
+  if (filter.created.to) where.push(`o.crdate < ${p(filter.created.to)}`);
+  if (filter.expires.from || filter.expires.to) {
+    const range = [
+      filter.expires.from ? `d.exdate >= ${p(filter.expires.from)}::date` : null,
+      filter.expires.to ? `d.exdate < ${p(filter.expires.to)}::date` : null,
+    ].filter(Boolean);
+    where.push(`EXISTS (SELECT 1 FROM domain d WHERE d.id = o.id AND ${range.join(" AND ")})`);
+  }
+
+  const state = filter.state;
+  if (state) {
+    // When a history row counts: open now; covering an instant; overlapping a range.
+    let when = "os.valid_to IS NULL";
+    if (state.mode === "at") {
+      const at = p(state.at);
+      when = `os.valid_from <= ${at} AND (os.valid_to IS NULL OR os.valid_to > ${at})`;
+    }
+    if (state.mode === "during") when = `os.valid_from < ${p(state.to)} AND (os.valid_to IS NULL OR os.valid_to > ${p(state.from)})`;
+    const row = (stateSql: string) =>
+      `EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = o.id AND os.state_id ${stateSql} AND ${when})`;
+    if (state.mode === "not") {
+      // lacks all of them (all) / lacks at least one (any)
+      if (state.match === "all") where.push(`NOT ${row(`= ANY (${p(state.states)}::int[])`)}`);
+      else where.push(`(${state.states.map((id) => `NOT ${row(`= ${p(id)}`)}`).join(" OR ")})`);
+    } else if (state.match === "any") where.push(row(`= ANY (${p(state.states)}::int[])`));
+    else for (const id of state.states) where.push(row(`= ${p(id)}`));
+  }
+
+  if (filter.pendingRequest)
+    where.push(
+      `EXISTS (SELECT 1 FROM object_state_request r WHERE r.object_id = o.id AND r.canceled IS NULL AND r.valid_from > ${p(now)})`,
+    );
+  if (filter.request) {
+    const range = [
+      filter.request.from ? `r.valid_from >= ${p(filter.request.from)}` : null,
+      filter.request.to ? `r.valid_from < ${p(filter.request.to)}` : null,
+    ].filter(Boolean);
+    where.push(
+      `EXISTS (SELECT 1 FROM object_state_request r WHERE r.object_id = o.id AND r.state_id = ${p(filter.request.state)} AND r.canceled IS NULL${range.map((c) => ` AND ${c}`).join("")})`,
+    );
+  }
+  return { where: where.length ? where.join(" AND ") : "true", params };
+}
