@@ -37,7 +37,11 @@ export interface Catalogue {
 
 export type Params = Record<string, string | string[] | undefined>;
 
-const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
+/** A URL parameter's first value, as given. */
+export const firstValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/** A filter's text: the first value, trimmed; empty means not set. */
+const first = (value: string | string[] | undefined): string | undefined => firstValue(value)?.trim() || undefined;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -99,20 +103,17 @@ export function parseFilter(params: Params, catalogue: Catalogue): { filter: Obj
     else filter.registrar = registrar;
   }
 
-  const instantParam = (key: string, label: string): Date | undefined => {
+  // A parameter that must parse; a value that does not is named in a notice and left out.
+  const parsedParam = <T>(key: string, label: string, parse: (text: string) => T | undefined, expected: string): T | undefined => {
     const text = first(params[key]);
     if (!text) return undefined;
-    const value = parseInstant(text);
-    if (!value) notices.push(`${label} “${text}” is not a date or time (use YYYY-MM-DD or an ISO time); it was left out.`);
+    const value = parse(text);
+    if (!value) notices.push(`${label} “${text}” is not ${expected}; it was left out.`);
     return value;
   };
-  const dateParam = (key: string, label: string): string | undefined => {
-    const text = first(params[key]);
-    if (!text) return undefined;
-    const value = parseDate(text);
-    if (!value) notices.push(`${label} “${text}” is not a date (YYYY-MM-DD); it was left out.`);
-    return value;
-  };
+  const instantParam = (key: string, label: string) =>
+    parsedParam(key, label, parseInstant, "a date or time (use YYYY-MM-DD or an ISO time)");
+  const dateParam = (key: string, label: string) => parsedParam(key, label, parseDate, "a date (YYYY-MM-DD)");
 
   filter.created = { from: instantParam("created_from", "Created from"), to: instantParam("created_to", "Created before") };
   filter.expires = { from: dateParam("expires_from", "Expires from"), to: dateParam("expires_to", "Expires before") };

@@ -1,7 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { authorize } from "../auth/guard";
-import { type Catalogue, filterSql, type ObjectFilter, parseFilter } from "./filter";
+import { type Catalogue, filterSql, firstValue, type ObjectFilter, parseFilter } from "./filter";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
 
@@ -37,10 +37,6 @@ const rawQuerySchema = z.object({
   size: z.string().optional(),
 });
 
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
 interface ListRecord {
   id: number;
   name: string;
@@ -58,7 +54,7 @@ interface ListRecord {
  */
 export async function listObjects(params: Record<string, string | string[] | undefined>): Promise<ObjectListPage> {
   const { db } = await authorize("registry.read", "objects.list");
-  const raw = rawQuerySchema.parse({ page: first(params.page), size: first(params.size) });
+  const raw = rawQuerySchema.parse({ page: firstValue(params.page), size: firstValue(params.size) });
 
   const catalogue: Catalogue = {
     types: await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
