@@ -1,16 +1,9 @@
 // `npm run bench:states -- --domains N [--seed S]` against the PostgreSQL in DATABASE_URL: times the
 // state engine against the design document's own procedure on the same data, and writes the
 // figures into bench/RESULTS.md. An empty registry is first loaded with the demo generator.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import os from "node:os";
-import { parseArgs } from "node:util";
-import { readConfig } from "../lib/config";
-import { openDatabase } from "../lib/db/client";
-import type { SqlExecutor } from "../lib/db/driver";
-import { exitOnStartupError, StartupError } from "../lib/db/errors";
-import { migrate } from "../lib/db/migrations";
+import { exitOnStartupError } from "../lib/db/errors";
 import { runStateEngine } from "../lib/states/engine";
-import { seedDemo } from "../prisma/demo/load";
+import { machineLine, openBenchRegistry, timed, writeResults } from "./bench-registry";
 
 const DAY = 86_400_000;
 
@@ -71,50 +64,15 @@ END; $$ LANGUAGE plpgsql;
 RESET search_path;
 `;
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, performance.now() - started];
-}
-
-async function count(db: SqlExecutor, sql: string): Promise<number> {
-  const [{ n }] = await db.query<{ n: number }>(`SELECT (${sql})::bigint::int AS n`);
-  return n;
-}
-
 try {
-  const { values } = parseArgs({ options: { domains: { type: "string" }, seed: { type: "string" } }, strict: true });
-  const config = readConfig();
-  if (!config.databaseUrl)
-    throw new StartupError("bench:states runs on PostgreSQL: set DATABASE_URL to an empty database or one it loaded before");
-  const domains = Number((values.domains ?? "100000").replaceAll("_", ""));
-  if (!Number.isSafeInteger(domains) || domains < 100)
-    throw new StartupError(`--domains must be a whole number of at least 100, not “${values.domains}”`);
-  const db = await openDatabase(config);
+  const { db, domains, now } = await openBenchRegistry("bench:states", 100_000, null);
   const lines: string[] = [];
   const say = (line: string) => {
     console.log(line);
     lines.push(line);
   };
   try {
-    await migrate(db.sql);
-    const now = new Date();
-    const loaded = await count(db.sql, "SELECT count(*) FROM domain");
-    if (loaded === 0) {
-      console.log(`Loading ${domains.toLocaleString("en")} domains into ${db.sql.location}…`);
-      const [, ms] = await timed(() =>
-        seedDemo(
-          db.sql,
-          { domains, seed: Number(values.seed ?? 1), now, timeZone: config.registryTimeZone },
-          (p) => process.stdout.write(`\r  ${Math.floor((p.done / p.total) * 100)}% ${p.phase}\x1b[K`),
-          null,
-        ),
-      );
-      console.log(`\n  loaded in ${(ms / 1000).toFixed(0)} s`);
-      await db.sql.exec("ANALYZE");
-    } else if (loaded !== domains) {
-      throw new StartupError(`the database already holds ${loaded} domains, not ${domains}; use an empty database`);
-    }
+    await db.sql.exec("ANALYZE");
     await db.sql.exec(
       "TRUNCATE object_state, console.state_marks, console.state_next_event; UPDATE console.state_engine SET cursor = NULL",
     );
@@ -146,9 +104,7 @@ try {
     const ratio = (ms: number) => `${(baselineMs / ms).toFixed(1)}× faster`;
     say(`## State engine (\`npm run bench:states -- --domains ${domains}\`), ${now.toISOString().slice(0, 16)}Z`);
     say("");
-    say(
-      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; PostgreSQL ${pgVersion}; Node ${process.version}.`,
-    );
+    say(machineLine(pgVersion));
     say(`Data: ${sizes.map((s) => `${s.n.toLocaleString("en")} ${s.what}`).join(", ")}.`);
     say("");
     say("| run | time | objects looked at | states opened / closed | vs. baseline |");
@@ -169,16 +125,7 @@ try {
     say("");
     say("Targets: `--full` at least 10× faster than the baseline; nothing due under 100 ms; one day's advance under 10 s.");
 
-    mkdirSync("bench", { recursive: true });
-    const file = "bench/RESULTS.md";
-    let previous = "";
-    try {
-      previous = readFileSync(file, "utf8");
-    } catch {}
-    const section = /## State engine[\s\S]*?(?=\n## |$)/;
-    const body = `${lines.join("\n")}\n`;
-    writeFileSync(file, section.test(previous) ? previous.replace(section, body) : `${previous || "# Benchmark results\n\n"}${body}`);
-    console.log(`\nWritten to ${file}.`);
+    writeResults("## State engine", lines);
   } finally {
     await db.close();
   }

@@ -1,30 +1,48 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { ExportButton } from "@/components/objects/export-button";
+import { ListPager } from "@/components/objects/list-pager";
+import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
-import { Pager } from "@/components/pager";
 import { forPage } from "@/lib/auth/page";
+import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
-import { listObjects } from "@/lib/objects/list";
+import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
+import { sortParam } from "@/lib/objects/paging";
+import { fromStart, listHref, listQuery } from "@/lib/objects/url";
 
 export const metadata: Metadata = { title: "Objects" };
+
+const SORTABLE = ["name", "created", "expires"] as const;
 
 export default async function ObjectsPage(props: PageProps<"/objects">) {
   const params = await props.searchParams;
   const list = await forPage(() => listObjects(params));
+  // An exact name or handle goes straight to its object, unless the person asked for the list.
+  if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
+
   const rows = list.rows.map((row) => ({ ...row, created: formatInstant(row.created) }));
-  const hrefFor = (page: number) => {
-    const query = new URLSearchParams();
-    if (list.type) query.set("type", list.type);
-    if (list.pageSize !== 50) query.set("size", String(list.pageSize));
-    if (page > 1) query.set("page", String(page));
-    const text = query.toString();
-    return text ? `/objects?${text}` : "/objects";
-  };
+  const sortHrefs: Record<string, { asc: string; desc: string }> = {};
+  for (const key of SORTABLE) {
+    if (key === "expires" && list.type !== "domain") continue;
+    sortHrefs[key] = {
+      asc: listHref(params, fromStart({ sort: key === "name" ? null : key })),
+      desc: listHref(params, fromStart({ sort: `-${key}` })),
+    };
+  }
+  const sort = sortParam(list.sort);
+  const here = { ...params, sort: sort === "name" ? undefined : sort };
+  const atStart = list.atStart;
+  const total = `${list.estimated ? "about " : ""}${list.total.toLocaleString("en")}`;
+  const what = list.type ? `${list.type}s` : "objects";
+
   return (
     <>
       <div className="page-head">
         <h1>Objects</h1>
-        <p className="muted">
-          {list.total.toLocaleString("en")} live {list.type ? `${list.type}s` : "objects"}
+        <p className="muted" aria-live="polite">
+          {total} {list.filter.deleted === "only" ? "deleted" : "matching"} {what}
+          {list.estimated && <span title="Counting them all would take too long; this is the database's estimate."> (estimate)</span>}
         </p>
       </div>
       {list.notices.length > 0 && (
@@ -34,15 +52,36 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
           ))}
         </div>
       )}
-      <nav className="type-filter" aria-label="Object type">
-        {[null, ...list.types].map((type) => (
-          <a key={type ?? "all"} href={type ? `/objects?type=${type}` : "/objects"} aria-current={type === list.type ? "page" : undefined}>
-            {type ?? "all"}
-          </a>
-        ))}
-      </nav>
-      <ObjectsTable rows={rows} />
-      <Pager page={list.page} pageCount={list.pageCount} hrefFor={hrefFor} />
+      <ObjectFilters
+        values={params}
+        types={list.types}
+        registrars={list.registrars}
+        states={list.states}
+        pageSizes={PAGE_SIZES}
+        timeZone={readConfig().registryTimeZone}
+      />
+      <div className="list-tools">
+        <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} total={list.total} />
+      </div>
+      {rows.length === 0 ? (
+        <div className="empty" role="status">
+          <p>No {what} match these filters.</p>
+          <p>
+            <a href="/objects">Clear all filters</a>
+          </p>
+        </div>
+      ) : (
+        <>
+          <ObjectsTable rows={rows} states={list.states} sorting={[{ id: list.sort.key, desc: list.sort.desc }]} sortHrefs={sortHrefs} />
+          <ListPager
+            first={atStart ? null : listHref(here, fromStart())}
+            previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}
+            next={list.next ? listHref(here, fromStart({ after: list.next })) : null}
+            last={list.atEnd ? null : listHref(here, fromStart({ last: "1" }))}
+            status={`${rows.length.toLocaleString("en")} rows${atStart ? " from the start" : list.atEnd ? " at the end" : ""} · ${total} in all`}
+          />
+        </>
+      )}
     </>
   );
 }

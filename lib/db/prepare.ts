@@ -19,7 +19,11 @@ export async function prepareDatabase(
   if (applied.length > 0) log(`Applied ${applied.length} migration(s) to ${db.location}: ${applied.join(", ")}`);
   if (db.kind !== "pglite" || config.demoDomains === 0) return { migrated: applied, seeded: null };
   const [{ empty }] = await db.query<{ empty: boolean }>("SELECT NOT EXISTS (SELECT 1 FROM object_registry) AS empty");
-  if (!empty) return { migrated: applied, seeded: null };
+  if (!empty) {
+    // PGlite runs no autovacuum: planner statistics are brought up to date at each start instead.
+    await db.exec("ANALYZE");
+    return { migrated: applied, seeded: null };
+  }
 
   log(`The embedded registry is empty: loading demo data (${config.demoDomains.toLocaleString("en")} domains)…`);
   const started = Date.now();

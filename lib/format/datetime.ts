@@ -15,3 +15,37 @@ export function formatInstant(iso: string, timeZone: string = readConfig().regis
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
 }
+
+/** The offset of `timeZone` from UTC at an instant, in minutes. */
+function zoneOffsetMinutes(instant: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric",
+  }).formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant a wall-clock time (YYYY-MM-DDTHH:MM[:SS]) names in `timeZone`. In the hour a DST
+ * change skips, the time is read with the offset before the change; in the hour it repeats, the
+ * first occurrence is taken.
+ */
+export function zonedTimeToInstant(wallTime: string, timeZone: string): Date {
+  const asUtc = Date.parse(`${wallTime}Z`);
+  const before = zoneOffsetMinutes(asUtc - 86_400_000, timeZone);
+  const after = zoneOffsetMinutes(asUtc + 86_400_000, timeZone);
+  // Try both offsets around the instant; the one that maps back to the wall time wins.
+  for (const offset of before >= after ? [before, after] : [after, before]) {
+    const instant = asUtc - offset * 60_000;
+    if (zoneOffsetMinutes(instant, timeZone) === offset) return new Date(instant);
+  }
+  return new Date(asUtc - before * 60_000);
+}

@@ -77,6 +77,21 @@ describe("object list filters from URL parameters", () => {
     expect(parseInstant("yesterday")).toBeUndefined();
   });
 
+  it("reads times without an offset, and dates, in the registry's time zone, across DST changes", () => {
+    const prague = (text: string) => parseInstant(text, "Europe/Prague")?.toISOString();
+    expect(prague("2026-01-15T10:00")).toBe("2026-01-15T09:00:00.000Z");
+    expect(prague("2026-07-15T10:00:30")).toBe("2026-07-15T08:00:30.000Z");
+    expect(prague("2026-07-15")).toBe("2026-07-14T22:00:00.000Z");
+    // 02:30 does not exist on 29 March (clocks go 02:00 → 03:00): read with the winter offset.
+    expect(prague("2026-03-29T02:30")).toBe("2026-03-29T01:30:00.000Z");
+    // 02:30 happens twice on 25 October: the first time, still summer time.
+    expect(prague("2026-10-25T02:30")).toBe("2026-10-25T00:30:00.000Z");
+    expect(prague("2026-10-25T03:30")).toBe("2026-10-25T02:30:00.000Z");
+    expect(prague("2026-02-30T10:00")).toBeUndefined();
+    expect(prague("2026-01-15T24:00")).toBeUndefined();
+    expect(parseInstant("2026-01-15T10:00")?.toISOString()).toBe("2026-01-15T10:00:00.000Z");
+  });
+
   it("takes name text literally in LIKE patterns", () => {
     expect(likePattern("A_b%c\\", "prefix")).toBe("a\\_b\\%c\\\\%");
     expect(likePattern("x", "contains")).toBe("%x%");

@@ -1,6 +1,8 @@
 // The object list's filters: read from URL parameters (every bad value becomes a notice and a
 // default, never an error) and turned into one parameterised SQL condition. Pure: the catalogue
-// (state and type names) is passed in, read from the database by the caller.
+// (state and type names) is passed in, read from the database by the caller. Dates and times
+// without an offset are read in the registry's time zone, also passed in.
+import { zonedTimeToInstant } from "../format/datetime";
 
 export type StateMode = "now" | "at" | "during" | "not";
 export type DeletedMode = "exclude" | "include" | "only";
@@ -52,9 +54,14 @@ export function parseDate(text: string): string | undefined {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text ? text : undefined;
 }
 
-/** An instant: an ISO date-time with offset or Z, or a date (its 00:00 UTC). */
-export function parseInstant(text: string): Date | undefined {
-  if (parseDate(text)) return new Date(`${text}T00:00:00Z`);
+/**
+ * An instant: an ISO date-time with offset or Z; a date-time without one (a form's
+ * datetime-local), read in `timeZone`; or a date, its midnight in `timeZone`.
+ */
+export function parseInstant(text: string, timeZone = "UTC"): Date | undefined {
+  if (parseDate(text)) return zonedTimeToInstant(`${text}T00:00`, timeZone);
+  const local = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text);
+  if (local) return parseDate(text.slice(0, 10)) && isWallTime(text.slice(11)) ? zonedTimeToInstant(text, timeZone) : undefined;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
   const instant = new Date(text);
   if (Number.isNaN(instant.getTime())) return undefined;
@@ -62,11 +69,16 @@ export function parseInstant(text: string): Date | undefined {
   return parseDate(text.slice(0, 10)) ? instant : undefined;
 }
 
+const isWallTime = (time: string) => {
+  const [h, m, sec = 0] = time.split(":").map(Number);
+  return h < 24 && m < 60 && sec < 60;
+};
+
 const NAME_MAX = 255;
 const STATE_MODES: StateMode[] = ["now", "at", "during", "not"];
 
 /** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
-export function parseFilter(params: Params, catalogue: Catalogue): { filter: ObjectFilter; notices: string[] } {
+export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: string[] } {
   const notices: string[] = [];
   const filter: ObjectFilter = {
     type: null,
@@ -112,7 +124,7 @@ export function parseFilter(params: Params, catalogue: Catalogue): { filter: Obj
     return value;
   };
   const instantParam = (key: string, label: string) =>
-    parsedParam(key, label, parseInstant, "a date or time (use YYYY-MM-DD or an ISO time)");
+    parsedParam(key, label, (text) => parseInstant(text, timeZone), "a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)");
   const dateParam = (key: string, label: string) => parsedParam(key, label, parseDate, "a date (YYYY-MM-DD)");
 
   filter.created = { from: instantParam("created_from", "Created from"), to: instantParam("created_to", "Created before") };
@@ -138,7 +150,8 @@ export function parseFilter(params: Params, catalogue: Catalogue): { filter: Obj
     return [...new Set(ids)];
   };
 
-  const states = stateIds(first(params.states));
+  // One comma-separated value, or the parameter repeated (a form's checkboxes).
+  const states = stateIds([params.states ?? []].flat().join(",") || undefined);
   if (states.length > 0) {
     let mode = (first(params.mode) ?? "now") as StateMode;
     if (!STATE_MODES.includes(mode)) {
@@ -197,8 +210,14 @@ export function likePattern(text: string, match: "prefix" | "contains"): string 
 /**
  * The SQL condition on `o` (object_registry) for a filter, with its parameters numbered from
  * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape alone.
+ * With `registrarId` (the filter's registrar looked up by the caller) the registrar test needs no join.
  */
-export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where: string; params: unknown[] } {
+export function filterSql(
+  filter: ObjectFilter,
+  now: Date,
+  offset = 0,
+  registrarId: number | null = null,
+): { where: string; params: unknown[] } {
   const params: unknown[] = [];
   const p = (value: unknown) => {
     params.push(value);
@@ -210,7 +229,8 @@ export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where:
   if (filter.deleted === "only") where.push("o.erdate IS NOT NULL");
   if (filter.type !== null) where.push(`o.type = ${p(filter.type)}`);
   if (filter.name) where.push(`lower(o.name) LIKE ${p(likePattern(filter.name.text, filter.name.match))}`);
-  if (filter.registrar)
+  if (registrarId !== null) where.push(`EXISTS (SELECT 1 FROM object ob WHERE ob.id = o.id AND ob.clid = ${p(registrarId)})`);
+  else if (filter.registrar)
     where.push(
       `EXISTS (SELECT 1 FROM object ob JOIN registrar rg ON rg.id = ob.clid WHERE ob.id = o.id AND rg.handle = ${p(filter.registrar)})`,
     );

@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { AccessError } from "../auth/guard";
 import type { Database } from "../db/client";
+import type { SqlDriver } from "../db/driver";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
-import { actAs, signedInAs } from "../testing/sessions";
-import { listObjects } from "./list";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
+import { countMatches, csvField, exportObjects, listObjects, type ObjectListPage } from "./list";
 
 describe.each(testBackends())("object list on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   let live: number;
   let list: typeof listObjects;
+  let exportAs: typeof exportObjects;
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
@@ -19,25 +22,56 @@ describe.each(testBackends())("object list on $name", (backend) => {
     [{ live }] = await db.sql.query<{ live: number }>("SELECT count(*)::int AS live FROM object_registry WHERE erdate IS NULL");
     const support = await signedInAs(db, "support");
     list = (params) => actAs(support, () => listObjects(params));
+    exportAs = (params, batch) => actAs(support, () => exportObjects(params, batch));
   });
   afterAll(() => drop());
 
-  it("pages through live objects by name with their type and sponsoring registrar", async () => {
-    const first = await list({});
-    expect(first.total).toBe(live);
-    expect(first.rows).toHaveLength(50);
-    expect(first.pageCount).toBe(Math.ceil(live / 50));
-    const byName = await db.sql.query<{ name: string }>("SELECT name FROM object_registry WHERE erdate IS NULL ORDER BY name, id LIMIT 50");
-    expect(first.rows.map((r) => r.name)).toEqual(byName.map((r) => r.name));
-    expect(first.rows.every((r) => r.sponsoringRegistrar?.startsWith("REG-"))).toBe(true);
+  /** Every page from the first with Next, or from the last with Previous. */
+  async function walk(params: Record<string, string>, direction: "next" | "previous"): Promise<ObjectListPage[]> {
+    const pages = [await list({ ...params, ...(direction === "previous" ? { last: "1" } : {}) })];
+    for (;;) {
+      const cursor = pages.at(-1)?.[direction];
+      if (!cursor) return pages;
+      pages.push(await list({ ...params, [direction === "next" ? "after" : "before"]: cursor }));
+      if (pages.length > 1000) throw new Error("paging does not end");
+    }
+  }
 
-    const second = await list({ page: "2" });
-    expect(second.page).toBe(2);
-    expect(second.rows.map((r) => r.id)).not.toContain(first.rows[0].id);
+  it("pages forward and back through all live objects in case-insensitive name order, with an exact small total", async () => {
+    const byName = await db.sql.query<{ id: number }>("SELECT id FROM object_registry WHERE erdate IS NULL ORDER BY lower(name), id");
+    const forward = await walk({ size: "25" }, "next");
+    expect(forward[0]).toMatchObject({ total: live, estimated: false, atStart: true, previous: null, pageSize: 25 });
+    expect(forward.at(-1)).toMatchObject({ atEnd: true, next: null });
+    expect(forward.flatMap((p) => p.rows.map((r) => r.id))).toEqual(byName.map((r) => r.id));
+    expect(forward.slice(0, -1).every((p) => p.rows.length === 25)).toBe(true);
 
-    const all = [];
-    for (let page = 1; page <= first.pageCount; page++) all.push(...(await list({ page: String(page) })).rows);
-    expect(new Set(all.map((r) => r.id)).size).toBe(live);
+    const backward = await walk({ size: "25" }, "previous");
+    expect(backward[0].atEnd).toBe(true);
+    expect(backward.at(-1)?.atStart).toBe(true);
+    expect(
+      backward
+        .reverse()
+        .flatMap((p) => p.rows.map((r) => r.id))
+        .slice(-live),
+    ).toEqual(byName.map((r) => r.id).slice(-live));
+    // The last page holds the last 25 rows, in list order.
+    expect(backward.at(-1)?.rows.map((r) => r.id)).toEqual(byName.slice(-25).map((r) => r.id));
+    expect(forward[0].rows.every((r) => r.sponsoringRegistrar?.startsWith("REG-"))).toBe(true);
+  });
+
+  it("sorts domains by expiration and objects by creation time, both directions, with keyset pages", async () => {
+    const byExpiry = await db.sql.query<{ id: number }>(
+      "SELECT o.id FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY d.exdate DESC, o.id DESC",
+    );
+    const pages = await walk({ type: "domain", sort: "-expires", size: "25" }, "next");
+    expect(pages.flatMap((p) => p.rows.map((r) => r.id))).toEqual(byExpiry.map((r) => r.id));
+    const expires = pages.flatMap((p) => p.rows.map((r) => r.expires as string));
+    expect([...expires].sort().reverse()).toEqual(expires);
+
+    const byCreation = await db.sql.query<{ id: number }>("SELECT id FROM object_registry WHERE erdate IS NULL ORDER BY crdate, id");
+    const created = await walk({ sort: "created", size: "100" }, "next");
+    expect(created.flatMap((p) => p.rows.map((r) => r.id))).toEqual(byCreation.map((r) => r.id));
+    expect(created[0].sort).toEqual({ key: "created", desc: false });
   });
 
   it("filters by a type read from the database", async () => {
@@ -48,19 +82,77 @@ describe.each(testBackends())("object list on $name", (backend) => {
   });
 
   it("falls back to defaults with a notice for each bad URL value", async () => {
-    const result = await list({ page: "'; DROP TABLE domain; --", size: "100000", type: "registrar" });
-    expect(result.page).toBe(1);
+    const result = await list({
+      page: "'; DROP TABLE domain; --",
+      size: "100000",
+      type: "registrar",
+      sort: "-exdate",
+      after: "not-a-cursor",
+      registrar: "REG-NOBODY",
+    });
     expect(result.pageSize).toBe(50);
     expect(result.type).toBeNull();
+    expect(result.sort).toEqual({ key: "name", desc: false });
+    expect(result.atStart).toBe(true);
+    expect(result.filter.registrar).toBeNull();
     expect(result.notices).toEqual([
       "Unknown object type “registrar”; showing all types.",
+      "There is no registrar “REG-NOBODY”; the registrar filter was left out.",
+      "Sort “-exdate” is not one of name, created, expires (prefix - for descending); sorted by name.",
       "Page size “100000” is not one of 25, 50, 100, 500; showing 50 per page.",
-      "Page “'; DROP TABLE domain; --” is not a page number; showing page 1.",
+      "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
+      "The page position in the link is damaged or belongs to another sort order; showing the first page.",
     ]);
-    const beyond = await list({ page: "9999" });
-    expect(beyond.page).toBe(beyond.pageCount);
-    expect(beyond.rows.length).toBeGreaterThan(0);
-    expect(beyond.notices[0]).toMatch(/past the end; showing the last page/);
+    expect((await list({ sort: "expires" })).notices).toEqual([
+      "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
+    ]);
+    // A cursor made for another sort order is not used for this one.
+    const byCreation = await list({ sort: "created" });
+    const mixed = await list({ after: byCreation.next as string });
+    expect(mixed.atStart).toBe(true);
+    expect(mixed.notices[0]).toMatch(/damaged or belongs to another sort order/);
+  });
+
+  it("shows the last page, with a notice, for a cursor past the end", async () => {
+    const last = await list({ last: "1", size: "25" });
+    const lastRow = last.rows.at(-1);
+    if (!lastRow) throw new Error("no rows");
+    // After the last page's first row: the rest of that page, and nothing further.
+    const probe = await list({ size: "25", after: last.previous as string });
+    expect(probe.rows.map((r) => r.id)).toEqual(last.rows.slice(1).map((r) => r.id));
+    expect(probe).toMatchObject({ atEnd: true, next: null });
+    // A cursor at the very last row: nothing after it.
+    const lastCursor = Buffer.from(JSON.stringify(["name", lastRow.name.toLowerCase(), lastRow.id])).toString("base64url");
+    const beyond = await list({ size: "25", after: lastCursor });
+    expect(beyond.notices).toEqual(["There are no rows after that point; showing the last page."]);
+    expect(beyond.rows.map((r) => r.id)).toEqual(last.rows.map((r) => r.id));
+    expect(beyond.atEnd).toBe(true);
+  });
+
+  it("filters by a registrar given in any case", async () => {
+    const [{ handle, n }] = await db.sql.query<{ handle: string; n: number }>(
+      `SELECT rg.handle, count(*)::int AS n FROM object ob JOIN registrar rg ON rg.id = ob.clid
+         JOIN object_registry o ON o.id = ob.id WHERE o.erdate IS NULL GROUP BY rg.handle ORDER BY n DESC LIMIT 1`,
+    );
+    const result = await list({ registrar: handle.toLowerCase(), size: "500" });
+    expect(result.filter.registrar).toBe(handle);
+    expect(result.total).toBe(n);
+    expect(result.rows.every((r) => r.sponsoringRegistrar === handle)).toBe(true);
+  });
+
+  it("finds an exact name or handle in any case, and only when it names one live object", async () => {
+    const [domain] = await db.sql.query<{ id: number; name: string }>(
+      "SELECT id, name FROM object_registry WHERE type = 3 AND erdate IS NULL ORDER BY id LIMIT 1",
+    );
+    const [contact] = await db.sql.query<{ id: number; name: string }>(
+      "SELECT id, name FROM object_registry WHERE type = 1 AND erdate IS NULL ORDER BY id LIMIT 1",
+    );
+    expect((await list({ q: domain.name.toUpperCase() })).exactMatch).toBe(domain.id);
+    expect((await list({ q: contact.name.toLowerCase() })).exactMatch).toBe(contact.id);
+    expect((await list({ q: contact.name, type: "domain" })).exactMatch).toBeNull();
+    const part = await list({ q: domain.name.slice(1, -1) });
+    expect(part.exactMatch).toBeNull();
+    expect(part.rows.map((r) => r.id)).toContain(domain.id);
   });
 
   it("filters by a state held now and shows each row's current states and pending requests", async () => {
@@ -75,5 +167,77 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const pending = await list({ pending: "1", size: "500" });
     expect(pending.rows.length).toBeGreaterThan(0);
     expect(pending.rows.every((r) => r.pendingRequests > 0)).toBe(true);
+    // The catalogue travels with the page, read from the database.
+    const outzoneInfo = result.states.find((s) => s.name === "outzone");
+    expect(outzoneInfo).toMatchObject({ manual: false, types: ["domain"] });
+    expect(outzoneInfo?.description).toMatch(/zone/i);
+  });
+
+  it("exports the whole filtered result as CSV in list order, in batches, and audits the export", async () => {
+    const params = { type: "domain", sort: "-expires" };
+    const pages = await walk({ ...params, size: "500" }, "next");
+    const rows = pages.flatMap((p) => p.rows);
+    const result = await exportAs(params, 40);
+    expect(result).toMatchObject({ total: 150, estimated: false });
+    let text = "";
+    let chunks = 0;
+    for await (const chunk of result.chunks) {
+      text += chunk;
+      chunks++;
+    }
+    expect(chunks).toBe(1 + Math.ceil(150 / 40));
+    const lines = text.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,name,type,sponsoring_registrar,created,expires,states,pending_requests");
+    expect(lines).toHaveLength(151);
+    expect(lines.slice(1).map((line) => Number(line.split(",")[0]))).toEqual(rows.map((r) => r.id));
+    const first = rows[0];
+    expect(lines[1]).toBe(
+      [
+        first.id,
+        first.name,
+        "domain",
+        first.sponsoringRegistrar,
+        first.created,
+        first.expires,
+        first.states.join(" "),
+        first.pendingRequests,
+      ].join(","),
+    );
+    const [entry] = await db.sql.query<{ input: { total: number; filter: { type: number } } }>(
+      "SELECT input FROM console.audit_log WHERE action = 'objects.export' ORDER BY id DESC LIMIT 1",
+    );
+    expect(entry.input.total).toBe(150);
+  });
+
+  it("refuses to list or export without a session", async () => {
+    await expect(actAs(anonymous(db), () => listObjects({}))).rejects.toBeInstanceOf(AccessError);
+    await expect(actAs(anonymous(db), () => exportObjects({}))).rejects.toBeInstanceOf(AccessError);
+  });
+
+  it("counts exactly within the budget and falls back to the planner's estimate when the count is cut off", async () => {
+    const filter = { type: 3, name: null, registrar: null, created: {}, expires: {}, deleted: "exclude" as const, state: null };
+    const request = { filter: { ...filter, pendingRequest: false, request: null }, registrarId: null };
+    expect(await countMatches(db.sql, request, new Date())).toEqual({ total: 150, estimated: false });
+    // A count the statement timeout cancels (as PostgreSQL reports it) gives the estimate, marked.
+    const slow: SqlDriver = {
+      ...db.sql,
+      transaction: async () => {
+        throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+      },
+    };
+    const estimate = await countMatches(slow, request, new Date());
+    expect(estimate.estimated).toBe(true);
+    expect(estimate.total).toBeGreaterThan(0);
+  });
+});
+
+describe("CSV fields", () => {
+  it("quotes separators and quotes, and defuses spreadsheet formulas", () => {
+    expect(csvField("plain.cz")).toBe("plain.cz");
+    expect(csvField('say "hi", then')).toBe('"say ""hi"", then"');
+    expect(csvField("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(csvField("-1+2")).toBe("'-1+2");
+    expect(csvField(null)).toBe("");
+    expect(csvField(42)).toBe("42");
   });
 });

@@ -1,0 +1,93 @@
+"use client";
+
+import { useRef, useState } from "react";
+
+interface ExportButtonProps {
+  /** The list's query string: the export has the same filters and order. */
+  query: string;
+  /** What the list shows as the total (exact or estimated), for the progress bar until the server says. */
+  total: number;
+}
+
+type Progress =
+  | { state: "idle" }
+  | { state: "running"; rows: number; total: number; estimated: boolean }
+  | { state: "done"; rows: number; file: string }
+  | { state: "failed"; message: string };
+
+/**
+ * Streams the whole filtered result as CSV, counting rows as they arrive so large exports show
+ * progress, then hands the file to the browser. Cancel stops the download and the server's reading.
+ */
+export function ExportButton({ query, total }: ExportButtonProps) {
+  const [progress, setProgress] = useState<Progress>({ state: "idle" });
+  const abort = useRef<AbortController | null>(null);
+
+  const start = async () => {
+    const controller = new AbortController();
+    abort.current = controller;
+    setProgress({ state: "running", rows: 0, total, estimated: true });
+    try {
+      const response = await fetch(`/objects/export${query ? `?${query}` : ""}`, { signal: controller.signal });
+      if (!response.ok || !response.body) {
+        const detail = (await response.text().catch(() => "")).slice(0, 300);
+        throw new Error(detail || `the server answered ${response.status}`);
+      }
+      const expected = Number(response.headers.get("X-Total-Count") ?? total);
+      const estimated = response.headers.get("X-Total-Estimated") === "true";
+      const file = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "objects.csv";
+      const reader = response.body.getReader();
+      const parts: Uint8Array[] = [];
+      let lines = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        for (const byte of value) if (byte === 10) lines++;
+        setProgress({ state: "running", rows: Math.max(0, lines - 1), total: expected, estimated });
+      }
+      const rows = Math.max(0, lines - 1);
+      const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "text/csv" }));
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = file;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setProgress({ state: "done", rows, file });
+    } catch (error) {
+      if (controller.signal.aborted) setProgress({ state: "failed", message: "Export canceled." });
+      else setProgress({ state: "failed", message: `Export failed: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      abort.current = null;
+    }
+  };
+
+  return (
+    <div className="export">
+      {progress.state === "running" ? (
+        <>
+          <button type="button" onClick={() => abort.current?.abort()}>
+            Cancel export
+          </button>
+          <progress max={Math.max(progress.total, progress.rows, 1)} value={progress.rows} aria-label="Export progress" />
+          <span role="status">
+            {progress.rows.toLocaleString("en")} of {progress.estimated ? "about " : ""}
+            {progress.total.toLocaleString("en")} rows
+          </span>
+        </>
+      ) : (
+        <button type="button" onClick={start}>
+          Export CSV
+        </button>
+      )}
+      {progress.state === "done" && (
+        <span role="status">
+          Exported {progress.rows.toLocaleString("en")} rows to {progress.file}.
+        </span>
+      )}
+      {progress.state === "failed" && <span role="alert">{progress.message}</span>}
+    </div>
+  );
+}

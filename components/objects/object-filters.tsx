@@ -1,0 +1,227 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import type { FormEvent } from "react";
+import { fromStart, listHref } from "@/lib/objects/url";
+
+export interface FilterFormValues {
+  [key: string]: string | string[] | undefined;
+}
+
+interface ObjectFiltersProps {
+  /** The URL's parameters: the form shows what was asked for. */
+  values: FilterFormValues;
+  types: string[];
+  registrars: string[];
+  states: { name: string; description: string; types: string[] }[];
+  pageSizes: readonly number[];
+  timeZone: string;
+}
+
+const MODES = [
+  { value: "now", label: "has now" },
+  { value: "at", label: "had at" },
+  { value: "during", label: "had at any time in" },
+  { value: "not", label: "does not have now" },
+];
+
+const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
+
+/**
+ * The list's filters as a GET form: it works as a plain form, and with JavaScript it drops empty
+ * fields from the URL and starts from the first page. The server reads and checks every value.
+ */
+export function ObjectFilters({ values, types, registrars, states, pageSizes, timeZone }: ObjectFiltersProps) {
+  const router = useRouter();
+  const chosenStates = new Set(
+    [values.states ?? []]
+      .flat()
+      .join(",")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  const mode = text(values.mode) || "now";
+  const sort = text(values.sort);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const changes: Record<string, string> = {};
+    for (const [key, value] of form.entries()) if (typeof value === "string" && key !== "states") changes[key] = value.trim();
+    changes.states = form.getAll("states").join(",");
+    // Only what the chosen state mode uses.
+    if (changes.mode !== "at") changes.at = "";
+    if (changes.mode !== "during") Object.assign(changes, { from: "", to: "" });
+    if (changes.mode === "now") changes.mode = "";
+    if (changes.match === "contains") changes.match = "";
+    if (changes.state_match === "all") changes.state_match = "";
+    if (changes.deleted === "exclude") changes.deleted = "";
+    if (changes.size === "50") changes.size = "";
+    if (!changes.states) Object.assign(changes, { mode: "", at: "", from: "", to: "", state_match: "" });
+    router.push(listHref({}, fromStart({ ...changes, sort: sort || null, jump: null })));
+  };
+
+  return (
+    <form className="filters" method="get" action="/objects" onSubmit={submit} aria-label="Filter objects">
+      <div className="filter-row">
+        <label>
+          Type
+          <select name="type" defaultValue={text(values.type)}>
+            <option value="">all types</option>
+            {types.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          Name or handle
+          <input name="q" type="search" defaultValue={text(values.q)} placeholder="e.g. example.cz or CID-" maxLength={255} />
+        </label>
+        <label>
+          Match
+          <select name="match" defaultValue={text(values.match) || "contains"}>
+            <option value="contains">contains</option>
+            <option value="prefix">starts with</option>
+          </select>
+        </label>
+        <label>
+          Sponsoring registrar
+          <select name="registrar" defaultValue={text(values.registrar)}>
+            <option value="">any registrar</option>
+            {registrars.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+
+      <fieldset className="state-filter">
+        <legend>States</legend>
+        <div className="state-mode">
+          <span className="muted">The object</span>
+          {MODES.map((m) => (
+            <label key={m.value} className="inline">
+              <input type="radio" name="mode" value={m.value} defaultChecked={mode === m.value} />
+              {m.label}
+            </label>
+          ))}
+          <label className="inline">
+            <select name="state_match" defaultValue={text(values.state_match) || "all"} aria-label="Several states">
+              <option value="all">all of</option>
+              <option value="any">any of</option>
+            </select>
+          </label>
+          <span className="muted">the chosen states</span>
+        </div>
+        <div className="state-when">
+          <label>
+            Had at ({timeZone})
+            <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
+          </label>
+          <label>
+            Any time from
+            <input name="from" type="datetime-local" step="1" defaultValue={text(values.from)} />
+          </label>
+          <label>
+            until
+            <input name="to" type="datetime-local" step="1" defaultValue={text(values.to)} />
+          </label>
+        </div>
+        <div className="state-choices">
+          {states.map((s) => (
+            <label key={s.name} className="inline" title={`${s.description} (${s.types.join(", ")})`}>
+              <input type="checkbox" name="states" value={s.name} defaultChecked={chosenStates.has(s.name)} />
+              {s.name}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <details
+        className="more-filters"
+        open={Boolean(
+          values.created_from ||
+            values.created_to ||
+            values.expires_from ||
+            values.expires_to ||
+            values.deleted ||
+            values.pending ||
+            values.request_state,
+        )}
+      >
+        <summary>Dates, deleted objects and requests</summary>
+        <div className="filter-row">
+          <label>
+            Created from
+            <input name="created_from" type="date" defaultValue={text(values.created_from)} />
+          </label>
+          <label>
+            Created before
+            <input name="created_to" type="date" defaultValue={text(values.created_to)} />
+          </label>
+          <label>
+            Expires from
+            <input name="expires_from" type="date" defaultValue={text(values.expires_from)} />
+          </label>
+          <label>
+            Expires before
+            <input name="expires_to" type="date" defaultValue={text(values.expires_to)} />
+          </label>
+          <label>
+            Deleted objects
+            <select name="deleted" defaultValue={text(values.deleted) || "exclude"}>
+              <option value="exclude">left out</option>
+              <option value="include">included</option>
+              <option value="only">only deleted</option>
+            </select>
+          </label>
+        </div>
+        <div className="filter-row">
+          <label className="inline">
+            <input type="checkbox" name="pending" value="1" defaultChecked={text(values.pending) === "1"} />
+            has a pending request
+          </label>
+          <label>
+            Has a request for
+            <select name="request_state" defaultValue={text(values.request_state)}>
+              <option value="">—</option>
+              {states.map((s) => (
+                <option key={s.name} value={s.name}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            starting from
+            <input name="request_from" type="date" defaultValue={text(values.request_from)} />
+          </label>
+          <label>
+            before
+            <input name="request_to" type="date" defaultValue={text(values.request_to)} />
+          </label>
+        </div>
+      </details>
+
+      <div className="filter-actions">
+        <label>
+          Rows per page
+          <select name="size" defaultValue={text(values.size) || "50"}>
+            {pageSizes.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Apply filters</button>
+        <a href="/objects">Clear all</a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,106 @@
+// Sorting and keyset paging of the object list: which column orders the rows, the position a page
+// starts from (a cursor in the URL), and the SQL that reads one page from there. Pure: no database.
+
+export type SortKey = "name" | "created" | "expires";
+export interface Sort {
+  key: SortKey;
+  desc: boolean;
+}
+
+/** Where a page starts: after or before a row (its sort value as the database prints it, and id), or the last page. */
+export type Position = { kind: "first" } | { kind: "last" } | { kind: "after" | "before"; value: string; id: number };
+
+export const DEFAULT_SORT: Sort = { key: "name", desc: false };
+
+const SORT_KEYS: SortKey[] = ["name", "created", "expires"];
+
+/** The column each sort key orders by, and the type its printed value is read back as. */
+const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; valid: RegExp }> = {
+  // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
+  name: { sql: "lower(o.name)", type: "text", valid: /^.{1,255}$/s },
+  created: { sql: "o.crdate", type: "timestamptz", valid: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/ },
+  expires: { sql: "d.exdate", type: "date", valid: /^\d{4}-\d{2}-\d{2}$/ },
+};
+
+export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
+
+/** `name`, `-created`, …; expiration orders domains only. Anything else: a notice and the default. */
+export function parseSort(text: string | undefined, domainsOnly: boolean, notices: string[]): Sort {
+  if (!text) return DEFAULT_SORT;
+  const desc = text.startsWith("-");
+  const key = (desc ? text.slice(1) : text) as SortKey;
+  if (!SORT_KEYS.includes(key)) {
+    notices.push(`Sort “${text.slice(0, 64)}” is not one of ${SORT_KEYS.join(", ")} (prefix - for descending); sorted by name.`);
+    return DEFAULT_SORT;
+  }
+  if (key === "expires" && !domainsOnly) {
+    notices.push("Only domains expire: choose the domain type to sort by expiration; sorted by name.");
+    return DEFAULT_SORT;
+  }
+  return { key, desc };
+}
+
+/** A cursor as it travels in the URL: base64url of [sort, value, id]. */
+export function encodeCursor(sort: Sort, value: string, id: number): string {
+  return Buffer.from(JSON.stringify([sortParam(sort), value, id])).toString("base64url");
+}
+
+/** Reads `after`, `before` or `last`; a cursor made for another sort or damaged: a notice and the first page. */
+export function parsePosition(params: { after?: string; before?: string; last?: string }, sort: Sort, notices: string[]): Position {
+  if (params.last !== undefined && params.last !== "") return { kind: "last" };
+  const kind = params.after ? "after" : params.before ? "before" : null;
+  if (!kind) return { kind: "first" };
+  const text = (kind === "after" ? params.after : params.before) as string;
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+    if (Array.isArray(decoded) && decoded.length === 3) {
+      const [sortText, value, id] = decoded;
+      if (
+        sortText === sortParam(sort) &&
+        typeof value === "string" &&
+        SORT_COLUMNS[sort.key].valid.test(value) &&
+        Number.isSafeInteger(id) &&
+        id > 0
+      )
+        return { kind, value, id };
+    }
+  } catch {
+    // not base64 JSON: reported below
+  }
+  notices.push("The page position in the link is damaged or belongs to another sort order; showing the first page.");
+  return { kind: "first" };
+}
+
+/**
+ * The parts of a page query for `sort` from `position`, parameters numbered from `offset + 1`.
+ * `reversed`: the query reads backwards (to the previous page, or the last) and the rows it returns
+ * must be turned around.
+ */
+export function pageSql(
+  sort: Sort,
+  position: Position,
+  offset: number,
+): { from: string; condition: string; orderBy: string; sortValue: string; sortColumn: string; params: unknown[]; reversed: boolean } {
+  const column = SORT_COLUMNS[sort.key];
+  const reversed = position.kind === "before" || position.kind === "last";
+  const desc = sort.desc !== reversed;
+  const direction = desc ? "DESC" : "ASC";
+  const params: unknown[] = [];
+  let condition = "true";
+  if (position.kind === "after" || position.kind === "before") {
+    params.push(position.value, position.id);
+    // (column, id) beyond the cursor, written so an index on the column alone can start there.
+    const [value, id] = [`$${offset + 1}::${column.type}`, `$${offset + 2}::int`];
+    const [beyondOrAt, beyond] = desc ? ["<=", "<"] : [">=", ">"];
+    condition = `${column.sql} ${beyondOrAt} ${value} AND (${column.sql} ${beyond} ${value} OR o.id ${beyond} ${id})`;
+  }
+  return {
+    from: sort.key === "expires" ? "object_registry o JOIN domain d ON d.id = o.id" : "object_registry o",
+    condition,
+    orderBy: `${column.sql} ${direction}, o.id ${direction}`,
+    sortValue: `${column.sql}::text`,
+    sortColumn: column.sql,
+    params,
+    reversed,
+  };
+}

@@ -1,0 +1,30 @@
+// Links within the object list: the current URL's filters with some parameters changed. Used by
+// the server page (pager, sort links) and the browser (filter form, export), so it stays pure.
+
+/** Parameters that place a page; a new filter or order starts again from the first page. */
+export const POSITION_KEYS = ["after", "before", "last", "page"];
+
+export type Changes = Record<string, string | null | undefined>;
+
+/** The query string of `current` with `changes` applied (null or "" removes a key), empty values dropped. */
+export function listQuery(current: URLSearchParams | Record<string, string | string[] | undefined>, changes: Changes = {}): string {
+  const query = new URLSearchParams();
+  const entries =
+    current instanceof URLSearchParams
+      ? [...current.entries()]
+      : Object.entries(current).flatMap(([key, value]) => [value ?? []].flat().map((v) => [key, v] as [string, string]));
+  for (const [key, value] of entries) if (value !== "" && !(key in changes)) query.append(key, value);
+  for (const [key, value] of Object.entries(changes)) if (value) query.set(key, value);
+  return query.toString();
+}
+
+export function listHref(current: Parameters<typeof listQuery>[0], changes: Changes = {}): string {
+  const query = listQuery(current, changes);
+  return query ? `/objects?${query}` : "/objects";
+}
+
+/** Changes that drop the page position. */
+export const fromStart = (changes: Changes = {}): Changes => ({
+  ...Object.fromEntries(POSITION_KEYS.map((key) => [key, null])),
+  ...changes,
+});
