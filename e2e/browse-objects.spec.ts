@@ -1,49 +1,132 @@
-import { expect, test } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { expect, type Page, test } from "@playwright/test";
 import { signInAsAdmin } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
 });
 
-test("a support worker opens the object list, sees demo objects and pages forward", async ({ page }, testInfo) => {
+const rows = (page: Page) => page.locator("table.objects-table tbody tr");
+const column = (page: Page, id: string) => page.locator(`table.objects-table tbody td.col-${id}`);
+
+test("support finds outzone domains of one registrar, sorts by expiration, pages with the browser, exports and opens one", async ({
+  page,
+}, testInfo) => {
   await page.goto("/objects");
   await expect(page.getByRole("heading", { name: "Objects" })).toBeVisible();
-  const rows = page.locator("table.data-table tbody tr");
-  await expect(rows).toHaveCount(50);
-  await expect(page.getByText(/Page 1 of \d+/)).toBeVisible();
-  await expect(rows.first().locator("td.name")).toHaveText(/^([a-z0-9.-]+\.(cz|arpa)|[A-Z0-9-]+)$/);
-  await expect(rows.first().getByText(/^REG-/)).toBeVisible();
-  await expect(rows.first().getByText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T/)).toBeVisible();
-  const firstPage = await rows.locator("td.name").allTextContents();
-  await page.screenshot({ path: testInfo.outputPath("objects-page-1.png"), fullPage: true });
+  await expect(rows(page)).toHaveCount(50);
+  await page.screenshot({ path: testInfo.outputPath("objects-unfiltered.png"), fullPage: true });
 
+  // "has outzone now", domains only.
+  const form = page.getByRole("form", { name: "Filter objects" });
+  await form.getByLabel("Type").selectOption("domain");
+  await form.getByRole("checkbox", { name: "outzone", exact: true }).check();
+  await expect(form.getByRole("radio", { name: "has now" })).toBeChecked();
+  await form.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]states=outzone\b/);
+  await expect(page).toHaveURL(/[?&]type=domain\b/);
+  await expect(rows(page).first()).toBeVisible();
+  for (const cell of await column(page, "states").allTextContents()) expect(cell).toContain("outzone");
+
+  // Narrow by the registrar of the first result.
+  const registrar = (await column(page, "registrar").first().textContent()) as string;
+  await form.getByLabel("Sponsoring registrar").selectOption(registrar);
+  await form.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]registrar=${registrar}\\b`));
+  await expect(page.locator(".page-head")).not.toContainText("about");
+  const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
+  expect(total).toBeGreaterThan(50);
+  expect(new Set(await column(page, "registrar").allTextContents())).toEqual(new Set([registrar]));
+
+  // Sort by expiration: the header is a button, the order is in the URL.
+  await page.getByRole("button", { name: /^Expires/ }).click();
+  await expect(page).toHaveURL(/[?&]sort=expires\b/);
+  await expect(page.getByRole("columnheader", { name: /Expires/ })).toHaveAttribute("aria-sort", "ascending");
+  const firstPage = await column(page, "expires").allTextContents();
+  expect([...firstPage].sort()).toEqual(firstPage);
+  const firstNames = await column(page, "name").allTextContents();
+  await page.screenshot({ path: testInfo.outputPath("objects-outzone-by-expiration.png"), fullPage: true });
+
+  // Forward, then back and forward again with the browser's buttons.
   await page.getByRole("link", { name: "Next ›" }).click();
-  await expect(page).toHaveURL(/[?&]page=2\b/);
-  await expect(page.getByText(/Page 2 of \d+/)).toBeVisible();
-  await expect(rows).toHaveCount(50);
-  const secondPage = await rows.locator("td.name").allTextContents();
-  expect(secondPage.filter((name) => firstPage.includes(name))).toEqual([]);
-  await page.screenshot({ path: testInfo.outputPath("objects-page-2.png"), fullPage: true });
-
+  await expect(page).toHaveURL(/[?&]after=/);
+  await expect(rows(page).first()).toBeVisible();
+  const secondNames = await column(page, "name").allTextContents();
+  expect(secondNames.filter((name) => firstNames.includes(name))).toEqual([]);
+  const secondExpires = await column(page, "expires").allTextContents();
+  expect(secondExpires[0] >= firstPage[firstPage.length - 1]).toBe(true);
   await page.goBack();
-  await expect(page.getByText(/Page 1 of \d+/)).toBeVisible();
+  await expect(page).not.toHaveURL(/[?&]after=/);
+  await expect(column(page, "name").first()).toHaveText(firstNames[0]);
+  await page.goForward();
+  await expect(page).toHaveURL(/[?&]after=/);
+  await expect(column(page, "name").first()).toHaveText(secondNames[0]);
+  await page.getByRole("link", { name: "‹ Previous" }).click();
+  await expect(column(page, "name").first()).toHaveText(firstNames[0]);
+
+  // The whole filtered result as CSV, not just the page.
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^objects-\d{8}-\d{4}\.csv$/);
+  const csv = await readFile((await download.path()) as string, "utf8");
+  const lines = csv.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("id,name,type,sponsoring_registrar,created,expires,states,pending_requests");
+  expect(lines).toHaveLength(total + 1);
+  const records = lines.slice(1).map((line) => line.split(","));
+  expect(records.every((r) => r[2] === "domain" && r[3] === registrar && r[6].split(" ").includes("outzone"))).toBe(true);
+  const exported = records.map((r) => r[5]);
+  expect([...exported].sort()).toEqual(exported);
+  expect(records.slice(0, 50).map((r) => r[1])).toEqual(firstNames);
+  await expect(page.getByText(`Exported ${total.toLocaleString("en")} rows`)).toBeVisible();
+
+  // Open a result.
+  await page.getByRole("link", { name: firstNames[0], exact: true }).click();
+  await expect(page).toHaveURL(/\/objects\/\d+$/);
+  await expect(page.getByRole("heading", { name: firstNames[0] })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "outzone", exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("object-opened.png"), fullPage: true });
 });
 
-test("the type filter narrows the list to one object type", async ({ page }) => {
-  await page.goto("/objects");
-  await page.getByRole("navigation", { name: "Object type" }).getByRole("link", { name: "nsset" }).click();
-  await expect(page).toHaveURL(/type=nsset/);
-  const types = await page.locator("table.data-table tbody tr td:nth-child(2)").allTextContents();
-  expect(types.length).toBeGreaterThan(0);
-  expect(new Set(types)).toEqual(new Set(["nsset"]));
-});
-
-test("a malformed URL shows what was wrong and a usable page", async ({ page }) => {
-  const response = await page.goto("/objects?page=-3&size=abc&type=zone");
+test("a malformed URL shows what was wrong and a usable page", async ({ page }, testInfo) => {
+  const response = await page.goto("/objects?page=-3&size=abc&type=zone&states=outzone,bogus&mode=at&at=2026-02-30&after=xyz");
   expect(response?.status()).toBe(200);
-  const notice = page.getByRole("status");
+  const notice = page.getByRole("status").filter({ hasText: "Unknown object type" });
   await expect(notice).toContainText("Unknown object type “zone”");
+  await expect(notice).toContainText("Unknown state “bogus”");
+  await expect(notice).toContainText("The instant “2026-02-30” is not a date or time");
   await expect(notice).toContainText("Page size “abc” is not one of 25, 50, 100, 500");
-  await expect(notice).toContainText("Page “-3” is not a page number");
-  await expect(page.locator("table.data-table tbody tr")).toHaveCount(50);
+  await expect(notice).toContainText("the page number in the link was not used");
+  await expect(notice).toContainText("page position in the link is damaged");
+  await expect(rows(page).first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("objects-bad-url.png"), fullPage: true });
+
+  await page.goto("/objects?q=%27%3B%20DROP%20TABLE%20domain%3B--");
+  await expect(page.getByText("No objects match these filters.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Clear all filters" })).toBeVisible();
+});
+
+test("an exact domain name or handle goes straight to its object; columns can be hidden; sorting works by keyboard", async ({ page }) => {
+  await page.goto("/objects?type=contact&size=25");
+  const handle = (await column(page, "name").first().textContent()) as string;
+  await page.goto(`/objects?q=${encodeURIComponent(handle.toLowerCase())}`);
+  await expect(page).toHaveURL(/\/objects\/\d+$/);
+  await expect(page.getByRole("heading", { name: handle })).toBeVisible();
+
+  await page.goto("/objects?type=domain");
+  await page.getByText("Columns", { exact: true }).click();
+  await page.getByRole("checkbox", { name: "Created" }).uncheck();
+  await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(0);
+  await page.getByText("Columns", { exact: true }).click();
+  await page.getByRole("checkbox", { name: "Created" }).check();
+  await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(1);
+
+  await page.getByRole("button", { name: /^Name \/ handle/ }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/[?&]sort=-name\b/);
+  const names = await column(page, "name").allTextContents();
+  const lower = names.map((n) => n.toLowerCase());
+  expect([...lower].sort().reverse()).toEqual(lower);
 });
