@@ -53,7 +53,7 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
         </div>
       )}
       <ObjectFilters
-        values={params}
+        values={{ ...params, mode: list.filter.state?.mode ?? params.mode, size: String(list.pageSize) }}
         types={list.types}
         registrars={list.registrars}
         states={list.states}
