@@ -25,6 +25,20 @@ const MODES = [
   { value: "not", label: "does not have now" },
 ];
 
+/** A select of names, with an empty first choice meaning "not set". */
+function ChoiceSelect({ name, value, empty, choices }: { name: string; value: string; empty: string; choices: string[] }) {
+  return (
+    <select name={name} defaultValue={value}>
+      <option value="">{empty}</option>
+      {choices.map((choice) => (
+        <option key={choice} value={choice}>
+          {choice}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? "";
 
 /**
@@ -67,14 +81,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
       <div className="filter-row">
         <label>
           Type
-          <select name="type" defaultValue={text(values.type)}>
-            <option value="">all types</option>
-            {types.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect name="type" value={text(values.type)} empty="all types" choices={types} />
         </label>
         <label className="grow">
           Name or handle
@@ -89,14 +96,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
         </label>
         <label>
           Sponsoring registrar
-          <select name="registrar" defaultValue={text(values.registrar)}>
-            <option value="">any registrar</option>
-            {registrars.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          <ChoiceSelect name="registrar" value={text(values.registrar)} empty="any registrar" choices={registrars} />
         </label>
       </div>
 
@@ -188,14 +188,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
           </label>
           <label>
             Has a request for
-            <select name="request_state" defaultValue={text(values.request_state)}>
-              <option value="">—</option>
-              {states.map((s) => (
-                <option key={s.name} value={s.name}>
-                  {s.name}
-                </option>
-              ))}
-            </select>
+            <ChoiceSelect name="request_state" value={text(values.request_state)} empty="—" choices={states.map((s) => s.name)} />
           </label>
           <label>
             starting from

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { listObjects } from "../objects/list";
+import { exportObjects, listObjects } from "../objects/list";
+import { objectSummary } from "../objects/summary";
 import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
@@ -52,6 +53,14 @@ const PUBLIC_ROUTES: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in, sign-out and session endpoints (CSRF-protected by next-auth)",
 };
 
+/** Route handlers that check access themselves (GET), who may call them, and a request for them. */
+const ROUTES: Record<string, { allowed: Role[]; request: () => Request }> = {
+  "app/objects/export/route.ts": {
+    allowed: ["support", "operator", "admin"],
+    request: () => new Request("http://console.test/objects/export?type=domain&states=outzone"),
+  },
+};
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const full = path.join(dir, entry);
@@ -78,7 +87,7 @@ describe("the list of server actions and route handlers is complete", () => {
   });
 
   it("knows every route handler", () => {
-    expect(routeFiles.filter((file) => !(file in PUBLIC_ROUTES))).toEqual([]);
+    expect(routeFiles.filter((file) => !(file in PUBLIC_ROUTES) && !(file in ROUTES))).toEqual([]);
   });
 });
 
@@ -128,7 +137,21 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
     }
   }
 
+  for (const [file, rule] of Object.entries(ROUTES)) {
+    for (const caller of CALLERS) {
+      const allowed = caller !== "anonymous" && rule.allowed.includes(caller);
+      it(`GET ${file} as ${caller}: ${allowed ? "allowed" : "refused"}`, async () => {
+        const module = await import(path.resolve(file));
+        const response: Response = await actAs(contexts[caller], () => module.GET(rule.request()));
+        expect(response.status).toBe(allowed ? 200 : caller === "anonymous" ? 401 : 403);
+        if (allowed) expect((await response.text()).split("\r\n")[0]).toMatch(/^id,name,type/);
+      });
+    }
+  }
+
   const READS: [string, () => Promise<unknown>, Role[]][] = [
+    ["objectSummary", () => objectSummary(1), ["support", "operator", "admin"]],
+    ["exportObjects", () => exportObjects({}), ["support", "operator", "admin"]],
     ["listObjects", () => listObjects({}), ["support", "operator", "admin"]],
     ["listAudit", () => listAudit({}), ["admin"]],
     ["currentStates", () => currentStates(1), ["support", "operator", "admin"]],
