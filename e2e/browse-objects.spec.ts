@@ -46,6 +46,7 @@ test("support finds outzone domains of one registrar, sorts by expiration, pages
   expect([...firstPage].sort()).toEqual(firstPage);
   const firstNames = await column(page, "name").allTextContents();
   await page.screenshot({ path: testInfo.outputPath("objects-outzone-by-expiration.png"), fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath("objects-outzone-top.png") });
 
   // Forward, then back and forward again with the browser's buttons.
   await page.getByRole("link", { name: "Next ›" }).click();

@@ -25,17 +25,32 @@ const MODES = [
   { value: "not", label: "does not have now" },
 ];
 
-/** A select of names, with an empty first choice meaning "not set". */
-function ChoiceSelect({ name, value, empty, choices }: { name: string; value: string; empty: string; choices: string[] }) {
+/** A labelled select of names, with an empty first choice meaning "not set". */
+function ChoiceSelect({
+  label,
+  name,
+  value,
+  empty,
+  choices,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  empty: string;
+  choices: string[];
+}) {
   return (
-    <select name={name} defaultValue={value}>
-      <option value="">{empty}</option>
-      {choices.map((choice) => (
-        <option key={choice} value={choice}>
-          {choice}
-        </option>
-      ))}
-    </select>
+    <label>
+      {label}
+      <select name={name} defaultValue={value}>
+        <option value="">{empty}</option>
+        {choices.map((choice) => (
+          <option key={choice} value={choice}>
+            {choice}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -79,10 +94,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
   return (
     <form className="filters" method="get" action="/objects" onSubmit={submit} aria-label="Filter objects">
       <div className="filter-row">
-        <label>
-          Type
-          <ChoiceSelect name="type" value={text(values.type)} empty="all types" choices={types} />
-        </label>
+        <ChoiceSelect label="Type" name="type" value={text(values.type)} empty="all types" choices={types} />
         <label className="grow">
           Name or handle
           <input name="q" type="search" defaultValue={text(values.q)} placeholder="e.g. example.cz or CID-" maxLength={255} />
@@ -94,10 +106,13 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             <option value="prefix">starts with</option>
           </select>
         </label>
-        <label>
-          Sponsoring registrar
-          <ChoiceSelect name="registrar" value={text(values.registrar)} empty="any registrar" choices={registrars} />
-        </label>
+        <ChoiceSelect
+          label="Sponsoring registrar"
+          name="registrar"
+          value={text(values.registrar)}
+          empty="any registrar"
+          choices={registrars}
+        />
       </div>
 
       <fieldset className="state-filter">
@@ -186,10 +201,13 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             <input type="checkbox" name="pending" value="1" defaultChecked={text(values.pending) === "1"} />
             has a pending request
           </label>
-          <label>
-            Has a request for
-            <ChoiceSelect name="request_state" value={text(values.request_state)} empty="—" choices={states.map((s) => s.name)} />
-          </label>
+          <ChoiceSelect
+            label="Has a request for"
+            name="request_state"
+            value={text(values.request_state)}
+            empty="—"
+            choices={states.map((s) => s.name)}
+          />
           <label>
             starting from
             <input name="request_from" type="date" defaultValue={text(values.request_from)} />
