@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { Suspense } from "react";
 import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
+import { authorize } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
@@ -15,8 +17,31 @@ export const metadata: Metadata = { title: "Objects" };
 
 const SORTABLE = ["name", "created", "expires"] as const;
 
+type Params = Awaited<PageProps<"/objects">["searchParams"]>;
+
+/**
+ * Access is decided before anything is sent, so a refused request gets its 401/403 status; the
+ * list itself streams in behind a loading message that shows again whenever the filters change.
+ */
 export default async function ObjectsPage(props: PageProps<"/objects">) {
   const params = await props.searchParams;
+  await forPage(() => authorize("registry.read", "objects.list"));
+  return (
+    <Suspense
+      key={listQuery(params)}
+      fallback={
+        <div className="loading" role="status" aria-live="polite">
+          <h1>Objects</h1>
+          <p>Loading objects…</p>
+        </div>
+      }
+    >
+      <ObjectList params={params} />
+    </Suspense>
+  );
+}
+
+async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
   // An exact name or handle goes straight to its object, unless the person asked for the list.
   if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
