@@ -197,6 +197,10 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
           ))}
         </fieldset>
       </details>
+      <p className="badge-legend">
+        State badges: <span className="badge external">dark edge</span> external (registrars see it),{" "}
+        <span className="badge manual">yellow</span> manual (set by a request); hover a badge for its meaning.
+      </p>
       <table className="data-table objects-table">
         <thead>
           {table.getHeaderGroups().map((group) => (
