@@ -25,7 +25,7 @@ const MODES = [
   { value: "not", label: "does not have now" },
 ];
 
-/** A labelled select of names, with an empty first choice meaning "not set". */
+/** A labelled select of names; `empty`: a first choice meaning "not set". */
 function ChoiceSelect({
   label,
   name,
@@ -36,20 +36,30 @@ function ChoiceSelect({
   label: string;
   name: string;
   value: string;
-  empty: string;
+  empty?: string;
   choices: string[];
 }) {
   return (
     <label>
       {label}
       <select name={name} defaultValue={value}>
-        <option value="">{empty}</option>
+        {empty !== undefined && <option value="">{empty}</option>}
         {choices.map((choice) => (
           <option key={choice} value={choice}>
             {choice}
           </option>
         ))}
       </select>
+    </label>
+  );
+}
+
+/** A date (or date and time) input; `values` are the URL's. */
+function WhenField({ label, name, withTime, values }: { label: string; name: string; withTime?: boolean; values: FilterFormValues }) {
+  return (
+    <label>
+      {label}
+      <input name={name} type={withTime ? "datetime-local" : "date"} step={withTime ? 1 : undefined} defaultValue={text(values[name])} />
     </label>
   );
 }
@@ -138,14 +148,8 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             Had at ({timeZone})
             <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
           </label>
-          <label>
-            Any time from
-            <input name="from" type="datetime-local" step="1" defaultValue={text(values.from)} />
-          </label>
-          <label>
-            until
-            <input name="to" type="datetime-local" step="1" defaultValue={text(values.to)} />
-          </label>
+          <WhenField label="Any time from" name="from" withTime values={values} />
+          <WhenField label="until" name="to" withTime values={values} />
         </div>
         <div className="state-choices">
           {states.map((s) => (
@@ -171,22 +175,10 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
       >
         <summary>Dates, deleted objects and requests</summary>
         <div className="filter-row">
-          <label>
-            Created from
-            <input name="created_from" type="date" defaultValue={text(values.created_from)} />
-          </label>
-          <label>
-            Created before
-            <input name="created_to" type="date" defaultValue={text(values.created_to)} />
-          </label>
-          <label>
-            Expires from
-            <input name="expires_from" type="date" defaultValue={text(values.expires_from)} />
-          </label>
-          <label>
-            Expires before
-            <input name="expires_to" type="date" defaultValue={text(values.expires_to)} />
-          </label>
+          <WhenField label="Created from" name="created_from" values={values} />
+          <WhenField label="Created before" name="created_to" values={values} />
+          <WhenField label="Expires from" name="expires_from" values={values} />
+          <WhenField label="Expires before" name="expires_to" values={values} />
           <label>
             Deleted objects
             <select name="deleted" defaultValue={text(values.deleted) || "exclude"}>
@@ -208,28 +200,13 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             empty="—"
             choices={states.map((s) => s.name)}
           />
-          <label>
-            starting from
-            <input name="request_from" type="date" defaultValue={text(values.request_from)} />
-          </label>
-          <label>
-            before
-            <input name="request_to" type="date" defaultValue={text(values.request_to)} />
-          </label>
+          <WhenField label="starting from" name="request_from" values={values} />
+          <WhenField label="before" name="request_to" values={values} />
         </div>
       </details>
 
       <div className="filter-actions">
-        <label>
-          Rows per page
-          <select name="size" defaultValue={text(values.size) || "50"}>
-            {pageSizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect label="Rows per page" name="size" value={text(values.size) || "50"} choices={pageSizes.map(String)} />
         <button type="submit">Apply filters</button>
         <a href="/objects">Clear all</a>
       </div>
