@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
+import { objectDetail, objectIdByName } from "../objects/detail";
 import { exportObjects, listObjects } from "../objects/list";
-import { objectSummary } from "../objects/summary";
 import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
@@ -150,7 +150,8 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   }
 
   const READS: [string, () => Promise<unknown>, Role[]][] = [
-    ["objectSummary", () => objectSummary(1), ["support", "operator", "admin"]],
+    ["objectDetail", () => objectDetail(1), ["support", "operator", "admin"]],
+    ["objectIdByName", () => objectIdByName("EXAMPLE", null), ["support", "operator", "admin"]],
     ["exportObjects", () => exportObjects({}), ["support", "operator", "admin"]],
     ["listObjects", () => listObjects({}), ["support", "operator", "admin"]],
     ["listAudit", () => listAudit({}), ["admin"]],

@@ -1,0 +1,1 @@
+export { ObjectNotFound as default } from "@/components/objects/object-not-found";

@@ -1,0 +1,133 @@
+"use client";
+
+import { useState } from "react";
+
+export interface TimelineBar {
+  state: string;
+  from: string;
+  /** null: still in force (drawn to the right edge). */
+  to: string | null;
+  /** pending request or what the rules foresee: drawn dashed. */
+  future: boolean;
+  /** Shown on hover: exact start and end in the registry's time zone, and what the bar is. */
+  label: string;
+}
+
+interface StateTimelineProps {
+  lanes: string[];
+  bars: TimelineBar[];
+  now: string;
+  created: string;
+  /** Tick labels are dates in this zone. */
+  timeZone: string;
+}
+
+type Zoom = "month" | "year" | "all";
+const DAY = 86_400_000;
+const WIDTH = 1000;
+const LEFT = 190;
+const LANE = 26;
+const TOP = 8;
+
+function dayLabel(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(ms));
+}
+
+/** One lane per state, a bar per period, a "now" line; zoom to the last month, year or the whole life. */
+export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTimelineProps) {
+  const [zoom, setZoom] = useState<Zoom>("year");
+  const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
+  const nowMs = Date.parse(now);
+  const latest = Math.max(nowMs, ...bars.map((b) => Date.parse(b.to ?? b.from)));
+  const ranges: Record<Zoom, [number, number]> = {
+    month: [nowMs - 31 * DAY, nowMs + 7 * DAY],
+    year: [nowMs - 365 * DAY, nowMs + 60 * DAY],
+    all: [
+      Math.min(Date.parse(created), ...bars.map((b) => Date.parse(b.from))),
+      latest + Math.max(30 * DAY, (latest - Date.parse(created)) * 0.05),
+    ],
+  };
+  const [start, end] = ranges[zoom];
+  const x = (ms: number) => LEFT + ((Math.min(Math.max(ms, start), end) - start) / (end - start)) * (WIDTH - LEFT - 10);
+  const height = TOP + lanes.length * LANE + 30;
+  const ticks = Array.from({ length: 6 }, (_, i) => start + ((end - start) * i) / 5);
+
+  return (
+    <div className="timeline">
+      <fieldset className="timeline-zoom">
+        <legend className="visually-hidden">Timeline range</legend>
+        {(["month", "year", "all"] as const).map((z) => (
+          <button key={z} type="button" aria-pressed={zoom === z} onClick={() => setZoom(z)}>
+            {z === "month" ? "Last month" : z === "year" ? "Last year" : "All"}
+          </button>
+        ))}
+      </fieldset>
+      <div className="timeline-frame">
+        <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`State timeline, ${zoom === "all" ? "whole life" : `last ${zoom}`}`}>
+          {lanes.map((lane, i) => (
+            <g key={lane}>
+              <rect x={0} y={TOP + i * LANE} width={WIDTH} height={LANE} className={i % 2 ? "lane odd" : "lane"} />
+              <text x={8} y={TOP + i * LANE + 17} className="lane-label">
+                {lane}
+              </text>
+            </g>
+          ))}
+          {ticks.map((tick) => (
+            <g key={tick}>
+              <line x1={x(tick)} x2={x(tick)} y1={TOP} y2={height - 22} className="tick" />
+              <text x={x(tick)} y={height - 8} textAnchor="middle" className="tick-label">
+                {dayLabel(tick, timeZone)}
+              </text>
+            </g>
+          ))}
+          {bars.map((bar) => {
+            const from = Date.parse(bar.from);
+            const to = bar.to ? Date.parse(bar.to) : end;
+            if (to < start || from > end) return null;
+            const lane = lanes.indexOf(bar.state);
+            const x1 = x(from);
+            const width = Math.max(2, x(to) - x1);
+            const y = TOP + lane * LANE + 5;
+            const show = () => setHover({ x: ((x1 + width / 2) / WIDTH) * 100, y: y + 20, text: bar.label });
+            return (
+              // biome-ignore lint/a11y/useSemanticElements: an SVG shape cannot be a button; it takes focus and names itself.
+              <rect
+                key={`${bar.state}-${bar.from}-${bar.future}`}
+                x={x1}
+                y={y}
+                width={width}
+                height={LANE - 10}
+                rx={3}
+                className={`bar${bar.future ? " future" : ""}`}
+                data-state={bar.state}
+                tabIndex={0}
+                role="button"
+                aria-label={bar.label}
+                onMouseEnter={show}
+                onFocus={show}
+                onMouseLeave={() => setHover(null)}
+                onBlur={() => setHover(null)}
+              />
+            );
+          })}
+          {nowMs >= start && nowMs <= end && (
+            <g>
+              <line x1={x(nowMs)} x2={x(nowMs)} y1={TOP - 4} y2={height - 22} className="now-line" />
+              <text x={x(nowMs) + 3} y={TOP + 6} className="now-label">
+                now
+              </text>
+            </g>
+          )}
+        </svg>
+        {hover && (
+          <div className="timeline-tip" role="tooltip" style={{ left: `${hover.x}%`, top: hover.y }}>
+            {hover.text}
+          </div>
+        )}
+      </div>
+      <p className="muted timeline-legend">
+        Solid bars: recorded history. Dashed: pending requests and what the rules foresee if nothing changes.
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
+import { runStateEngine } from "../states/engine";
+import { baseRegistry, createDomain, createObject, createRequest, TYPE } from "../states/testing";
+import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
+import { objectDetail, objectIdByName } from "./detail";
+
+// The registry's time zone is Europe/Prague (enum_parameters); NOW is 11:00 there.
+const NOW = new Date("2026-11-22T10:00:00Z");
+
+describe.each(testBackends())("why an object has its states, on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const ids: Record<string, number> = {};
+
+  /** Each current state of the object at NOW with the reason state_reasons gives for it. */
+  async function reasons(name: string): Promise<Record<string, string | null>> {
+    const rows = await db.sql.query<{ name: string; reason: string | null }>(
+      `SELECT s.name, r.reason FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+         LEFT JOIN state_reasons($1, $2) r ON r.state_id = os.state_id
+        WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.id`,
+      [ids[name], NOW],
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.reason]));
+  }
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.create());
+    await migrate(db.sql);
+    await db.sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+      await baseRegistry(tx);
+      const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
+      ids.HOLDER = holder;
+      ids.LONELY = await createObject(tx, TYPE.contact, "LONELY", "2025-01-01T00:00:00Z");
+      const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");
+      ids["NS-1"] = ns;
+      const domain = async (name: string, exdate: string, extra: { nsset?: number | null; validationExdate?: string } = {}) => {
+        ids[name] = await createDomain(tx, {
+          name,
+          crdate: "2021-01-01T00:00:00Z",
+          exdate,
+          registrant: holder,
+          nsset: extra.nsset === undefined ? ns : extra.nsset,
+          validationExdate: extra.validationExdate,
+        });
+        return ids[name];
+      };
+      await domain("old.cz", "2026-08-01");
+      await domain("soon.cz", "2026-12-10");
+      await domain("no-nsset.cz", "2030-01-01", { nsset: null });
+      await domain("1.0.2.4.e164.arpa", "2030-01-01", { validationExdate: "2026-12-01" });
+      await domain("2.0.2.4.e164.arpa", "2030-01-01", { validationExdate: "2026-11-01" });
+      const inzone = await domain("kept-in.cz", "2026-08-01");
+      await createRequest(tx, inzone, "serverInzoneManual", "2026-09-01T00:00:00Z");
+      const out = await domain("kept-out.cz", "2030-01-01");
+      const request = await createRequest(tx, out, "serverOutzoneManual", "2026-10-01T08:00:00Z", "2027-01-01T00:00:00Z");
+      await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
+        request,
+        "court order 12/2026",
+      ]);
+      ids.request = request;
+      await runStateEngine(tx, { at: NOW, full: true });
+    });
+  });
+  afterAll(() => drop());
+
+  it("explains the expiry states with the domain's own dates", async () => {
+    expect(await reasons("old.cz")).toEqual({
+      expirationWarning: "expiration date 2026-08-01 is 30 days away or less (warning from 2026-07-02)",
+      expired: "expiration date 2026-08-01 ≤ today (2026-11-22)",
+      unguarded: "expired 30 days ago or more: unguarded from 2026-08-31 14:00 Europe/Prague (expiration date 2026-08-01 + 30 days)",
+      outzone: "out of the zone: unguarded (expired 2026-08-01) and no serverInzoneManual",
+      deleteCandidate:
+        "to be deleted: expiration date 2026-08-01 + 45 days, from 2026-09-15 14:00 Europe/Prague, and neither serverDeleteProhibited nor serverRenewProhibited",
+    });
+    expect(await reasons("soon.cz")).toEqual({
+      expirationWarning: "expiration date 2026-12-10 is 30 days away or less (warning from 2026-11-10)",
+    });
+  });
+
+  it("explains nsset and validation states", async () => {
+    expect(await reasons("no-nsset.cz")).toEqual({
+      nssetMissing: "the domain has no nsset",
+      outzone: "out of the zone: the domain has no nsset",
+    });
+    expect(await reasons("1.0.2.4.e164.arpa")).toEqual({
+      validationWarning1: "validation ends 2026-12-01, 30 days away or less",
+      validationWarning2: "validation ends 2026-12-01, 15 days away or less",
+    });
+    expect(await reasons("2.0.2.4.e164.arpa")).toMatchObject({
+      notValidated: "validation ended 2026-11-01 14:00 Europe/Prague (validation date 2026-11-01)",
+      outzone: "out of the zone: not validated (validation date 2026-11-01) and no serverInzoneManual",
+    });
+  });
+
+  it("explains states a request holds, with the request and its reason", async () => {
+    expect(await reasons("kept-out.cz")).toEqual({
+      serverOutzoneManual: `requested for 2026-10-01 10:00 – 2027-01-01 01:00 Europe/Prague (request ${ids.request}): “court order 12/2026”`,
+      outzone: "out of the zone: serverOutzoneManual is requested",
+    });
+    const kept = await reasons("kept-in.cz");
+    expect(kept.serverInzoneManual).toMatch(/^requested for 2026-09-01 02:00 onwards Europe\/Prague \(request \d+\), no reason recorded$/);
+    expect(kept.outzone).toBeUndefined();
+    expect(kept.expired).toBe("expiration date 2026-08-01 ≤ today (2026-11-22)");
+  });
+
+  it("explains linked and the delete candidacy of unlinked contacts", async () => {
+    expect(await reasons("HOLDER")).toEqual({ linked: "referenced by 7 domain(s) as registrant" });
+    expect(await reasons("NS-1")).toEqual({ linked: "referenced by 6 domain(s) as their nsset" });
+    expect(await reasons("LONELY")).toEqual({
+      deleteCandidate:
+        "to be deleted: not linked since 2025-01-01 01:00 Europe/Prague (never linked; created then), and 6 months have passed; no serverDeleteProhibited",
+    });
+  });
+
+  it("gives every state every object has now a reason", async () => {
+    const unexplained = await db.sql.query(
+      `SELECT o.name, s.name AS state FROM object_state os JOIN object_registry o ON o.id = os.object_id
+         JOIN enum_object_states s ON s.id = os.state_id
+        WHERE os.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM state_reasons(os.object_id, $1) r WHERE r.state_id = os.state_id)`,
+      [NOW],
+    );
+    expect(unexplained).toEqual([]);
+  });
+
+  it("reads the object page's data: states with reasons, requests, data with links, what is refused", async () => {
+    const support = await signedInAs(db, "support");
+    const detail = await actAs(support, () => objectDetail(ids["kept-out.cz"]));
+    if (!detail) throw new Error("no detail");
+    expect(detail.domain?.registrant).toEqual({ id: ids.HOLDER, name: "HOLDER" });
+    expect(detail.domain?.nsset).toEqual({ id: ids["NS-1"], name: "NS-1" });
+    expect(detail.states.find((s) => s.name === "serverOutzoneManual")).toMatchObject({ manual: true, requestId: ids.request });
+    expect(detail.requests).toEqual([
+      expect.objectContaining({ id: ids.request, state: "serverOutzoneManual", reason: "court order 12/2026", status: "in force" }),
+    ]);
+    expect(detail.inZone).toBe(false);
+    expect(detail.audit).toBeNull();
+    const old = await actAs(support, () => objectDetail(ids["old.cz"]));
+    expect(old?.refusals).toEqual([
+      { command: "update", states: ["deleteCandidate"] },
+      { command: "delete", states: ["deleteCandidate"] },
+      { command: "transfer", states: ["deleteCandidate"] },
+      { command: "renew", states: ["deleteCandidate"] },
+    ]);
+    const holder = await actAs(support, () => objectDetail(ids.HOLDER));
+    expect(holder?.metadata.references).toBe(7);
+    expect(holder?.contact).toEqual({ name: "HOLDER", organization: null, email: null });
+    // What the rules foresee: an unlinked contact created long ago is a candidate already; the
+    // domain expiring soon is foreseen to expire.
+    const soon = await actAs(support, () => objectDetail(ids["soon.cz"]));
+    expect(soon?.projected.map((p) => p.state)).toContain("expired");
+    expect(await actAs(support, () => objectDetail(999_999))).toBeNull();
+    expect(await actAs(support, () => objectIdByName("OLD.CZ", "domain"))).toBe(ids["old.cz"]);
+    expect(await actAs(support, () => objectIdByName("old.cz", "contact"))).toBeNull();
+  });
+});

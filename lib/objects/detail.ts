@@ -1,0 +1,351 @@
+import "server-only";
+import { authorize } from "../auth/guard";
+import { roleAllows } from "../auth/roles";
+import type { SqlExecutor } from "../db/driver";
+
+/** Another object this one points at (or is pointed at by). */
+export interface ObjectRef {
+  id: number;
+  name: string;
+}
+
+export interface CurrentState {
+  name: string;
+  description: string;
+  manual: boolean;
+  external: boolean;
+  since: string;
+  /** Why it holds, from the rules in SQL (state_reasons); null when no rule or request explains it now. */
+  reason: string | null;
+  requestId: number | null;
+}
+
+export interface HistoryPeriod {
+  state: string;
+  manual: boolean;
+  external: boolean;
+  from: string;
+  to: string | null;
+}
+
+export type RequestStatus = "pending" | "in force" | "ended" | "canceled";
+
+export interface StateRequest {
+  id: number;
+  state: string;
+  from: string;
+  to: string | null;
+  created: string;
+  canceled: string | null;
+  reason: string | null;
+  cancelReason: string | null;
+  status: RequestStatus;
+}
+
+export interface ObjectDetail {
+  id: number;
+  roid: string;
+  name: string;
+  type: string;
+  sponsoringRegistrar: string | null;
+  creatingRegistrar: string;
+  updatingRegistrar: string | null;
+  created: string;
+  updated: string | null;
+  transferred: string | null;
+  deleted: string | null;
+  domain: {
+    zone: string;
+    expires: string;
+    validationExpires: string | null;
+    registrant: ObjectRef;
+    admins: ObjectRef[];
+    temps: ObjectRef[];
+    nsset: ObjectRef | null;
+    keyset: ObjectRef | null;
+    hosts: { fqdn: string; addresses: string[] }[];
+  } | null;
+  contact: { name: string | null; organization: string | null; email: string | null } | null;
+  /** nsset / keyset: technical contacts; nsset: hosts. */
+  techContacts: ObjectRef[];
+  hosts: { fqdn: string; addresses: string[] }[];
+  states: CurrentState[];
+  history: HistoryPeriod[];
+  requests: StateRequest[];
+  /** What the rules say will hold from now on if nothing changes (object_state_periods). */
+  projected: { state: string; from: string; to: string | null }[];
+  metadata: {
+    lastUpdate: string | null;
+    /** How many objects point at this one (contact, nsset, keyset); null for domains. */
+    references: number | null;
+    /** When "linked" last started or ended. */
+    referencesChanged: string | null;
+    /** When it becomes a delete candidate if nothing changes; null: not foreseen. */
+    deleteCandidateAt: string | null;
+  };
+  /** EPP commands the current states refuse, with the states that refuse them. */
+  refusals: { command: string; states: string[] }[];
+  /** Domains: whether zone generation includes it now. */
+  inZone: boolean | null;
+  /** The object's audit entries, newest first; null when the role may not read the audit log. */
+  audit: { at: string; actor: string | null; action: string; result: string }[] | null;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+async function refs(db: SqlExecutor, sql: string, id: number): Promise<ObjectRef[]> {
+  return db.query<ObjectRef>(sql, [id]);
+}
+
+async function hostsOf(db: SqlExecutor, nssetId: number) {
+  return db.query<{ fqdn: string; addresses: string[] }>(
+    `SELECT h.fqdn, ARRAY(SELECT host(a.ipaddr) FROM host_ipaddr_map a WHERE a.hostid = h.id ORDER BY a.ipaddr) AS addresses
+       FROM host h WHERE h.nssetid = $1 ORDER BY h.fqdn`,
+    [nssetId],
+  );
+}
+
+/** The id of the live object with this name (any case) and, if given, type; null if none or several. */
+export async function objectIdByName(name: string, type: string | null): Promise<number | null> {
+  const { db } = await authorize("registry.read", "objects.by_name");
+  if (name.length === 0 || name.length > 255) return null;
+  const rows = await db.sql.query<{ id: number }>(
+    `SELECT o.id FROM object_registry o JOIN enum_object_type t ON t.id = o.type
+      WHERE o.name = ANY ($1::text[]) AND o.erdate IS NULL AND ($2::text IS NULL OR t.name = $2) LIMIT 2`,
+    [[...new Set([name, name.toLowerCase(), name.toUpperCase()])], type],
+  );
+  return rows.length === 1 ? rows[0].id : null;
+}
+
+/** Everything the object page shows about one object, or null when there is no object with that id. */
+export async function objectDetail(id: number): Promise<ObjectDetail | null> {
+  const { db, actor } = await authorize("registry.read", "objects.detail");
+  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  const sql = db.sql;
+  const [object] = await sql.query<{
+    id: number;
+    roid: string;
+    name: string;
+    type: string;
+    sponsoring: string | null;
+    creating: string;
+    updating: string | null;
+    crdate: Date;
+    update: Date | null;
+    trdate: Date | null;
+    erdate: Date | null;
+  }>(
+    `SELECT o.id, o.roid, o.name, t.name AS type, sp.handle AS sponsoring, cr.handle AS creating, up.handle AS updating,
+            o.crdate, ob.update, ob.trdate, o.erdate
+       FROM object_registry o JOIN enum_object_type t ON t.id = o.type
+       JOIN registrar cr ON cr.id = o.crid
+       LEFT JOIN object ob ON ob.id = o.id
+       LEFT JOIN registrar sp ON sp.id = ob.clid
+       LEFT JOIN registrar up ON up.id = ob.upid
+      WHERE o.id = $1`,
+    [id],
+  );
+  if (!object) return null;
+
+  const [states, history, requests, projected, refusals, audit, typeData] = await Promise.all([
+    sql.query<{
+      name: string;
+      description: string | null;
+      manual: boolean;
+      external: boolean;
+      valid_from: Date;
+      reason: string | null;
+      request_id: number | null;
+    }>(
+      `SELECT s.name, d.description, s.manual, s.external, os.valid_from, r.reason, r.request_id
+         FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+         LEFT JOIN state_reasons($1) r ON r.state_id = os.state_id
+        WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id`,
+      [id],
+    ),
+    sql.query<{ name: string; manual: boolean; external: boolean; valid_from: Date; valid_to: Date | null }>(
+      `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+        WHERE os.object_id = $1 ORDER BY os.valid_from, s.id`,
+      [id],
+    ),
+    sql.query<{
+      id: number;
+      name: string;
+      valid_from: Date;
+      valid_to: Date | null;
+      crdate: Date;
+      canceled: Date | null;
+      reason_creation: string | null;
+      reason_cancellation: string | null;
+      status: RequestStatus;
+    }>(
+      `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation,
+              CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN 'canceled'
+                   WHEN r.valid_from > now() THEN 'pending'
+                   WHEN r.valid_to IS NULL OR r.valid_to > now() THEN 'in force'
+                   ELSE 'ended' END AS status
+         FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
+         LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
+        WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
+      [id],
+    ),
+    sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
+      `SELECT s.name, greatest(p.valid_from, now()) AS valid_from, p.valid_to
+         FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
+        WHERE p.valid_to IS NULL OR p.valid_to > now() ORDER BY p.valid_from, s.id`,
+      [id],
+    ),
+    sql.query<{ command: string; states: string[] }>(
+      `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
+         FROM object_state_command_refusal c JOIN enum_object_states s ON s.id = c.state_id
+         JOIN object_state os ON os.state_id = c.state_id AND os.object_id = $1 AND os.valid_to IS NULL
+        GROUP BY c.command ORDER BY min(array_position(ARRAY['update','delete','transfer','renew'], c.command::text))`,
+      [id],
+    ),
+    roleAllows(actor.role, "audit.read")
+      ? sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
+          "SELECT at, actor, action, result FROM console.audit_log WHERE object_ids @> ARRAY[$1::int] ORDER BY id DESC LIMIT 100",
+          [id],
+        )
+      : Promise.resolve(null),
+    typeSpecific(sql, object.type, id),
+  ]);
+
+  const linked = history.filter((h) => h.name === "linked");
+  const lastLinkedChange = linked
+    .flatMap((h) => [h.valid_from, h.valid_to])
+    .reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+  const deleteCandidate = states.some((s) => s.name === "deleteCandidate")
+    ? null
+    : (projected.find((p) => p.name === "deleteCandidate")?.valid_from ?? null);
+
+  return {
+    id: object.id,
+    roid: object.roid,
+    name: object.name,
+    type: object.type,
+    sponsoringRegistrar: object.sponsoring,
+    creatingRegistrar: object.creating,
+    updatingRegistrar: object.updating,
+    created: object.crdate.toISOString(),
+    updated: iso(object.update),
+    transferred: iso(object.trdate),
+    deleted: iso(object.erdate),
+    ...typeData,
+    states: states.map((s) => ({
+      name: s.name,
+      description: s.description ?? s.name,
+      manual: s.manual,
+      external: s.external,
+      since: s.valid_from.toISOString(),
+      reason: s.reason,
+      requestId: s.request_id,
+    })),
+    history: history.map((h) => ({
+      state: h.name,
+      manual: h.manual,
+      external: h.external,
+      from: h.valid_from.toISOString(),
+      to: iso(h.valid_to),
+    })),
+    requests: requests.map((r) => ({
+      id: r.id,
+      state: r.name,
+      from: r.valid_from.toISOString(),
+      to: iso(r.valid_to),
+      created: r.crdate.toISOString(),
+      canceled: iso(r.canceled),
+      reason: r.reason_creation,
+      cancelReason: r.reason_cancellation,
+      status: r.status,
+    })),
+    projected: projected.map((p) => ({ state: p.name, from: p.valid_from.toISOString(), to: iso(p.valid_to) })),
+    metadata: {
+      lastUpdate: iso(object.update),
+      references: typeData.references,
+      referencesChanged: iso(lastLinkedChange),
+      deleteCandidateAt: iso(deleteCandidate),
+    },
+    refusals: refusals.map((r) => ({ command: r.command, states: r.states })),
+    inZone: object.type === "domain" ? !states.some((s) => s.name === "outzone") : null,
+    audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
+  };
+}
+
+async function typeSpecific(sql: SqlExecutor, type: string, id: number) {
+  const empty = {
+    domain: null,
+    contact: null,
+    techContacts: [] as ObjectRef[],
+    hosts: [] as { fqdn: string; addresses: string[] }[],
+    references: null as number | null,
+  };
+  if (type === "domain") {
+    const [d] = await sql.query<{
+      zone: string;
+      exdate: string;
+      val_exdate: string | null;
+      registrant_id: number;
+      registrant: string;
+      nsset_id: number | null;
+      nsset: string | null;
+      keyset_id: number | null;
+      keyset: string | null;
+    }>(
+      `SELECT z.fqdn AS zone, d.exdate, e.exdate AS val_exdate, d.registrant AS registrant_id, rc.name AS registrant,
+              d.nsset AS nsset_id, ns.name AS nsset, d.keyset AS keyset_id, ks.name AS keyset
+         FROM domain d JOIN zone z ON z.id = d.zone JOIN object_registry rc ON rc.id = d.registrant
+         LEFT JOIN enumval e ON e.domainid = d.id
+         LEFT JOIN object_registry ns ON ns.id = d.nsset LEFT JOIN object_registry ks ON ks.id = d.keyset
+        WHERE d.id = $1`,
+      [id],
+    );
+    if (!d) return empty;
+    const contacts = (role: number) =>
+      refs(
+        sql,
+        `SELECT o.id, o.name FROM domain_contact_map m JOIN object_registry o ON o.id = m.contactid WHERE m.domainid = $1 AND m.role = ${role} ORDER BY o.name`,
+        id,
+      );
+    const [admins, temps, hosts] = await Promise.all([contacts(1), contacts(2), d.nsset_id ? hostsOf(sql, d.nsset_id) : []]);
+    return {
+      ...empty,
+      domain: {
+        zone: d.zone,
+        expires: d.exdate,
+        validationExpires: d.val_exdate,
+        registrant: { id: d.registrant_id, name: d.registrant },
+        admins,
+        temps,
+        nsset: d.nsset_id && d.nsset ? { id: d.nsset_id, name: d.nsset } : null,
+        keyset: d.keyset_id && d.keyset ? { id: d.keyset_id, name: d.keyset } : null,
+        hosts,
+      },
+    };
+  }
+  const [{ references }] = await sql.query<{ references: number }>(
+    `SELECT ((SELECT count(*) FROM domain d WHERE d.registrant = $1 OR d.nsset = $1 OR d.keyset = $1)
+           + (SELECT count(*) FROM domain_contact_map m WHERE m.contactid = $1)
+           + (SELECT count(*) FROM nsset_contact_map m WHERE m.contactid = $1)
+           + (SELECT count(*) FROM keyset_contact_map m WHERE m.contactid = $1))::int AS references`,
+    [id],
+  );
+  if (type === "contact") {
+    const [c] = await sql.query<{ name: string | null; organization: string | null; email: string | null }>(
+      "SELECT name, organization, email FROM contact WHERE id = $1",
+      [id],
+    );
+    return { ...empty, contact: c ?? null, references };
+  }
+  const map = type === "nsset" ? "nsset_contact_map m WHERE m.nssetid = $1" : "keyset_contact_map m WHERE m.keysetid = $1";
+  const [techContacts, hosts] = await Promise.all([
+    refs(
+      sql,
+      `SELECT o.id, o.name FROM ${map.replace(" WHERE", " JOIN object_registry o ON o.id = m.contactid WHERE")} ORDER BY o.name`,
+      id,
+    ),
+    type === "nsset" ? hostsOf(sql, id) : [],
+  ]);
+  return { ...empty, techContacts, hosts, references };
+}
