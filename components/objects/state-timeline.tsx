@@ -75,7 +75,7 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
           {ticks.map((tick) => (
             <g key={tick}>
               <line x1={x(tick)} x2={x(tick)} y1={TOP} y2={height - 22} className="tick" />
-              <text x={x(tick)} y={height - 8} textAnchor="middle" className="tick-label">
+              <text x={x(tick)} y={height - 8} textAnchor={tick === end ? "end" : "middle"} className="tick-label">
                 {dayLabel(tick, timeZone)}
               </text>
             </g>
@@ -120,7 +120,12 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
           )}
         </svg>
         {hover && (
-          <div className="timeline-tip" role="tooltip" style={{ left: `${hover.x}%`, top: hover.y }}>
+          <div
+            className="timeline-tip"
+            role="tooltip"
+            // Kept inside the frame: anchored at its left, middle or right depending on where the bar is.
+            style={{ left: `${hover.x}%`, top: hover.y, transform: `translateX(${hover.x > 70 ? -100 : hover.x < 30 ? 0 : -50}%)` }}
+          >
             {hover.text}
           </div>
         )}

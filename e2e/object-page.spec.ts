@@ -1,0 +1,65 @@
+import { expect, test } from "@playwright/test";
+import { signInAsAdmin } from "./helpers";
+
+test.beforeEach(async ({ page }) => {
+  await signInAsAdmin(page);
+});
+
+test("support opens an expired domain out of the zone, reads why, zooms the timeline, hovers a bar and follows the registrant", async ({
+  page,
+}, testInfo) => {
+  await page.goto("/objects?type=domain&states=outzone,expired&state_match=all&sort=-expires");
+  const first = page.locator("table.objects-table tbody td.col-name a").first();
+  const name = (await first.textContent()) as string;
+  await first.click();
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+
+  // Current states and why they hold, in words.
+  const states = page.locator("table.states-now");
+  const row = (state: string) => states.locator("tr", { has: page.getByRole("cell", { name: state, exact: true }) });
+  await expect(row("expired").locator("td.why")).toHaveText(/^expiration date \d{4}-\d{2}-\d{2} ≤ today \(\d{4}-\d{2}-\d{2}\)$/);
+  await expect(row("outzone").locator("td.why")).toHaveText(/^out of the zone: /);
+  await expect(page.getByRole("region", { name: "What this means now" })).toContainText("not in the DNS zone");
+  await page.screenshot({ path: testInfo.outputPath("object-page.png"), fullPage: true });
+
+  // The timeline: a lane per state, zoom, hover.
+  const timeline = page.locator(".timeline");
+  await expect(timeline.getByRole("button", { name: "Last year" })).toHaveAttribute("aria-pressed", "true");
+  await timeline.getByRole("button", { name: "All" }).click();
+  await expect(timeline.getByRole("button", { name: "All" })).toHaveAttribute("aria-pressed", "true");
+  await expect(timeline.getByRole("img")).toHaveAttribute("aria-label", "State timeline, whole life");
+  const bar = timeline.locator('rect.bar[data-state="expired"]').first();
+  await bar.hover();
+  const tip = page.getByRole("tooltip");
+  await expect(tip).toHaveText(/^expired: \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T → now \(in force\)$/);
+  await timeline.screenshot({ path: testInfo.outputPath("object-timeline.png") });
+  await timeline.getByRole("button", { name: "Last month" }).click();
+  await expect(timeline.getByRole("img")).toHaveAttribute("aria-label", "State timeline, last month");
+  // The same history as a table.
+  await page.getByText(/^History as a table/).click();
+  await expect(page.locator(".history-table tbody tr").first()).toBeVisible();
+
+  // Follow the registrant.
+  const registrant = page.locator(".fact", { hasText: "Registrant" }).getByRole("link");
+  const handle = (await registrant.textContent()) as string;
+  await registrant.click();
+  await expect(page.getByRole("heading", { name: handle, exact: true })).toBeVisible();
+  await expect(page.locator("table.states-now")).toContainText(/referenced by \d+ domain\(s\) as registrant/);
+  await page.screenshot({ path: testInfo.outputPath("registrant-page.png"), fullPage: true });
+});
+
+test("unknown ids and names give a 404 that offers a search; a name resolves to its object", async ({ page }) => {
+  const missing = await page.goto("/objects/999999999");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("link", { name: /Search the object list for “999999999”/ })).toBeVisible();
+  const unknown = await page.goto("/objects/by-name/no-such-domain.cz?type=domain");
+  expect(unknown?.status()).toBe(404);
+  await page.getByRole("link", { name: /Search the object list/ }).click();
+  await expect(page).toHaveURL(/q=no-such-domain\.cz/);
+
+  await page.goto("/objects?type=domain&size=25");
+  const name = (await page.locator("table.objects-table tbody td.col-name a").first().textContent()) as string;
+  await page.goto(`/objects/by-name/${encodeURIComponent(name.toUpperCase())}?type=domain`);
+  await expect(page).toHaveURL(/\/objects\/\d+$/);
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+});

@@ -1,0 +1,104 @@
+// `npm run bench:detail -- --domains N` against the PostgreSQL in DATABASE_URL (default 1,500,000
+// domains, loaded with the demo generator when the database is empty): times the object page's
+// data-access call for a domain with 500 state history rows (given them by past requests on first
+// use: past requests and the history they made) and for a typical domain, and prints p50/p95. Figures go into bench/RESULTS.md.
+import { exitOnStartupError } from "../lib/db/errors";
+import { objectDetail } from "../lib/objects/detail";
+import { actAs, signedInAs } from "../lib/testing/sessions";
+import { machineLine, openBenchRegistry, timed, writeResults } from "./bench-registry";
+
+const REPEATS = 30;
+const WARMUP = 3;
+const DAY = 86_400_000;
+const ROWS = 500;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+try {
+  const { db, domains } = await openBenchRegistry("bench:detail", 1_500_000, new Date());
+  try {
+    // The rich object: the first domain, with past one-day requests for two manual states, each one
+    // closed period of history.
+    const [{ id, name }] = await db.sql.query<{ id: number; name: string }>(
+      "SELECT o.id, o.name FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1",
+    );
+    const historyRows = async (objectId: number) =>
+      (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state WHERE object_id = $1", [objectId]))[0].n;
+    const have = await historyRows(id);
+    const [{ requested }] = await db.sql.query<{ requested: number }>(
+      "SELECT count(*)::int AS requested FROM object_state_request WHERE object_id = $1",
+      [id],
+    );
+    if (have < ROWS && requested < ROWS) {
+      const periods = Math.ceil((ROWS - have) / 2);
+      // Spread over the domain's life so far: each period a third of its step.
+      const [{ crdate }] = await db.sql.query<{ crdate: Date }>("SELECT crdate FROM object_registry WHERE id = $1", [id]);
+      const start = crdate.getTime() + DAY;
+      const step = (Date.now() - 10 * DAY - start) / periods;
+      await db.sql.transaction(async (tx) => {
+        for (let i = 0; i < periods; i++) {
+          const from = new Date(start + i * step);
+          const to = new Date(from.getTime() + step / 3);
+          await tx.query(
+            `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate)
+             SELECT $1, s.id, $2, $3, $2 FROM enum_object_states s WHERE s.name IN ('serverBlocked', 'serverUpdateProhibited')`,
+            [id, from, to],
+          );
+        }
+      });
+      // The engine keeps recorded history as it was and does not rewrite the past for requests
+      // entered afterwards, so the fixture records their periods directly, as the engine would have.
+      await db.sql.query(
+        `INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
+         SELECT r.object_id, r.state_id, greatest(r.valid_from, o.crdate), r.valid_to
+           FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
+          WHERE r.object_id = $1 AND r.valid_to > o.crdate AND r.valid_to < now()`,
+        [id],
+      );
+    }
+    const rows = await historyRows(id);
+    const [typical] = await db.sql.query<{ id: number; n: number }>(
+      `SELECT d.id, (SELECT count(*)::int FROM object_state os WHERE os.object_id = d.id) AS n
+         FROM (SELECT id FROM domain ORDER BY id OFFSET (SELECT count(*) / 2 FROM domain) LIMIT 1) d`,
+    );
+    const support = await signedInAs(db, "support", `bench-${Date.now()}`);
+
+    const lines: string[] = [];
+    const say = (line: string) => {
+      console.log(line);
+      lines.push(line);
+    };
+    const pgVersion = (await db.sql.query<{ v: string }>("SELECT current_setting('server_version') AS v"))[0].v;
+    say(`## Object page (\`npm run bench:detail -- --domains ${domains}\`), ${new Date().toISOString().slice(0, 16)}Z`);
+    say("");
+    say(machineLine(pgVersion));
+    say(`Each object ${REPEATS} times after ${WARMUP} warm-up runs; times in ms of the page's data-access call (objectDetail).`);
+    say("");
+    say("| object | history rows | requests | p50 | p95 |");
+    say("|---|---|---|---|---|");
+    for (const [label, objectId, historyCount] of [
+      [`${name} (rich history)`, id, rows],
+      ["a typical domain", typical.id, typical.n],
+    ] as const) {
+      const times: number[] = [];
+      let requests = 0;
+      for (let i = 0; i < WARMUP + REPEATS; i++) {
+        const [detail, ms] = await timed(() => actAs(support, () => objectDetail(objectId)));
+        if (!detail) throw new Error(`object ${objectId} vanished`);
+        requests = detail.requests.length;
+        if (i >= WARMUP) times.push(ms);
+      }
+      say(`| ${label} | ${historyCount} | ${requests} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
+    }
+    say("");
+    say("Target: under 300 ms server time for an object with 500 history rows.");
+    writeResults("## Object page", lines);
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  exitOnStartupError(error, "bench:detail failed");
+}
