@@ -48,7 +48,9 @@ test("support opens an expired domain out of the zone, reads why, zooms the time
   await page.screenshot({ path: testInfo.outputPath("registrant-page.png"), fullPage: true });
 });
 
-test("unknown ids and names give a 404 that offers a search; a name resolves to its object", async ({ page }) => {
+test("unknown ids and names give a 404 that offers a search; a deleted object shows a banner; a name resolves to its object", async ({
+  page,
+}) => {
   const missing = await page.goto("/objects/999999999");
   expect(missing?.status()).toBe(404);
   await expect(page.getByRole("link", { name: /Search the object list for “999999999”/ })).toBeVisible();
@@ -56,6 +58,14 @@ test("unknown ids and names give a 404 that offers a search; a name resolves to 
   expect(unknown?.status()).toBe(404);
   await page.getByRole("link", { name: /Search the object list/ }).click();
   await expect(page).toHaveURL(/q=no-such-domain\.cz/);
+
+  // A deleted object: its history, under a banner.
+  await page.goto("/objects?type=domain&deleted=only");
+  await page.locator("table.objects-table tbody td.col-name a").first().click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted on" })).toContainText(
+    /Deleted on \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T\./,
+  );
+  await expect(page.getByRole("heading", { name: "State history" })).toBeVisible();
 
   await page.goto("/objects?type=domain&size=25");
   const name = (await page.locator("table.objects-table tbody td.col-name a").first().textContent()) as string;
