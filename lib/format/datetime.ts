@@ -1,17 +1,33 @@
 import { readConfig } from "../config";
 
+// Reading the configuration validates the whole environment: done again only when the zone's variable changes.
+let zoneCache: { env: string | undefined; zone: string } | null = null;
+function registryZone(): string {
+  const env = process.env.REGISTRY_TIMEZONE;
+  if (!zoneCache || zoneCache.env !== env) zoneCache = { env, zone: readConfig().registryTimeZone };
+  return zoneCache.zone;
+}
+
+// Building an Intl.DateTimeFormat costs far more than using one: one per time zone, kept.
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** An instant in the registry's time zone, with the zone shown: "2026-11-22 14:05 CET". */
-export function formatInstant(iso: string, timeZone: string = readConfig().registryTimeZone): string {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-    timeZoneName: "short",
-  }).formatToParts(new Date(iso));
+export function formatInstant(iso: string, timeZone: string = registryZone()): string {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "short",
+    });
+    formats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(iso));
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
 }
