@@ -1,16 +1,65 @@
 // `npm run bench:detail -- --domains N` against the PostgreSQL in DATABASE_URL (default 1,500,000
 // domains, loaded with the demo generator when the database is empty): times the object page's
 // data-access call for a domain with 500 state history rows (given them by past requests on first
-// use: past requests and the history they made) and for a typical domain, and prints p50/p95. Figures go into bench/RESULTS.md.
-import { exitOnStartupError } from "../lib/db/errors";
+// use: past requests and the history they made) and for a typical domain, and prints p50/p95; then
+// starts the production build (`npm run build` first) on the same database and times the whole
+// page, signed in over HTTP. Figures go into bench/RESULTS.md.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
 import { actAs, signedInAs } from "../lib/testing/sessions";
+import { insertUser } from "../lib/users/store";
 import { machineLine, openBenchRegistry, timed, writeResults } from "./bench-registry";
 
 const REPEATS = 30;
 const WARMUP = 3;
 const DAY = 86_400_000;
 const ROWS = 500;
+
+const PORT = 3210;
+const BASE = `http://127.0.0.1:${PORT}`;
+
+/** The production server on the bench database, with a session secret of its own. */
+async function startServer(databaseUrl: string): Promise<ChildProcess> {
+  if (!existsSync(".next/BUILD_ID")) throw new StartupError("no production build: run `npm run build` first");
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    stdio: "ignore",
+    env: { ...process.env, DATABASE_URL: databaseUrl, NEXTAUTH_URL: BASE, NEXTAUTH_SECRET: randomBytes(32).toString("base64") },
+  });
+  for (let i = 0; i < 120; i++) {
+    if ((await fetch(`${BASE}/login`).catch(() => null))?.ok) return server;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  server.kill();
+  throw new StartupError("the console did not start within a minute");
+}
+
+/** Signs in through next-auth's credentials endpoint, as the login form does; returns the cookies. */
+async function signInOverHttp(username: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair.indexOf("=");
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${BASE}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${BASE}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", cookie: cookie(), Origin: BASE },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
+  });
+  keep(signIn);
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed (${signIn.status})`);
+  return cookie();
+}
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -61,8 +110,10 @@ try {
     }
     const rows = await historyRows(id);
     const [typical] = await db.sql.query<{ id: number; n: number }>(
+      // The first domain with some history after the middle of the id range.
       `SELECT d.id, (SELECT count(*)::int FROM object_state os WHERE os.object_id = d.id) AS n
-         FROM (SELECT id FROM domain ORDER BY id OFFSET (SELECT count(*) / 2 FROM domain) LIMIT 1) d`,
+         FROM (SELECT os.object_id AS id FROM object_state os JOIN domain dm ON dm.id = os.object_id
+                WHERE os.object_id >= (SELECT (min(id) + max(id)) / 2 FROM domain) ORDER BY os.object_id LIMIT 1) d`,
     );
     const support = await signedInAs(db, "support", `bench-${Date.now()}`);
 
@@ -92,6 +143,39 @@ try {
         if (i >= WARMUP) times.push(ms);
       }
       say(`| ${label} | ${historyCount} | ${requests} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
+    }
+
+    // The whole page: data, rendering and HTML, as a browser asks for it.
+    const password = randomBytes(12).toString("base64url");
+    const username = `bench-page-${Date.now()}`;
+    await insertUser(db.sql, { username, role: "support", password });
+    const server = await startServer(process.env.DATABASE_URL as string);
+    try {
+      const cookie = await signInOverHttp(username, password);
+      say("");
+      say("| whole page (HTTP, production build) | history rows | HTML | p50 | p95 |");
+      say("|---|---|---|---|---|");
+      for (const [label, objectId, historyCount] of [
+        [name, id, rows],
+        ["a typical domain", typical.id, typical.n],
+      ] as const) {
+        const times: number[] = [];
+        let bytes = 0;
+        for (let i = 0; i < WARMUP + REPEATS; i++) {
+          const [response, ms] = await timed(async () => {
+            const answer = await fetch(`${BASE}/objects/${objectId}`, { headers: { cookie } });
+            return { status: answer.status, body: await answer.text() };
+          });
+          if (response.status !== 200) throw new Error(`/objects/${objectId} answered ${response.status}`);
+          bytes = response.body.length;
+          if (i >= WARMUP) times.push(ms);
+        }
+        say(
+          `| ${label} | ${historyCount} | ${(bytes / 1024).toFixed(0)} KiB | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`,
+        );
+      }
+    } finally {
+      server.kill();
     }
     say("");
     say("Target: under 300 ms server time for an object with 500 history rows.");
