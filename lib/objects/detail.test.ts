@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
-import { runStateEngine } from "../states/engine";
-import { baseRegistry, createDomain, createObject, createRequest, TYPE } from "../states/testing";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { objectDetail, objectIdByName } from "./detail";
@@ -27,11 +25,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   }
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    await db.sql.transaction(async (tx) => {
-      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
-      await baseRegistry(tx);
+    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       ids.HOLDER = holder;
       ids.LONELY = await createObject(tx, TYPE.contact, "LONELY", "2025-01-01T00:00:00Z");
@@ -62,8 +56,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
         "court order 12/2026",
       ]);
       ids.request = request;
-      await runStateEngine(tx, { at: NOW, full: true });
-    });
+    }));
   });
   afterAll(() => drop());
 

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
-import { runStateEngine } from "../states/engine";
-import { baseRegistry, createDomain, createObject, createRequest, TYPE } from "../states/testing";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { type Catalogue, filterSql, likePattern, type Params, parseDate, parseFilter, parseInstant } from "./filter";
 
@@ -118,12 +116,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
   };
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    // Built as of NOW: the state triggers would otherwise mark every object at the real clock.
-    await db.sql.transaction(async (tx) => {
-      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
-      await baseRegistry(tx);
+    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
       await tx.query("INSERT INTO registrar (id, handle, name) VALUES (2, 'REG-OTHER', 'Other registrar')");
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");
@@ -150,8 +143,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
       const deleted = await domain("deleted.cz", "2030-01-01");
       await tx.query("UPDATE object_registry SET erdate = '2026-06-01T00:00:00Z' WHERE id = $1", [deleted]);
       await tx.query("UPDATE object SET clid = 2 WHERE id = $1", [outzoneNow]);
-      await runStateEngine(tx, { at: NOW, full: true });
-    });
+    }));
     catalogue = {
       types: await db.sql.query("SELECT id, name FROM enum_object_type"),
       states: await db.sql.query("SELECT id, name FROM enum_object_states"),

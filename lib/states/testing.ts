@@ -1,4 +1,7 @@
+import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
+import { migrate } from "../db/migrations";
+import { runStateEngine } from "./engine";
 
 /** Building blocks for state engine tests: objects with FRED's tables, written as a registry would. */
 export const TYPE = { contact: 1, nsset: 2, domain: 3, keyset: 4 } as const;
@@ -113,4 +116,25 @@ export async function changeAt<T>(
     await tx.query("SELECT set_config('registry.state_clock', $1, true)", [at]);
     return work(tx);
   });
+}
+
+/**
+ * A migrated test database holding the registry `build` writes, with history built as of `at` by a
+ * full engine run. Marks are off while building: the state triggers would otherwise mark every
+ * object at the real clock.
+ */
+export async function registryAt(
+  create: () => Promise<{ db: Database; drop(): Promise<void> }>,
+  at: Date,
+  build: (tx: SqlExecutor) => Promise<void>,
+): Promise<{ db: Database; drop(): Promise<void> }> {
+  const created = await create();
+  await migrate(created.db.sql);
+  await created.db.sql.transaction(async (tx) => {
+    await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+    await baseRegistry(tx);
+    await build(tx);
+    await runStateEngine(tx, { at, full: true });
+  });
+  return created;
 }

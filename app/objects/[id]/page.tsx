@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
+import { SimpleTable } from "@/components/simple-table";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
@@ -114,34 +115,27 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       </section>
 
       <h2>States now</h2>
-      {object.states.length === 0 ? (
-        <p className="muted">No states.</p>
-      ) : (
-        <table className="data-table states-now">
-          <thead>
-            <tr>
-              <th scope="col">State</th>
-              <th scope="col">Meaning</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Since</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {object.states.map((s) => (
-              <tr key={s.name}>
-                <td>{s.name}</td>
-                <td>{s.description}</td>
-                <td className="nowrap">
-                  {s.manual ? "manual" : "automatic"}, {s.external ? "external" : "internal"}
-                </td>
-                <td className="nowrap">{formatInstant(s.since)}</td>
-                <td className="why">{s.reason ?? "No rule or request explains it now; the state engine closes it at its next run."}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SimpleTable
+        className="states-now"
+        empty="No states."
+        rows={object.states}
+        rowKey={(s) => s.name}
+        columns={[
+          { header: "State", cell: (s) => s.name },
+          { header: "Meaning", cell: (s) => s.description },
+          {
+            header: "Kind",
+            className: "nowrap",
+            cell: (s) => `${s.manual ? "manual" : "automatic"}, ${s.external ? "external" : "internal"}`,
+          },
+          { header: "Since", className: "nowrap", cell: (s) => formatInstant(s.since) },
+          {
+            header: "Why",
+            className: "why",
+            cell: (s) => s.reason ?? "No rule or request explains it now; the state engine closes it at its next run.",
+          },
+        ]}
+      />
 
       <h2>State history</h2>
       {lanes.length === 0 ? (
@@ -151,61 +145,37 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       )}
       <details className="history-table">
         <summary>History as a table ({object.history.length} periods)</summary>
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">State</th>
-              <th scope="col">From</th>
-              <th scope="col">Until</th>
-            </tr>
-          </thead>
-          <tbody>
-            {object.history.map((h) => (
-              <tr key={`${h.state}-${h.from}`}>
-                <td>{h.state}</td>
-                <td className="nowrap">{formatInstant(h.from)}</td>
-                <td className="nowrap">{h.to ? formatInstant(h.to) : "in force"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SimpleTable
+          empty="No state history."
+          rows={object.history}
+          rowKey={(h) => `${h.state}-${h.from}`}
+          columns={[
+            { header: "State", cell: (h) => h.state },
+            { header: "From", className: "nowrap", cell: (h) => formatInstant(h.from) },
+            { header: "Until", className: "nowrap", cell: (h) => (h.to ? formatInstant(h.to) : "in force") },
+          ]}
+        />
       </details>
 
       <h2 id="requests">Requests</h2>
-      {object.requests.length === 0 ? (
-        <p className="muted">No state requests.</p>
-      ) : (
-        <table className="data-table requests">
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">State</th>
-              <th scope="col">Status</th>
-              <th scope="col">Period</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Created</th>
-              <th scope="col">Canceled</th>
-            </tr>
-          </thead>
-          <tbody>
-            {object.requests.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td>{r.state}</td>
-                <td>
-                  <span className={`status status-${r.status.replace(" ", "-")}`}>{r.status}</span>
-                </td>
-                <td className="nowrap">
-                  {formatInstant(r.from)} → {r.to ? formatInstant(r.to) : "open-ended"}
-                </td>
-                <td>{r.reason ?? "—"}</td>
-                <td className="nowrap">{formatInstant(r.created)}</td>
-                <td>{r.canceled ? `${formatInstant(r.canceled)}${r.cancelReason ? `: ${r.cancelReason}` : ""}` : "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <SimpleTable
+        className="requests"
+        empty="No state requests."
+        rows={object.requests}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: "Request", cell: (r) => r.id },
+          { header: "State", cell: (r) => r.state },
+          { header: "Status", cell: (r) => <span className={`status status-${r.status.replace(" ", "-")}`}>{r.status}</span> },
+          { header: "Period", className: "nowrap", cell: (r) => `${formatInstant(r.from)} → ${r.to ? formatInstant(r.to) : "open-ended"}` },
+          { header: "Reason", cell: (r) => r.reason ?? "—" },
+          { header: "Created", className: "nowrap", cell: (r) => formatInstant(r.created) },
+          {
+            header: "Canceled",
+            cell: (r) => (r.canceled ? `${formatInstant(r.canceled)}${r.cancelReason ? `: ${r.cancelReason}` : ""}` : "—"),
+          },
+        ]}
+      />
       <p className="muted">
         Authors of requests are not recorded in the registry tables; requests made in the console are in its audit log.
       </p>
@@ -293,29 +263,18 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       <h2>Audit entries</h2>
       {object.audit === null ? (
         <p className="muted">The audit log is shown to administrators.</p>
-      ) : object.audit.length === 0 ? (
-        <p className="muted">The console has not changed this object.</p>
       ) : (
-        <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
-          <tbody>
-            {object.audit.map((a) => (
-              <tr key={`${a.at}-${a.action}`}>
-                <td className="nowrap">{formatInstant(a.at)}</td>
-                <td>{a.actor ?? "—"}</td>
-                <td>{a.action}</td>
-                <td>{a.result}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SimpleTable
+          empty="The console has not changed this object."
+          rows={object.audit}
+          rowKey={(a) => `${a.at}-${a.action}`}
+          columns={[
+            { header: "When", className: "nowrap", cell: (a) => formatInstant(a.at) },
+            { header: "Who", cell: (a) => a.actor ?? "—" },
+            { header: "What", cell: (a) => a.action },
+            { header: "Result", cell: (a) => a.result },
+          ]}
+        />
       )}
     </>
   );
