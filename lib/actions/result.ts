@@ -1,3 +1,4 @@
+import type * as z from "zod";
 import { AccessError } from "../auth/guard";
 
 /** Bad input: nothing was changed. Field errors name the form fields at fault. */
@@ -30,4 +31,16 @@ export async function toActionResult<T>(work: () => Promise<{ message: string; d
       error: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",
     };
   }
+}
+
+/** The input parsed by `schema`, or an InputError with a message per field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of parsed.error.issues) {
+    const field = String(issue.path[0] ?? "form");
+    fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
+  }
+  throw new InputError(parsed.error.issues[0]?.message ?? "The input is not valid.", fieldErrors);
 }

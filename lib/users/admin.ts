@@ -1,6 +1,6 @@
 import "server-only";
 import type * as z from "zod";
-import { InputError } from "../actions/result";
+import { InputError, parseInput as parse } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
@@ -9,17 +9,6 @@ import { createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } fro
 import { countActiveAdmins, findUser, insertUser, listUserRecords, type UserRecord, updateUser } from "./store";
 
 /** User administration for admins: every call checks the caller's role and is audited. */
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = String(issue.path[0] ?? "form");
-    fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
-  }
-  throw new InputError(parsed.error.issues[0]?.message ?? "The input is not valid.", fieldErrors);
-}
 
 export async function listUsers(): Promise<UserRecord[]> {
   const { db } = await authorize("users.manage", "users.list");

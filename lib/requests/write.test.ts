@@ -1,0 +1,241 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InputError } from "../actions/result";
+import { AccessError } from "../auth/guard";
+import type { RequestContext } from "../auth/request-context";
+import type { Database } from "../db/client";
+import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
+import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
+import { cancelStateRequest, createStateRequest } from "./write";
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe.each(testBackends())("manual state requests on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let operator: RequestContext;
+  let support: RequestContext;
+  const ids: Record<string, number> = {};
+  let n = 0;
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+      ids.HOLDER = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
+      const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");
+      for (const name of ["a.cz", "b.cz", "c.cz", "d.cz", "e.cz", "race.cz", "gone.cz"])
+        ids[name] = await createDomain(tx, {
+          name,
+          crdate: "2021-01-01T00:00:00Z",
+          exdate: "2030-01-01",
+          registrant: ids.HOLDER,
+          nsset: ns,
+        });
+      await tx.query("UPDATE object_registry SET erdate = '2026-01-01T00:00:00Z' WHERE id = $1", [ids["gone.cz"]]);
+    }));
+    operator = await signedInAs(db, "operator");
+    support = await signedInAs(db, "support");
+  });
+  afterAll(() => drop());
+
+  const create = (input: Record<string, unknown>, as = operator) =>
+    actAs(as, () => createStateRequest({ reason: "test", idempotencyKey: randomUUID(), ...input }));
+  const cancel = (input: Record<string, unknown>, as = operator) => actAs(as, () => cancelStateRequest({ reason: "done", ...input }));
+  const requests = async () => (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state_request"))[0].n;
+  const openState = async (object: string, state: string) =>
+    (
+      await db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+          WHERE os.object_id = $1 AND s.name = $2 AND os.valid_to IS NULL`,
+        [ids[object], state],
+      )
+    )[0].n === 1;
+
+  /** The call is refused with `message` and writes no request. */
+  async function refused(call: Promise<unknown>, message: RegExp | string) {
+    const before = await requests();
+    const error = await call.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(message);
+    expect(await requests()).toBe(before);
+  }
+
+  it("schedules a future request, which waits; one starting now holds at once", async () => {
+    const start = Date.now() + 7 * DAY;
+    const future = await create({
+      objectId: ids["a.cz"],
+      state: "serverOutzoneManual",
+      from: iso(start),
+      to: iso(start + 7 * DAY),
+      reason: "court order",
+    });
+    expect(future.message).toMatch(/^Request \d+: serverOutzoneManual on a\.cz from \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T until /);
+    expect(await openState("a.cz", "serverOutzoneManual")).toBe(false);
+    const [meta] = await db.sql.query<{ author: string; reason: string }>(
+      `SELECT m.author, rr.reason_creation AS reason FROM console.request_meta m
+         JOIN object_state_request_reason rr ON rr.object_state_request_id = m.request_id WHERE m.request_id = $1`,
+      [future.requestId],
+    );
+    expect(meta.reason).toBe("court order");
+    expect(meta.author).toMatch(/^operator-/);
+
+    await create({ objectId: ids["b.cz"], state: "serverTransferProhibited" });
+    expect(await openState("b.cz", "serverTransferProhibited")).toBe(true);
+    // A start a few seconds ago is taken as now.
+    await create({ objectId: ids["b.cz"], state: "serverDeleteProhibited", from: iso(Date.now() - 5_000) });
+    expect(await openState("b.cz", "serverDeleteProhibited")).toBe(true);
+    const [entry] = await db.sql.query<{ action: string; object_ids: number[] }>(
+      "SELECT action, object_ids FROM console.audit_log WHERE action = 'request.create' AND result = 'ok' ORDER BY id DESC LIMIT 1",
+    );
+    expect(entry.object_ids).toEqual([ids["b.cz"]]);
+  });
+
+  it("refuses every broken rule with its own message and writes nothing", async () => {
+    const soon = Date.now() + DAY;
+    await refused(create({ objectId: ids.HOLDER, state: "serverRenewProhibited" }), "serverRenewProhibited does not apply to a contact.");
+    await refused(create({ objectId: ids["c.cz"], state: "outzone" }), /^outzone is automatic: the state engine sets it/);
+    await refused(create({ objectId: ids["c.cz"], state: "noSuchState" }), "There is no state “noSuchState”.");
+    await refused(create({ objectId: ids["c.cz"], state: "serverBlocked", to: iso(Date.now() - DAY) }), /^The end .* is in the past\.$/);
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + DAY), to: iso(soon) }),
+      /^The end .* is not after the start /,
+    );
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(Date.now() - DAY) }),
+      /^The start .* is in the past; requests start now or later\.$/,
+    );
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked", from: "2026-02-30T10:00" }),
+      "The start “2026-02-30T10:00” is not a date and time.",
+    );
+    await refused(
+      create({ objectId: ids["gone.cz"], state: "serverBlocked" }),
+      /^gone\.cz was deleted on .*; deleted objects take no requests\.$/,
+    );
+    await refused(create({ objectId: 999_999, state: "serverBlocked" }), "There is no object with id 999999.");
+    await refused(create({ objectId: "1 OR 1=1", state: "serverBlocked" }), "Unknown object.");
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked", reason: "x".repeat(301) }),
+      "Reasons have at most 300 characters.",
+    );
+    await refused(create({ objectId: ids["c.cz"], state: "serverBlocked", reason: "   " }), "Give a reason.");
+
+    const first = await create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon), to: iso(soon + 10 * DAY) });
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + 5 * DAY) }),
+      new RegExp(
+        `^c\\.cz already has request ${first.requestId} for serverBlocked \\(.*\\); two requests for one state may not overlap\\.$`,
+      ),
+    );
+    // Back to back is not an overlap.
+    await create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + 10 * DAY), to: iso(soon + 11 * DAY) });
+
+    const out = await create({ objectId: ids["d.cz"], state: "serverOutzoneManual", from: iso(soon), to: iso(soon + 3 * DAY) });
+    await refused(
+      create({ objectId: ids["d.cz"], state: "serverInzoneManual", from: iso(soon + DAY) }),
+      new RegExp(
+        `^d\\.cz has request ${out.requestId} for serverOutzoneManual .*; a domain cannot be kept in and out of the zone at the same time\\.$`,
+      ),
+    );
+    const denied = await actAs(support, () => createStateRequest({ objectId: ids["d.cz"], state: "serverBlocked", reason: "x" })).catch(
+      (e) => e,
+    );
+    expect(denied).toBeInstanceOf(AccessError);
+    expect(denied.status).toBe(403);
+    const [{ refusals }] = await db.sql.query<{ refusals: number }>(
+      "SELECT count(*)::int AS refusals FROM console.audit_log WHERE action = 'request.create' AND result = 'refused'",
+    );
+    expect(refusals).toBeGreaterThanOrEqual(14);
+  });
+
+  it("keeps the overlap rules in the database for writers that skip the checks", async () => {
+    const [{ state }] = await db.sql.query<{ state: number }>(
+      "SELECT id AS state FROM enum_object_states WHERE name = 'serverUpdateProhibited'",
+    );
+    await db.sql.query("INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() + interval '1 day')", [
+      ids["e.cz"],
+      state,
+    ]);
+    await expect(
+      db.sql.query("INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() + interval '2 days')", [
+        ids["e.cz"],
+        state,
+      ]),
+    ).rejects.toMatchObject({ code: "23P01" });
+    // Canceled before it started: it holds nowhere, so it overlaps nothing.
+    await db.sql.query(
+      "INSERT INTO object_state_request (object_id, state_id, valid_from, canceled) VALUES ($1, $2, now() + interval '2 days', now())",
+      [ids["e.cz"], state],
+    );
+  });
+
+  it("cancels a future request so it never holds, and one in force so its state closes at once", async () => {
+    const start = Date.now() + 3 * DAY;
+    const future = await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start) });
+    expect((await cancel({ requestId: future.requestId })).message).toBe(
+      `Request ${future.requestId} canceled: serverBlocked on e.cz will not take effect.`,
+    );
+    // The slot is free again.
+    await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start), to: iso(start + DAY) });
+
+    const now = await create({ objectId: ids["e.cz"], state: "serverTransferProhibited" });
+    expect(await openState("e.cz", "serverTransferProhibited")).toBe(true);
+    expect((await cancel({ requestId: now.requestId, reason: "registrant asked" })).message).toBe(
+      `Request ${now.requestId} canceled: serverTransferProhibited on e.cz ended now.`,
+    );
+    expect(await openState("e.cz", "serverTransferProhibited")).toBe(false);
+    const [row] = await db.sql.query<{ reason: string; by: string }>(
+      `SELECT rr.reason_cancellation AS reason, m.canceled_by AS by FROM object_state_request_reason rr
+         JOIN console.request_meta m ON m.request_id = rr.object_state_request_id WHERE rr.object_state_request_id = $1`,
+      [now.requestId],
+    );
+    expect(row.reason).toBe("registrant asked");
+    expect(row.by).toMatch(/^operator-/);
+    await expect(cancel({ requestId: now.requestId })).rejects.toThrow(/^Request \d+ was already canceled on /);
+    await expect(cancel({ requestId: 999_999 })).rejects.toThrow("There is no request 999999.");
+    await expect(cancel({ requestId: now.requestId, reason: "" })).rejects.toThrow("Give a reason.");
+    await expect(cancel({ requestId: future.requestId }, support)).rejects.toBeInstanceOf(AccessError);
+  });
+
+  it("creates one request for one form submission, however often it is sent", async () => {
+    const key = randomUUID();
+    const input = { objectId: ids["a.cz"], state: "serverUpdateProhibited", idempotencyKey: key };
+    const before = await requests();
+    const results = await Promise.all([create(input), create(input), create(input)]);
+    expect(await requests()).toBe(before + 1);
+    expect(new Set(results.map((r) => r.requestId)).size).toBe(1);
+    expect(results.filter((r) => r.repeated)).toHaveLength(2);
+  });
+
+  it("lets exactly one of many simultaneous overlapping requests through", async () => {
+    const start = Date.now() + 2 * DAY;
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        create({
+          objectId: ids["race.cz"],
+          state: "serverBlocked",
+          from: iso(start + i * 60_000),
+          to: iso(start + DAY),
+          reason: `attempt ${++n}`,
+        }),
+      ),
+    );
+    expect(attempts.filter((a) => a.status === "fulfilled")).toHaveLength(1);
+    const failures = attempts.filter((a): a is PromiseRejectedResult => a.status === "rejected").map((a) => a.reason);
+    expect(failures).toHaveLength(7);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(InputError);
+      expect(failure.message).toMatch(/overlap/);
+    }
+    const [{ overlaps }] = await db.sql.query<{ overlaps: number }>(
+      `SELECT count(*)::int AS overlaps FROM object_state_request a JOIN object_state_request b
+          ON a.object_id = b.object_id AND a.state_id = b.state_id AND a.id < b.id
+         AND request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+    );
+    expect(overlaps).toBe(0);
+  });
+});
