@@ -14,3 +14,20 @@ export async function signIn(page: Page, username: string, password: string): Pr
 export function signInAsAdmin(page: Page): Promise<void> {
   return signIn(page, "admin", E2E_ADMIN_PASSWORD);
 }
+
+/** Adds a user through the admin's users page (signed in as admin), then signs in as them. */
+export async function signInAsNewUser(page: Page, username: string, role: "support" | "operator" | "admin"): Promise<void> {
+  const password = `${username}'s long password`;
+  await signInAsAdmin(page);
+  await page.goto("/admin/users");
+  const add = page.locator("section.panel");
+  await add.getByLabel("User name").fill(username);
+  await add.getByLabel("Full name").fill(username);
+  await add.getByLabel("Role").selectOption(role);
+  await add.getByLabel("Initial password").fill(password);
+  await add.getByRole("button", { name: "Add user" }).click();
+  await expect(add.getByRole("status")).toHaveText(`User ${username} (${role}) was added.`);
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await signIn(page, username, password);
+}

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +8,7 @@ import { migrate } from "../db/migrations";
 import { objectDetail, objectIdByName } from "../objects/detail";
 import { exportObjects, listObjects } from "../objects/list";
 import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
+import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { listUsers } from "../users/admin";
@@ -20,10 +22,19 @@ import type { Role } from "./roles";
 type Caller = "anonymous" | Role;
 const CALLERS: Caller[] = ["anonymous", "support", "operator", "admin"];
 
+/** Registry objects the request actions work on. */
+interface Fixtures {
+  domain: number;
+  /** A new future request on the domain, in a slot of its own. */
+  futureRequest(): Promise<number>;
+  /** A start in a slot of its own, far enough ahead not to overlap anything. */
+  freeSlot(): string;
+}
+
 interface ActionCase {
   allowed: Role[];
   /** A form that would succeed for an allowed caller; `target` is a user the action may change. */
-  form(target: number): FormData;
+  form(target: number, fixtures: Fixtures): FormData | Promise<FormData>;
 }
 
 const form = (fields: Record<string, string | number>) => {
@@ -42,6 +53,25 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/admin/users/actions.ts#disableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#enableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#forceSignOutAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/objects/[id]/actions.ts#createRequestAction": {
+    allowed: ["admin", "operator"],
+    form: (_, fx) => {
+      const from = fx.freeSlot();
+      const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+      return form({
+        objectId: fx.domain,
+        state: "serverUpdateProhibited",
+        from,
+        to,
+        reason: "access matrix",
+        idempotencyKey: randomUUID(),
+      });
+    },
+  },
+  "app/objects/[id]/actions.ts#cancelRequestAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),
+  },
   "app/admin/users/actions.ts#setUserPasswordAction": {
     allowed: ["admin"],
     form: (id) => form({ userId: id, password: "another long password" }),
@@ -95,10 +125,33 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   const contexts = {} as Record<Caller, RequestContext>;
+  let fixtures: Fixtures;
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
     await migrate(db.sql);
+    await baseRegistry(db.sql);
+    const holder = await createObject(db.sql, TYPE.contact, "MATRIX-HOLDER", "2020-01-01T00:00:00Z");
+    const domain = await createDomain(db.sql, {
+      name: "matrix.cz",
+      crdate: "2020-01-01T00:00:00Z",
+      exdate: "2030-01-01",
+      registrant: holder,
+      nsset: null,
+    });
+    let slot = 0;
+    const freeSlot = () => new Date(Date.now() + (1000 + slot++ * 10) * 86_400_000).toISOString();
+    fixtures = {
+      domain,
+      freeSlot,
+      futureRequest: async () => {
+        const [{ id }] = await db.sql.query<{ id: number }>(
+          "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to) VALUES ($1, 7, $2, $2::timestamptz + interval '1 day') RETURNING id",
+          [domain, freeSlot()],
+        );
+        return id;
+      },
+    };
     contexts.anonymous = anonymous(db);
     for (const role of ["support", "operator", "admin"] as const) contexts[role] = await signedInAs(db, role);
   });
@@ -111,8 +164,10 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
     return id;
   }
 
-  const usersSnapshot = () =>
-    db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id");
+  const usersSnapshot = async () => [
+    await db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id"),
+    await db.sql.query("SELECT id, valid_from, valid_to, canceled FROM object_state_request ORDER BY id"),
+  ];
   const deniedCount = async () =>
     (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.audit_log WHERE action = 'access.denied'"))[0].n;
 
@@ -123,9 +178,10 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       it(`${name} as ${caller}: ${allowed ? "allowed" : "refused, audited, nothing changed"}`, async () => {
         const module = await import(path.resolve(file));
         const target = await newTarget();
+        const input = await rule.form(target, fixtures);
         const before = await usersSnapshot();
         const denied = await deniedCount();
-        const result = await actAs(contexts[caller], () => module[name](null, rule.form(target)));
+        const result = await actAs(contexts[caller], () => module[name](null, input));
         if (allowed) {
           expect(result).toMatchObject({ ok: true });
         } else {

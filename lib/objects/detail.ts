@@ -87,6 +87,9 @@ export interface ObjectDetail {
   refusals: { command: string; states: string[] }[];
   /** Domains: whether zone generation includes it now. */
   inZone: boolean | null;
+  /** Whether the caller may create and cancel requests; the states they may request here. */
+  canWrite: boolean;
+  requestable: { name: string; description: string; refuses: string[] }[];
   /** The object's audit entries, newest first; null when the role may not read the audit log. */
   audit: { at: string; actor: string | null; action: string; result: string }[] | null;
 }
@@ -147,7 +150,8 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   );
   if (!object) return null;
 
-  const [states, history, requests, projected, refusals, audit, typeData] = await Promise.all([
+  const canWrite = roleAllows(actor.role, "requests.write");
+  const [states, history, requests, projected, refusals, audit, typeData, requestable] = await Promise.all([
     sql.query<{
       name: string;
       description: string | null;
@@ -210,6 +214,16 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
         )
       : Promise.resolve(null),
     typeSpecific(sql, object.type, id),
+    canWrite && !object.erdate
+      ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
+          `SELECT s.name, d.description,
+                  ARRAY(SELECT c.command::text FROM object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
+             FROM enum_object_states s JOIN object_registry o ON o.id = $1 AND o.type = ANY (s.types)
+             LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+            WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
+          [id],
+        )
+      : Promise.resolve([]),
   ]);
 
   const linked = history.filter((h) => h.name === "linked");
@@ -269,6 +283,8 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     },
     refusals: refusals.map((r) => ({ command: r.command, states: r.states })),
     inZone: object.type === "domain" ? !states.some((s) => s.name === "outzone") : null,
+    canWrite,
+    requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
   };
 }

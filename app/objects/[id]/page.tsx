@@ -2,12 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { RequestForm } from "@/components/objects/request-form";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
 import { SimpleTable } from "@/components/simple-table";
+import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
+import { REASON_MAX } from "@/lib/requests/write";
+import { cancelRequestAction, createRequestAction } from "./actions";
 
 export const metadata: Metadata = { title: "Object" };
 
@@ -158,6 +162,19 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       </details>
 
       <h2 id="requests">Requests</h2>
+      {object.canWrite && object.requestable.length > 0 && (
+        <section className="panel" aria-labelledby="new-request">
+          <h3 id="new-request">Request a state</h3>
+          <RequestForm
+            action={createRequestAction}
+            objectId={object.id}
+            objectName={object.name}
+            states={object.requestable}
+            timeZone={timeZone}
+            reasonMax={REASON_MAX}
+          />
+        </section>
+      )}
       <SimpleTable
         className="requests"
         empty="No state requests."
@@ -174,6 +191,32 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
             header: "Canceled",
             cell: (r) => (r.canceled ? `${formatInstant(r.canceled)}${r.cancelReason ? `: ${r.cancelReason}` : ""}` : "—"),
           },
+          ...(object.canWrite
+            ? [
+                {
+                  header: "Cancel",
+                  cell: (r: (typeof object.requests)[number]) =>
+                    r.status === "pending" || r.status === "in force" ? (
+                      <ActionForm
+                        action={cancelRequestAction}
+                        className="inline cancel-request"
+                        confirm={`Cancel request ${r.id} (${r.state})? ${r.status === "in force" ? "The state ends now." : "It will not take effect."}`}
+                      >
+                        <input type="hidden" name="requestId" value={r.id} />
+                        <input type="hidden" name="objectId" value={object.id} />
+                        <input
+                          name="reason"
+                          required
+                          maxLength={REASON_MAX}
+                          placeholder="Reason"
+                          aria-label={`Reason to cancel request ${r.id}`}
+                        />
+                        <button type="submit">Cancel request {r.id}</button>
+                      </ActionForm>
+                    ) : null,
+                },
+              ]
+            : []),
         ]}
       />
       <p className="muted">

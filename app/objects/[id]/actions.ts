@@ -1,0 +1,39 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { cancelStateRequest, createStateRequest } from "@/lib/requests/write";
+
+// Form posts from an object's page. The data-access layer checks the caller's role, every rule of
+// the request (also held by database constraints) and audits the outcome.
+
+const field = (form: FormData, name: string) => form.get(name) ?? undefined;
+
+async function run(objectId: FormDataEntryValue | undefined, work: () => Promise<{ message: string }>): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(work);
+  if (result.ok && typeof objectId === "string" && /^\d+$/.test(objectId)) revalidatePath(`/objects/${objectId}`);
+  return result;
+}
+
+export async function createRequestAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(field(form, "objectId"), () =>
+    createStateRequest({
+      objectId: field(form, "objectId"),
+      state: field(form, "state"),
+      from: field(form, "from"),
+      to: field(form, "to"),
+      reason: field(form, "reason"),
+      idempotencyKey: field(form, "idempotencyKey"),
+    }),
+  );
+}
+
+export async function cancelRequestAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(field(form, "objectId"), () =>
+    cancelStateRequest({
+      requestId: field(form, "requestId"),
+      reason: field(form, "reason"),
+      idempotencyKey: field(form, "idempotencyKey"),
+    }),
+  );
+}

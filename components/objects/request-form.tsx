@@ -1,0 +1,82 @@
+"use client";
+
+import { useActionState, useEffect, useState } from "react";
+import type { ActionResult } from "@/lib/actions/result";
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+interface RequestFormProps {
+  action: FormAction;
+  objectId: number;
+  objectName: string;
+  states: { name: string; description: string; refuses: string[] }[];
+  timeZone: string;
+  reasonMax: number;
+}
+
+const newKey = () => crypto.randomUUID();
+
+/**
+ * Create a manual state request: state, start (empty = now), optional end, reason. A summary says
+ * what will be asked for before it is sent; the server checks every rule again. Each submission
+ * carries a key of its own, so a double click or a retry creates one request.
+ */
+export function RequestForm({ action, objectId, objectName, states, timeZone, reasonMax }: RequestFormProps) {
+  const [result, formAction, pending] = useActionState(action, null);
+  const [key, setKey] = useState(newKey);
+  const [state, setState] = useState(states[0]?.name ?? "");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  // A new request gets a new key; a failed one keeps its key, so resending it stays idempotent.
+  useEffect(() => {
+    if (result?.ok) setKey(newKey());
+  }, [result]);
+  const chosen = states.find((s) => s.name === state);
+  const show = (value: string) => (value ? `${value.replace("T", " ")} ${timeZone}` : "");
+
+  return (
+    <form action={formAction} className="request-form" aria-label="Request a state">
+      <input type="hidden" name="objectId" value={objectId} />
+      <input type="hidden" name="idempotencyKey" value={key} />
+      <fieldset disabled={pending} className="plain">
+        <div className="filter-row">
+          <label>
+            State
+            <select name="state" value={state} onChange={(e) => setState(e.target.value)}>
+              {states.map((s) => (
+                <option key={s.name} value={s.name}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Start ({timeZone}; empty: now)
+            <input name="from" type="datetime-local" step="1" value={from} onChange={(e) => setFrom(e.target.value)} />
+          </label>
+          <label>
+            End (optional)
+            <input name="to" type="datetime-local" step="1" value={to} onChange={(e) => setTo(e.target.value)} />
+          </label>
+        </div>
+        <label className="reason">
+          Reason (required, at most {reasonMax} characters)
+          <textarea name="reason" maxLength={reasonMax} required rows={2} />
+        </label>
+        {chosen && (
+          <p className="preview" role="status" aria-live="polite">
+            {objectName} will get <strong>{chosen.name}</strong> ({chosen.description}) {from ? `from ${show(from)}` : "from now"}{" "}
+            {to ? `until ${show(to)}` : "with no end"}
+            {chosen.refuses.length > 0 ? `; EPP ${chosen.refuses.join(", ")} will be refused` : ""}.
+          </p>
+        )}
+        <button type="submit">Create request</button>
+      </fieldset>
+      {result && (
+        <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>
+          {result.ok ? result.message : result.error}
+        </p>
+      )}
+    </form>
+  );
+}

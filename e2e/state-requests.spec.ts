@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { signInAsNewUser } from "./helpers";
+
+/** A wall-clock time in the registry's zone for a datetime-local input, `days` from now at 10:00. */
+function pragueWallTime(days: number): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
+  return `${day}T10:00`;
+}
+
+test("an operator schedules a serverOutzoneManual period for next week, sees it pending, and cancels it", async ({ page }, testInfo) => {
+  await signInAsNewUser(page, "olga", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+
+  // A domain in the zone now.
+  await page.goto("/objects?type=domain&states=outzone&mode=not");
+  const first = page.locator("table.objects-table tbody td.col-name a").first();
+  const name = (await first.textContent()) as string;
+  await first.click();
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+
+  const form = page.getByRole("form", { name: "Request a state" });
+  await form.getByLabel("State").selectOption("serverOutzoneManual");
+  const from = pragueWallTime(7);
+  const to = pragueWallTime(14);
+  await form.getByLabel(/^Start/).fill(from);
+  await form.getByLabel(/^End/).fill(to);
+  await form.getByLabel(/^Reason/).fill("court order 1/2026");
+  await expect(form.getByRole("status")).toHaveText(
+    `${name} will get serverOutzoneManual (The domain is administratively kept out of zone) from ${from.replace("T", " ")} Europe/Prague until ${to.replace("T", " ")} Europe/Prague.`,
+  );
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(
+    new RegExp(`^Request (\\d+): serverOutzoneManual on ${name.replaceAll(".", "\\.")} from ${from.replace("T", " ")} CES?T until `),
+  );
+  const requestId = /^Request (\d+)/.exec((await form.locator(".form-ok").textContent()) as string)?.[1];
+
+  // Pending in the requests table and as a dashed bar on the timeline.
+  const row = page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) });
+  await expect(row).toContainText("pending");
+  await expect(row).toContainText("court order 1/2026");
+  await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath("request-pending.png"), fullPage: true });
+
+  // Cancel it: it stays listed, canceled, and leaves the timeline.
+  await row.getByLabel(`Reason to cancel request ${requestId}`).fill("order withdrawn");
+  await row.getByRole("button", { name: `Cancel request ${requestId}` }).click();
+  await expect(row).toContainText("canceled");
+  await expect(row).toContainText("order withdrawn");
+  await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("request-canceled.png"), fullPage: true });
+
+  // A broken rule comes back as a message: an end before the start.
+  await form.getByLabel("State").selectOption("serverTransferProhibited");
+  await form.getByLabel(/^Start/).fill(to);
+  await form.getByLabel(/^End/).fill(from);
+  await form.getByLabel(/^Reason/).fill("test");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.getByRole("alert")).toHaveText(/^The end .* is not after the start /);
+});
