@@ -24,6 +24,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           {actor && (
             <nav className="main-nav" aria-label="Main">
               <Link href="/objects">Objects</Link>
+              <Link href="/requests">Requests</Link>
               {roleAllows(actor.role, "audit.read") && <Link href="/audit">Audit log</Link>}
               {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">Users</Link>}
             </nav>

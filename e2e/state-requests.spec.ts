@@ -43,6 +43,15 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("request-pending.png"), fullPage: true });
 
+  // And on the requests page, among the upcoming ones.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Requests" }).click();
+  await page.getByRole("link", { name: "upcoming 7 days" }).click();
+  const listed = page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) });
+  await expect(listed).toContainText("scheduled");
+  await expect(listed).toContainText("olga");
+  await page.screenshot({ path: testInfo.outputPath("requests-upcoming.png"), fullPage: true });
+  await listed.getByRole("link", { name: new RegExp(name.replaceAll(".", "\\.")) }).click();
+
   // Cancel it: it stays listed, canceled, and leaves the timeline.
   await row.getByLabel(`Reason to cancel request ${requestId}`).fill("order withdrawn");
   await row.getByRole("button", { name: `Cancel request ${requestId}` }).click();
@@ -50,6 +59,10 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(row).toContainText("order withdrawn");
   await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("request-canceled.png"), fullPage: true });
+  await page.goto("/requests?phase=canceled");
+  await expect(page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) })).toContainText(
+    "by olga: order withdrawn",
+  );
 
   // A broken rule comes back as a message: an end before the start.
   await form.getByLabel("State").selectOption("serverTransferProhibited");

@@ -7,6 +7,7 @@ import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { objectDetail, objectIdByName } from "../objects/detail";
 import { exportObjects, listObjects } from "../objects/list";
+import { listRequests } from "../requests/read";
 import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
 import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
@@ -207,6 +208,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
 
   const READS: [string, () => Promise<unknown>, Role[]][] = [
     ["objectDetail", () => objectDetail(1), ["support", "operator", "admin"]],
+    ["listRequests", () => listRequests({}), ["support", "operator", "admin"]],
     ["objectIdByName", () => objectIdByName("EXAMPLE", null), ["support", "operator", "admin"]],
     ["exportObjects", () => exportObjects({}), ["support", "operator", "admin"]],
     ["listObjects", () => listObjects({}), ["support", "operator", "admin"]],

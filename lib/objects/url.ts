@@ -18,9 +18,9 @@ export function listQuery(current: URLSearchParams | Record<string, string | str
   return query.toString();
 }
 
-export function listHref(current: Parameters<typeof listQuery>[0], changes: Changes = {}): string {
+export function listHref(current: Parameters<typeof listQuery>[0], changes: Changes = {}, path = "/objects"): string {
   const query = listQuery(current, changes);
-  return query ? `/objects?${query}` : "/objects";
+  return query ? `${path}?${query}` : path;
 }
 
 /** Changes that drop the page position. */

@@ -7,6 +7,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
+import { listRequests } from "./read";
 import { cancelStateRequest, createStateRequest } from "./write";
 
 const DAY = 86_400_000;
@@ -199,6 +200,27 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     await expect(cancel({ requestId: 999_999 })).rejects.toThrow("There is no request 999999.");
     await expect(cancel({ requestId: now.requestId, reason: "" })).rejects.toThrow("Give a reason.");
     await expect(cancel({ requestId: future.requestId }, support)).rejects.toBeInstanceOf(AccessError);
+  });
+
+  it("lists requests across objects by phase, state, author and the next 7 days", async () => {
+    const list = (params: Record<string, string>) => actAs(support, () => listRequests(params));
+    const soon = await create({ objectId: ids["d.cz"], state: "serverDeleteProhibited", from: iso(Date.now() + 2 * DAY), reason: "soon" });
+    const scheduled = await list({ phase: "scheduled" });
+    expect(scheduled.rows.map((r) => r.id)).toContain(soon.requestId);
+    expect(scheduled.rows.every((r) => r.phase === "scheduled")).toBe(true);
+    const upcoming = await list({ upcoming: "1" });
+    expect(upcoming.rows.map((r) => r.id)).toContain(soon.requestId);
+    const starts = upcoming.rows.map((r) => r.from);
+    expect([...starts].sort()).toEqual(starts);
+    const row = (await list({ state: "serverDeleteProhibited", author: scheduled.rows[0].author ?? "" })).rows.find(
+      (r) => r.id === soon.requestId,
+    );
+    expect(row).toMatchObject({ object: "d.cz", reason: "soon", phase: "scheduled" });
+    expect((await list({ phase: "canceled" })).rows.every((r) => r.canceled !== null)).toBe(true);
+    expect((await list({ phase: "someday", state: "outzone" })).notices).toEqual([
+      "Phase “someday” is not one of scheduled, in force, ended, canceled; all phases are shown.",
+      "“outzone” is not a manual state; all states are shown.",
+    ]);
   });
 
   it("creates one request for one form submission, however often it is sent", async () => {

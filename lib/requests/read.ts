@@ -1,0 +1,182 @@
+import "server-only";
+import { authorize } from "../auth/guard";
+import { readConfig } from "../config";
+import { firstValue, type Params, parseInstant } from "../objects/filter";
+
+export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
+export type Phase = (typeof PHASES)[number];
+const PAGE = 100;
+
+export interface RequestRow {
+  id: number;
+  objectId: number;
+  object: string;
+  objectType: string;
+  state: string;
+  phase: Phase;
+  from: string;
+  to: string | null;
+  reason: string | null;
+  author: string | null;
+  created: string;
+  canceled: string | null;
+  canceledBy: string | null;
+  cancelReason: string | null;
+  batch: string | null;
+}
+
+export interface RequestList {
+  rows: RequestRow[];
+  /** Cursor of the next page (older requests), or null. */
+  next: string | null;
+  filter: {
+    phase: Phase | null;
+    state: string | null;
+    author: string | null;
+    from: string | null;
+    to: string | null;
+    batch: string | null;
+    upcoming: boolean;
+  };
+  states: string[];
+  notices: string[];
+}
+
+/** The phase of a request at the database's now, as SQL. */
+const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN 'canceled'
+                        WHEN r.valid_from > now() THEN 'scheduled'
+                        WHEN r.valid_to IS NULL OR r.valid_to > now() THEN 'in force'
+                        ELSE 'ended' END`;
+
+/**
+ * All requests across objects, newest start first, filtered by phase, state, author, a period they
+ * overlap and batch; `upcoming`: those that start or end in the next 7 days, soonest first.
+ */
+export async function listRequests(params: Params): Promise<RequestList> {
+  const { db } = await authorize("registry.read", "requests.list");
+  const notices: string[] = [];
+  const states = (await db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY id")).map((s) => s.name);
+  const text = (key: string) => firstValue(params[key])?.trim() || null;
+  const zone = readConfig().registryTimeZone;
+
+  const values: unknown[] = [];
+  const p = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const where: string[] = [];
+  const filter: RequestList["filter"] = {
+    phase: null,
+    state: null,
+    author: null,
+    from: null,
+    to: null,
+    batch: null,
+    upcoming: text("upcoming") === "1",
+  };
+
+  const phase = text("phase");
+  if (phase) {
+    if ((PHASES as readonly string[]).includes(phase)) {
+      filter.phase = phase as Phase;
+      where.push(`${PHASE_SQL} = ${p(phase)}`);
+    } else notices.push(`Phase “${phase.slice(0, 40)}” is not one of ${PHASES.join(", ")}; all phases are shown.`);
+  }
+  const state = text("state");
+  if (state) {
+    if (states.includes(state)) {
+      filter.state = state;
+      where.push(`s.name = ${p(state)}`);
+    } else notices.push(`“${state.slice(0, 50)}” is not a manual state; all states are shown.`);
+  }
+  const author = text("author");
+  if (author) {
+    filter.author = author.slice(0, 64);
+    where.push(`m.author = ${p(filter.author)}`);
+  }
+  for (const key of ["from", "to"] as const) {
+    const value = text(key);
+    if (!value) continue;
+    const instant = parseInstant(value, zone);
+    if (!instant) notices.push(`“${value.slice(0, 40)}” is not a date or time; the period filter was left out.`);
+    else filter[key] = value;
+  }
+  if (filter.from)
+    where.push(`request_period(r.valid_from, r.valid_to, r.canceled) && tstzrange(${p(parseInstant(filter.from, zone))}, NULL)`);
+  if (filter.to) where.push(`r.valid_from < ${p(parseInstant(filter.to, zone))}`);
+  const batch = text("batch");
+  if (batch) {
+    if (/^[0-9a-f-]{36}$/i.test(batch)) {
+      filter.batch = batch;
+      where.push(`m.batch_id = ${p(batch)}::uuid`);
+    } else notices.push(`“${batch.slice(0, 40)}” is not a batch id; all batches are shown.`);
+  }
+  if (filter.upcoming)
+    where.push(`r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
+                 OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`);
+
+  // Keyset: (valid_from, id) descending; upcoming lists the soonest first.
+  const order = filter.upcoming ? "ASC" : "DESC";
+  const after = text("after");
+  if (after) {
+    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
+    if (match)
+      where.push(`(r.valid_from, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamptz, ${p(Number(match[2]))}::int)`);
+    else notices.push("The page position in the link is damaged; showing the first page.");
+  }
+
+  const rows = await db.sql.query<{
+    id: number;
+    object_id: number;
+    object: string;
+    object_type: string;
+    state: string;
+    phase: Phase;
+    valid_from: Date;
+    valid_to: Date | null;
+    reason: string | null;
+    author: string | null;
+    crdate: Date;
+    canceled: Date | null;
+    canceled_by: string | null;
+    cancel_reason: string | null;
+    batch: string | null;
+  }>(
+    `SELECT r.id, r.object_id, o.name AS object, t.name AS object_type, s.name AS state, ${PHASE_SQL} AS phase,
+            r.valid_from, r.valid_to, rr.reason_creation AS reason, m.author, r.crdate, r.canceled, m.canceled_by,
+            rr.reason_cancellation AS cancel_reason, m.batch_id::text AS batch
+       FROM object_state_request r
+       JOIN object_registry o ON o.id = r.object_id JOIN enum_object_type t ON t.id = o.type
+       JOIN enum_object_states s ON s.id = r.state_id
+       LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
+       LEFT JOIN console.request_meta m ON m.request_id = r.id
+      WHERE ${where.length ? where.join(" AND ") : "true"}
+      ORDER BY r.valid_from ${order}, r.id ${order} LIMIT ${PAGE + 1}`,
+    values,
+  );
+  const page = rows.slice(0, PAGE);
+  const last = page.at(-1);
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      objectId: r.object_id,
+      object: r.object,
+      objectType: r.object_type,
+      state: r.state,
+      phase: r.phase,
+      from: r.valid_from.toISOString(),
+      to: r.valid_to?.toISOString() ?? null,
+      reason: r.reason,
+      author: r.author,
+      created: r.crdate.toISOString(),
+      canceled: r.canceled?.toISOString() ?? null,
+      canceledBy: r.canceled_by,
+      cancelReason: r.cancel_reason,
+      batch: r.batch,
+    })),
+    next: rows.length > PAGE && last ? `${last.valid_from.toISOString()}_${last.id}` : null,
+    filter,
+    states,
+    notices,
+  };
+}
