@@ -30,6 +30,12 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(form.getByRole("status")).toHaveText(
     `${name} will get serverOutzoneManual (The domain is administratively kept out of zone) from ${from.replace("T", " ")} Europe/Prague until ${to.replace("T", " ")} Europe/Prague.`,
   );
+  // The preview, from the registry's own rules: the manual state and the outzone it causes.
+  await form.getByRole("button", { name: "Preview what it does" }).click();
+  await expect(form.getByRole("status", { name: "Preview" })).toContainText(
+    `${name} gets outzone (The domain isn't generated in the zone) on `,
+  );
+  await page.screenshot({ path: testInfo.outputPath("request-preview.png"), fullPage: true });
   await form.getByRole("button", { name: "Create request" }).click();
   await expect(form.locator(".form-ok")).toHaveText(
     new RegExp(`^Request (\\d+): serverOutzoneManual on ${name.replaceAll(".", "\\.")} from ${from.replace("T", " ")} CES?T until `),

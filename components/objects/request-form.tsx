@@ -7,6 +7,7 @@ type FormAction = (previous: ActionResult | null, form: FormData) => Promise<Act
 
 interface RequestFormProps {
   action: FormAction;
+  preview: FormAction;
   objectId: number;
   objectName: string;
   states: { name: string; description: string; refuses: string[] }[];
@@ -21,8 +22,9 @@ const newKey = () => crypto.randomUUID();
  * what will be asked for before it is sent; the server checks every rule again. Each submission
  * carries a key of its own, so a double click or a retry creates one request.
  */
-export function RequestForm({ action, objectId, objectName, states, timeZone, reasonMax }: RequestFormProps) {
+export function RequestForm({ action, preview, objectId, objectName, states, timeZone, reasonMax }: RequestFormProps) {
   const [result, formAction, pending] = useActionState(action, null);
+  const [previewed, previewAction, previewing] = useActionState(preview, null);
   const [key, setKey] = useState(newKey);
   const [state, setState] = useState(states[0]?.name ?? "");
   const [from, setFrom] = useState("");
@@ -38,7 +40,7 @@ export function RequestForm({ action, objectId, objectName, states, timeZone, re
     <form action={formAction} className="request-form" aria-label="Request a state">
       <input type="hidden" name="objectId" value={objectId} />
       <input type="hidden" name="idempotencyKey" value={key} />
-      <fieldset disabled={pending} className="plain">
+      <fieldset disabled={pending || previewing} className="plain">
         <div className="filter-row">
           <label>
             State
@@ -70,7 +72,17 @@ export function RequestForm({ action, objectId, objectName, states, timeZone, re
             {chosen.refuses.length > 0 ? `; EPP ${chosen.refuses.join(", ")} will be refused` : ""}.
           </p>
         )}
-        <button type="submit">Create request</button>
+        <div className="filter-actions">
+          <button type="submit" formAction={previewAction} className="secondary">
+            Preview what it does
+          </button>
+          <button type="submit">Create request</button>
+        </div>
+        {previewed && !previewing && (
+          <div className={previewed.ok ? "preview-result" : "form-error"} role={previewed.ok ? "status" : "alert"} aria-label="Preview">
+            {previewed.ok ? previewed.message : previewed.error}
+          </div>
+        )}
       </fieldset>
       {result && (
         <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>

@@ -69,6 +69,10 @@ const ACTIONS: Record<string, ActionCase> = {
       });
     },
   },
+  "app/objects/[id]/actions.ts#previewRequestAction": {
+    allowed: ["admin", "operator"],
+    form: (_, fx) => form({ objectId: fx.domain, state: "serverBlocked", from: fx.freeSlot(), reason: "access matrix" }),
+  },
   "app/objects/[id]/actions.ts#cancelRequestAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),

@@ -8,7 +8,7 @@ import { createDomain, createObject, registryAt, TYPE } from "../states/testing"
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { listRequests } from "./read";
-import { cancelStateRequest, createStateRequest } from "./write";
+import { cancelStateRequest, createStateRequest, previewStateRequest } from "./write";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -93,6 +93,24 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       "SELECT action, object_ids FROM console.audit_log WHERE action = 'request.create' AND result = 'ok' ORDER BY id DESC LIMIT 1",
     );
     expect(entry.object_ids).toEqual([ids["b.cz"]]);
+  });
+
+  it("previews what a request would do by the registry's own rules, and writes nothing", async () => {
+    const preview = (input: Record<string, unknown>) => actAs(operator, () => previewStateRequest({ reason: "preview", ...input }));
+    const before = await requests();
+    const start = Date.now() + 10 * DAY;
+    const out = await preview({ objectId: ids["e.cz"], state: "serverOutzoneManual", from: iso(start), to: iso(start + DAY) });
+    expect(out.lines).toHaveLength(2);
+    expect(out.lines[0]).toMatch(/^e\.cz gets (serverOutzoneManual|outzone) \(.*\) on \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T until /);
+    expect(out.lines.join(" ")).toContain("gets outzone (The domain isn't generated in the zone) on ");
+    const transfer = await preview({ objectId: ids["e.cz"], state: "serverTransferProhibited" });
+    expect(transfer.lines).toEqual([
+      "e.cz gets serverTransferProhibited (Sponsoring registrar change forbidden) now, with no end; EPP transfer refused.",
+    ]);
+    await expect(preview({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start + DAY), to: iso(start) })).rejects.toThrow(
+      /is not after the start/,
+    );
+    expect(await requests()).toBe(before);
   });
 
   it("refuses every broken rule with its own message and writes nothing", async () => {

@@ -279,3 +279,70 @@ export function cancelStateRequest(input: unknown): Promise<{ message: string }>
     };
   });
 }
+
+/** Raised inside a preview's transaction to roll it back after reading what the request would do. */
+class PreviewDone extends Error {
+  constructor(readonly lines: string[]) {
+    super("preview");
+  }
+}
+
+/**
+ * What a request would do, computed by the registry's own rules: the request is checked (a refusal
+ * comes back as it would on creation) and inserted in a transaction that is then rolled back, and
+ * the object's periods from object_state_periods with and without it are compared.
+ */
+export async function previewStateRequest(input: unknown): Promise<{ message: string; lines: string[] }> {
+  const { db } = await authorize("requests.write", "request.preview");
+  const data = parseInput(createRequestSchema, input);
+  try {
+    await db.sql.transaction(async (tx) => {
+      const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
+      const c = await checkRequest(tx, data, now);
+      const periods = `SELECT s.name, d.description, p.valid_from, p.valid_to,
+                              ARRAY(SELECT x.command::text FROM object_state_command_refusal x WHERE x.state_id = s.id ORDER BY x.command) AS refuses
+                         FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
+                         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+                        WHERE p.valid_to IS NULL OR p.valid_to > $2`;
+      type Period = { name: string; description: string | null; valid_from: Date; valid_to: Date | null; refuses: string[] };
+      const before = await tx.query<Period>(periods, [c.object.id, now]);
+      await tx.query("INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, $3, $4, $5)", [
+        c.object.id,
+        c.state.id,
+        c.from,
+        c.to,
+        now,
+      ]);
+      const after = await tx.query<Period>(periods, [c.object.id, now]);
+      const key = (p: Period) => `${p.name}|${p.valid_from.getTime()}|${p.valid_to?.getTime()}`;
+      const had = new Set(before.map(key));
+      const has = new Set(after.map(key));
+      const until = (p: Period) => (p.valid_to ? ` until ${when(p.valid_to)}` : ", with no end");
+      const refused = (p: Period) => (p.refuses.length ? `; EPP ${p.refuses.join(", ")} refused` : "");
+      const label = (p: Period) => `${p.name} (${p.description ?? p.name})`;
+      const lines = [
+        ...after
+          .filter((p) => !had.has(key(p)))
+          .map((p) => ({
+            at: p.valid_from.getTime(),
+            text:
+              p.valid_from < now
+                ? `${c.object.name} keeps ${label(p)}${p.valid_to ? ` only until ${when(p.valid_to)}` : " with no end"}.`
+                : `${c.object.name} gets ${label(p)} ${p.valid_from.getTime() === now.getTime() ? "now" : `on ${when(p.valid_from)}`}${until(p)}${refused(p)}.`,
+          })),
+        ...before
+          .filter((p) => !has.has(key(p)) && p.valid_from > now)
+          .map((p) => ({ at: p.valid_from.getTime(), text: `${c.object.name} no longer gets ${p.name} on ${when(p.valid_from)}.` })),
+      ]
+        .sort((a, b) => a.at - b.at)
+        .map((l) => l.text);
+      throw new PreviewDone(
+        lines.length ? lines : [`${c.state.name} would change nothing on ${c.object.name}: the rules already give it the same states.`],
+      );
+    });
+  } catch (error) {
+    if (error instanceof PreviewDone) return { message: error.lines.join(" "), lines: error.lines };
+    throw error;
+  }
+  throw new Error("the preview did not finish");
+}

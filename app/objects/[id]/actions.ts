@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
-import { cancelStateRequest, createStateRequest } from "@/lib/requests/write";
+import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/lib/requests/write";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
 // the request (also held by database constraints) and audits the outcome.
@@ -24,6 +24,19 @@ export async function createRequestAction(_previous: ActionResult | null, form: 
       to: field(form, "to"),
       reason: field(form, "reason"),
       idempotencyKey: field(form, "idempotencyKey"),
+    }),
+  );
+}
+
+/** What the request in the form would do; changes nothing. */
+export async function previewRequestAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return toActionResult(() =>
+    previewStateRequest({
+      objectId: field(form, "objectId"),
+      state: field(form, "state"),
+      from: field(form, "from"),
+      to: field(form, "to"),
+      reason: field(form, "reason"),
     }),
   );
 }

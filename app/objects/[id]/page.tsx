@@ -11,7 +11,7 @@ import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
 import { REASON_MAX } from "@/lib/requests/write";
-import { cancelRequestAction, createRequestAction } from "./actions";
+import { cancelRequestAction, createRequestAction, previewRequestAction } from "./actions";
 
 export const metadata: Metadata = { title: "Object" };
 
@@ -167,6 +167,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           <h3 id="new-request">Request a state</h3>
           <RequestForm
             action={createRequestAction}
+            preview={previewRequestAction}
             objectId={object.id}
             objectName={object.name}
             states={object.requestable}
