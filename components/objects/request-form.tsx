@@ -79,7 +79,8 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
           <button type="submit">Create request</button>
         </div>
         {previewed && !previewing && (
-          <div className={previewed.ok ? "preview-result" : "form-error"} role={previewed.ok ? "status" : "alert"} aria-label="Preview">
+          <div className={previewed.ok ? "preview-result" : "form-error"} role={previewed.ok ? "status" : "alert"}>
+            <strong>Preview: </strong>
             {previewed.ok ? previewed.message : previewed.error}
           </div>
         )}
