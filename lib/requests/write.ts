@@ -13,12 +13,12 @@ import { parseInstant } from "../objects/filter";
 const START_GRACE_MS = 60_000;
 export const REASON_MAX = 300;
 
-const reasonSchema = z
+export const reasonSchema = z
   .string({ error: "Give a reason." })
   .trim()
   .min(1, { error: "Give a reason." })
   .max(REASON_MAX, { error: `Reasons have at most ${REASON_MAX} characters.` });
-const keySchema = z.uuid({ error: "The form's submission key is damaged; reload the page." }).optional();
+export const keySchema = z.uuid({ error: "The form's submission key is damaged; reload the page." }).optional();
 
 export const createRequestSchema = z.object({
   objectId: z.coerce
@@ -43,14 +43,14 @@ export const cancelRequestSchema = z.object({
   idempotencyKey: keySchema,
 });
 
-interface Checked {
+export interface Checked {
   object: { id: number; name: string; type: string };
   state: { id: number; name: string };
   from: Date;
   to: Date | null;
 }
 
-const when = (d: Date | null) => (d ? formatInstant(d.toISOString()) : "open-ended");
+export const when = (d: Date | null) => (d ? formatInstant(d.toISOString()) : "open-ended");
 
 /** A request that would hold at the same time, for the same state or the other of in/out of zone. */
 async function conflict(tx: SqlExecutor, c: Checked): Promise<string | null> {
@@ -76,7 +76,12 @@ async function conflict(tx: SqlExecutor, c: Checked): Promise<string | null> {
  * now or later; the end is after the start; nothing overlaps. The database's exclusion
  * constraints hold the overlap rules even for writers that skip this.
  */
-async function checkRequest(tx: SqlExecutor, data: z.output<typeof createRequestSchema>, now: Date): Promise<Checked> {
+export async function checkRequest(
+  tx: SqlExecutor,
+  data: z.output<typeof createRequestSchema>,
+  now: Date,
+  options: { viaBlock?: boolean } = {},
+): Promise<Checked> {
   const [object] = await tx.query<{ id: number; name: string; type: string; type_id: number; erdate: Date | null }>(
     `SELECT o.id, o.name, t.name AS type, o.type AS type_id, o.erdate FROM object_registry o JOIN enum_object_type t ON t.id = o.type
       WHERE o.id = $1 FOR UPDATE OF o`,
@@ -122,21 +127,38 @@ async function checkRequest(tx: SqlExecutor, data: z.output<typeof createRequest
   const checked = { object: { id: object.id, name: object.name, type: object.type }, state, from, to };
   const clash = await conflict(tx, checked);
   if (clash) throw new InputError(clash, { from: ["Overlaps another request."] });
+  const block = await blockOver(tx, checked);
+  if (block && !options.viaBlock && state.name.startsWith("server") && state.name !== "serverBlocked")
+    throw new InputError(
+      `${object.name} is administratively blocked (block ${block.id}, ${when(block.from)} → ${when(block.to)}); its server* states change only through the block: change or lift the block instead.`,
+      { state: ["Blocked."] },
+    );
   return checked;
 }
 
+/** A block of the object not lifted whose period meets the checked one. */
+export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "from" | "to">) {
+  const [block] = await tx.query<{ id: number; from: Date; to: Date | null }>(
+    `SELECT b.id, r.valid_from AS from, r.valid_to AS to FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+      WHERE b.object_id = $1 AND b.unblocked_at IS NULL
+        AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($2, $3, NULL) LIMIT 1`,
+    [c.object.id, c.from, c.to],
+  );
+  return block ?? null;
+}
+
 /** Brings the object's history up to now in this transaction: a request in force takes hold at once. */
-async function materialise(tx: SqlExecutor, objectId: number): Promise<void> {
+export async function materialise(tx: SqlExecutor, objectId: number): Promise<void> {
   await tx.query("SELECT * FROM state_engine_run(now(), false, $1)", [objectId]);
 }
 
-const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
+export const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
 
 /**
  * Authorise, validate, then change and audit in one transaction; a refusal is audited and
  * changes nothing.
  */
-async function requestChange<S extends z.ZodType, T extends { message: string }>(
+export async function requestChange<S extends z.ZodType, T extends { message: string }>(
   action: string,
   schema: S,
   input: unknown,
@@ -255,6 +277,13 @@ export function cancelStateRequest(input: unknown): Promise<{ message: string }>
     );
     if (!request) throw new InputError(`There is no request ${data.requestId}.`, { requestId: ["Unknown request."] });
     if (request.canceled) throw new InputError(`Request ${request.id} was already canceled on ${when(request.canceled)}.`);
+    const [meta] = await tx.query<{ block_id: number | null }>("SELECT block_id FROM console.request_meta WHERE request_id = $1", [
+      request.id,
+    ]);
+    if (meta?.block_id)
+      throw new InputError(`Request ${request.id} is part of block ${meta.block_id}; lift the block to end it.`, {
+        requestId: ["Part of a block."],
+      });
     if (request.valid_to && request.valid_to <= now)
       throw new InputError(`Request ${request.id} ended on ${when(request.valid_to)}; only requests that have not ended can be canceled.`);
     await tx.query("UPDATE object_state_request SET canceled = $2 WHERE id = $1", [request.id, now]);

@@ -1,0 +1,207 @@
+import "server-only";
+import * as z from "zod";
+import { InputError } from "../actions/result";
+import type { SqlExecutor } from "../db/driver";
+import { checkRequest, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
+
+/** The prohibitions a block sets when none are chosen (FRED's default). */
+export const DEFAULT_PROHIBITIONS = ["serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited"];
+
+const idSchema = (what: string) =>
+  z.coerce
+    .number({ error: `Unknown ${what}.` })
+    .int()
+    .positive({ error: `Unknown ${what}.` })
+    .max(2_147_483_647, { error: `Unknown ${what}.` });
+
+export const blockSchema = z.object({
+  objectId: idSchema("object"),
+  from: z.string().trim().optional().default(""),
+  to: z.string().trim().optional().default(""),
+  prohibitions: z.array(z.string().trim().max(50)).max(10).optional(),
+  reason: reasonSchema,
+  idempotencyKey: keySchema,
+});
+
+export const unblockSchema = z.object({ blockId: idSchema("block"), reason: reasonSchema });
+
+async function insertRequest(tx: SqlExecutor, objectId: number, stateId: number, from: Date, to: Date | null, now: Date, reason: string) {
+  const [{ id }] = await tx.query<{ id: number }>(
+    "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+    [objectId, stateId, from, to, now],
+  );
+  await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [id, reason]);
+  return id;
+}
+
+/**
+ * Blocks an object administratively: serverBlocked and the chosen prohibitions over one period
+ * (now or later). A prohibition request in force when the block begins is cut at its start and
+ * remembered, to be restored on unblocking; one that would start inside the block is refused.
+ */
+export function blockObject(input: unknown): Promise<{ message: string; blockId: number }> {
+  return requestChange("block.create", blockSchema, input, async (tx, data, actor, now) => {
+    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
+    const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now);
+    const { object, from, to } = blocked;
+    const states = await tx.query<{ id: number; name: string; applies: boolean; manual: boolean }>(
+      `SELECT s.id, s.name, s.manual, o.type = ANY (s.types) AS applies FROM enum_object_states s, object_registry o
+        WHERE o.id = $1 AND s.name = ANY ($2::text[])`,
+      [object.id, prohibitions],
+    );
+    for (const name of prohibitions) {
+      const state = states.find((s) => s.name === name);
+      if (!state?.manual || !/^server\w+Prohibited$/.test(name))
+        throw new InputError(`${name.slice(0, 50)} is not a prohibition a block can set.`, { prohibitions: ["Unknown prohibition."] });
+      if (!state.applies) throw new InputError(`${name} does not apply to a ${object.type}.`, { prohibitions: ["Not for this type."] });
+    }
+
+    const [{ id: blockId }] = await tx.query<{ id: number }>(
+      "INSERT INTO console.blocks (object_id, blocked_request_id, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+      [object.id, await insertRequest(tx, object.id, blocked.state.id, from, to, now, data.reason), actor.username, now],
+    );
+    const ids: number[] = [];
+    for (const state of states) {
+      const overlapping = await tx.query<{ id: number; valid_from: Date; valid_to: Date | null }>(
+        `SELECT r.id, r.valid_from, r.valid_to FROM object_state_request r
+          WHERE r.object_id = $1 AND r.state_id = $2
+            AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($3, $4, NULL) FOR UPDATE`,
+        [object.id, state.id, from, to],
+      );
+      for (const r of overlapping) {
+        if (r.valid_from >= from)
+          throw new InputError(
+            `Request ${r.id} for ${state.name} starts inside the block's period (${when(r.valid_from)}); cancel it first or choose another period.`,
+            { from: ["Overlaps a request."] },
+          );
+        // In force when the block begins: it ends there, and comes back when the block is lifted.
+        await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+          blockId,
+          r.id,
+          r.valid_to,
+        ]);
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [r.id, from]);
+      }
+      ids.push(await insertRequest(tx, object.id, state.id, from, to, now, data.reason));
+    }
+    const blockRequests = [
+      (await tx.query<{ id: number }>("SELECT blocked_request_id AS id FROM console.blocks WHERE id = $1", [blockId]))[0].id,
+      ...ids,
+    ];
+    for (const [i, requestId] of blockRequests.entries())
+      await tx.query(
+        "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key) VALUES ($1, $2, $3, $4, $5)",
+        [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null],
+      );
+    await materialise(tx, object.id);
+    const names = states.map((s) => s.name).join(", ");
+    return {
+      message: `Block ${blockId}: ${object.name} blocked from ${from <= now ? "now" : when(from)} ${to ? `until ${when(to)}` : "with no end"} (serverBlocked, ${names}).`,
+      blockId,
+      objectId: object.id,
+      audited: { blockId, from, to, prohibitions: states.map((s) => s.name), reason: data.reason },
+    };
+  });
+}
+
+/**
+ * Lifts a block: its requests end now (or, not begun, never take effect), and the prohibitions it
+ * cut are restored as they were before it began.
+ */
+export function unblockObject(input: unknown): Promise<{ message: string }> {
+  return requestChange("block.unblock", unblockSchema, input, async (tx, data, actor, now) => {
+    const [block] = await tx.query<{
+      id: number;
+      object_id: number;
+      name: string;
+      unblocked_at: Date | null;
+      valid_from: Date;
+      valid_to: Date | null;
+    }>(
+      `SELECT b.id, b.object_id, o.name, b.unblocked_at, r.valid_from, r.valid_to
+         FROM console.blocks b JOIN object_registry o ON o.id = b.object_id JOIN object_state_request r ON r.id = b.blocked_request_id
+        WHERE b.id = $1 FOR UPDATE OF b`,
+      [data.blockId],
+    );
+    if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+    if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
+    if (block.valid_to && block.valid_to <= now)
+      throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
+    await tx.query(
+      `UPDATE object_state_request r SET canceled = $2 FROM console.request_meta m
+        WHERE m.request_id = r.id AND m.block_id = $1 AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > $2)`,
+      [block.id, now],
+    );
+    await tx.query(
+      `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
+        WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1`,
+      [block.id, data.reason],
+    );
+    await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
+      block.id,
+      actor.username,
+      actor.userId,
+    ]);
+    const begun = block.valid_from <= now;
+    const displaced = await tx.query<{ request_id: number; state_id: number; original_valid_to: Date | null; reason: string | null }>(
+      `SELECT d.request_id, r.state_id, d.original_valid_to, rr.reason_creation AS reason
+         FROM console.block_displaced d JOIN object_state_request r ON r.id = d.request_id
+         LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id WHERE d.block_id = $1`,
+      [block.id],
+    );
+    let restored = 0;
+    for (const d of displaced) {
+      if (d.original_valid_to && d.original_valid_to <= now) continue;
+      if (!begun) {
+        // The block never began: the request simply keeps its old end.
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+      } else {
+        const id = await insertRequest(
+          tx,
+          block.object_id,
+          d.state_id,
+          now,
+          d.original_valid_to,
+          now,
+          `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`.slice(0, 300),
+        );
+        await tx.query("INSERT INTO console.request_meta (request_id, author, author_id) VALUES ($1, $2, $3)", [
+          id,
+          actor.username,
+          actor.userId,
+        ]);
+      }
+      restored++;
+    }
+    await tx.query("UPDATE console.blocks SET unblocked_at = $2, unblocked_by = $3 WHERE id = $1", [block.id, now, actor.username]);
+    await materialise(tx, block.object_id);
+    return {
+      message: `Block ${block.id} lifted: ${block.name} is no longer blocked${restored ? `; ${restored} earlier prohibition(s) restored` : ""}.`,
+      objectId: block.object_id,
+      audited: { blockId: block.id, restored, begun, reason: data.reason },
+    };
+  });
+}
+
+/** The object's block that is in force or scheduled, if any. */
+export async function currentBlock(tx: SqlExecutor, objectId: number) {
+  const [block] = await tx.query<{ id: number; from: Date; to: Date | null; created_by: string; prohibitions: string[] }>(
+    `SELECT b.id, r.valid_from AS from, r.valid_to AS to, b.created_by,
+            ARRAY(SELECT s.name FROM console.request_meta m JOIN object_state_request x ON x.id = m.request_id
+                    JOIN enum_object_states s ON s.id = x.state_id
+                   WHERE m.block_id = b.id AND x.id <> b.blocked_request_id ORDER BY s.id) AS prohibitions
+       FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+      WHERE b.object_id = $1 AND b.unblocked_at IS NULL AND (r.valid_to IS NULL OR r.valid_to > now())
+      ORDER BY r.valid_from LIMIT 1`,
+    [objectId],
+  );
+  return block
+    ? {
+        id: block.id,
+        from: block.from.toISOString(),
+        to: block.to?.toISOString() ?? null,
+        by: block.created_by,
+        prohibitions: block.prohibitions,
+      }
+    : null;
+}
