@@ -76,3 +76,40 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await form.getByRole("button", { name: "Create request" }).click();
   await expect(form.getByRole("alert")).toHaveText(/^The end .* is not after the start /);
 });
+
+test("an operator blocks a domain from a future start and unblocks it", async ({ page }, testInfo) => {
+  await signInAsNewUser(page, "otto", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited&state_match=any&mode=not",
+  );
+  const first = page.locator("table.objects-table tbody td.col-name a").first();
+  const name = (await first.textContent()) as string;
+  await first.click();
+
+  const section = page.getByRole("region", { name: "Administrative block" });
+  await section.getByLabel(/^Block from/).fill(pragueWallTime(3));
+  await section.getByLabel(/^until/).fill(pragueWallTime(10));
+  await expect(section.getByRole("checkbox", { name: "serverDeleteProhibited" })).toBeChecked();
+  await expect(section.getByRole("checkbox", { name: "serverRenewProhibited" })).not.toBeChecked();
+  await section.getByLabel("Reason").fill("court order 7/2026");
+  await section.getByRole("button", { name: "Block" }).click();
+  await expect(section.getByRole("status")).toHaveText(
+    new RegExp(
+      `^Block (\\d+): ${name.replaceAll(".", "\\.")} blocked from .* until .* \\(serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\\)\\.$`,
+    ),
+  );
+  await expect(section).toContainText(
+    /Blocked \(block \d+\) from .* by otto: serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\./,
+  );
+  await expect(page.locator("table.requests tbody tr", { hasText: "pending" })).toHaveCount(4);
+  await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath("block-scheduled.png"), fullPage: true });
+
+  await section.getByLabel("Reason to unblock").fill("order withdrawn");
+  await section.getByRole("button", { name: "Unblock" }).click();
+  await expect(section.getByRole("button", { name: "Block" })).toBeVisible();
+  await expect(page.locator("table.requests tbody tr", { hasText: "canceled" })).toHaveCount(4);
+  await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("block-lifted.png"), fullPage: true });
+});

@@ -30,6 +30,10 @@ interface Fixtures {
   futureRequest(): Promise<number>;
   /** A start in a slot of its own, far enough ahead not to overlap anything. */
   freeSlot(): string;
+  /** A new domain of its own (blocks are per object). */
+  newDomain(): Promise<number>;
+  /** A scheduled block on a new domain, made directly in the database. */
+  newBlock(): Promise<number>;
 }
 
 interface ActionCase {
@@ -72,6 +76,22 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/objects/[id]/actions.ts#previewRequestAction": {
     allowed: ["admin", "operator"],
     form: (_, fx) => form({ objectId: fx.domain, state: "serverBlocked", from: fx.freeSlot(), reason: "access matrix" }),
+  },
+  "app/objects/[id]/actions.ts#blockAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => {
+      const from = fx.freeSlot();
+      return form({
+        objectId: await fx.newDomain(),
+        from,
+        to: new Date(Date.parse(from) + 86_400_000).toISOString(),
+        reason: "access matrix",
+      });
+    },
+  },
+  "app/objects/[id]/actions.ts#unblockAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => form({ blockId: await fx.newBlock(), reason: "access matrix" }),
   },
   "app/objects/[id]/actions.ts#cancelRequestAction": {
     allowed: ["admin", "operator"],
@@ -146,9 +166,32 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
     });
     let slot = 0;
     const freeSlot = () => new Date(Date.now() + (1000 + slot++ * 10) * 86_400_000).toISOString();
+    let domains = 0;
+    const newDomain = () =>
+      createDomain(db.sql, {
+        name: `matrix-${++domains}.cz`,
+        crdate: "2020-01-01T00:00:00Z",
+        exdate: "2030-01-01",
+        registrant: holder,
+        nsset: null,
+      });
     fixtures = {
       domain,
       freeSlot,
+      newDomain,
+      newBlock: async () => {
+        const blocked = await newDomain();
+        const [{ id: requestId }] = await db.sql.query<{ id: number }>(
+          "INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, 7, now() + interval '30 days') RETURNING id",
+          [blocked],
+        );
+        const [{ id }] = await db.sql.query<{ id: number }>(
+          "INSERT INTO console.blocks (object_id, blocked_request_id, created_by) VALUES ($1, $2, 'matrix') RETURNING id",
+          [blocked, requestId],
+        );
+        await db.sql.query("INSERT INTO console.request_meta (request_id, author, block_id) VALUES ($1, 'matrix', $2)", [requestId, id]);
+        return id;
+      },
       futureRequest: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to) VALUES ($1, 7, $2, $2::timestamptz + interval '1 day') RETURNING id",

@@ -2,6 +2,7 @@ import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import type { SqlExecutor } from "../db/driver";
+import { currentBlock } from "../requests/blocks";
 
 /** Another object this one points at (or is pointed at by). */
 export interface ObjectRef {
@@ -90,6 +91,8 @@ export interface ObjectDetail {
   /** Whether the caller may create and cancel requests; the states they may request here. */
   canWrite: boolean;
   requestable: { name: string; description: string; refuses: string[] }[];
+  /** The block in force or scheduled, if any. */
+  block: { id: number; from: string; to: string | null; by: string; prohibitions: string[] } | null;
   /** The object's audit entries, newest first; null when the role may not read the audit log. */
   audit: { at: string; actor: string | null; action: string; result: string }[] | null;
 }
@@ -151,7 +154,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   if (!object) return null;
 
   const canWrite = roleAllows(actor.role, "requests.write");
-  const [states, history, requests, projected, refusals, audit, typeData, requestable] = await Promise.all([
+  const [states, history, requests, projected, refusals, audit, typeData, requestable, block] = await Promise.all([
     sql.query<{
       name: string;
       description: string | null;
@@ -224,6 +227,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
           [id],
         )
       : Promise.resolve([]),
+    currentBlock(sql, id),
   ]);
 
   const linked = history.filter((h) => h.name === "linked");
@@ -284,6 +288,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     refusals: refusals.map((r) => ({ command: r.command, states: r.states })),
     inZone: object.type === "domain" ? !states.some((s) => s.name === "outzone") : null,
     canWrite,
+    block,
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
   };

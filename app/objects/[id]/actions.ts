@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { blockObject, unblockObject } from "@/lib/requests/blocks";
 import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/lib/requests/write";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
@@ -49,4 +50,21 @@ export async function cancelRequestAction(_previous: ActionResult | null, form: 
       idempotencyKey: field(form, "idempotencyKey"),
     }),
   );
+}
+
+export async function blockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(field(form, "objectId"), () =>
+    blockObject({
+      objectId: field(form, "objectId"),
+      from: field(form, "from"),
+      to: field(form, "to"),
+      prohibitions: form.getAll("prohibitions").map(String),
+      reason: field(form, "reason"),
+      idempotencyKey: field(form, "idempotencyKey"),
+    }),
+  );
+}
+
+export async function unblockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(field(form, "objectId"), () => unblockObject({ blockId: field(form, "blockId"), reason: field(form, "reason") }));
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -10,8 +11,9 @@ import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
+import { DEFAULT_PROHIBITIONS } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
-import { cancelRequestAction, createRequestAction, previewRequestAction } from "./actions";
+import { blockAction, cancelRequestAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export const metadata: Metadata = { title: "Object" };
 
@@ -160,6 +162,68 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           ]}
         />
       </details>
+
+      {(object.block || (object.canWrite && object.requestable.some((r) => r.name === "serverBlocked"))) && (
+        <section className="panel" aria-labelledby="blocking">
+          <h2 id="blocking">Administrative block</h2>
+          {object.block ? (
+            <>
+              <p>
+                Blocked (block {object.block.id}) from {formatInstant(object.block.from)}{" "}
+                {object.block.to ? `until ${formatInstant(object.block.to)}` : "with no end"}, by {object.block.by}: serverBlocked
+                {object.block.prohibitions.length ? `, ${object.block.prohibitions.join(", ")}` : ""}.
+              </p>
+              {object.canWrite && (
+                <ActionForm
+                  action={unblockAction}
+                  className="inline"
+                  confirm={`Lift block ${object.block.id} on ${object.name}? Earlier prohibitions come back.`}
+                >
+                  <input type="hidden" name="blockId" value={object.block.id} />
+                  <input type="hidden" name="objectId" value={object.id} />
+                  <input name="reason" required maxLength={REASON_MAX} placeholder="Reason" aria-label="Reason to unblock" />
+                  <button type="submit">Unblock</button>
+                </ActionForm>
+              )}
+            </>
+          ) : (
+            <ActionForm
+              action={blockAction}
+              className="block-form"
+              confirm={`Block ${object.name}? Its prohibitions then change only through the block.`}
+            >
+              <input type="hidden" name="objectId" value={object.id} />
+              <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+              <div className="filter-row">
+                <label>
+                  Block from ({timeZone}; empty: now)
+                  <input name="from" type="datetime-local" step="1" />
+                </label>
+                <label>
+                  until (optional)
+                  <input name="to" type="datetime-local" step="1" />
+                </label>
+              </div>
+              <fieldset className="plain prohibitions">
+                <legend>Prohibitions</legend>
+                {object.requestable
+                  .filter((r) => /^server\w+Prohibited$/.test(r.name))
+                  .map((r) => (
+                    <label key={r.name} className="inline">
+                      <input type="checkbox" name="prohibitions" value={r.name} defaultChecked={DEFAULT_PROHIBITIONS.includes(r.name)} />
+                      {r.name}
+                    </label>
+                  ))}
+              </fieldset>
+              <label className="reason">
+                Reason
+                <input name="reason" required maxLength={REASON_MAX} />
+              </label>
+              <button type="submit">Block</button>
+            </ActionForm>
+          )}
+        </section>
+      )}
 
       <h2 id="requests">Requests</h2>
       {object.canWrite && object.requestable.length > 0 && (
