@@ -63,7 +63,7 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(row).toContainText("order withdrawn");
   await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("request-canceled.png"), fullPage: true });
-  await page.goto("/requests?phase=canceled");
+  await page.goto("/requests?phase=canceled&author=olga");
   await expect(page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) })).toContainText(
     "by olga: order withdrawn",
   );
@@ -84,7 +84,6 @@ test("an operator blocks a domain from a future start and unblocks it", async ({
     "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited&state_match=any&mode=not",
   );
   const first = page.locator("table.objects-table tbody td.col-name a").first();
-  const name = (await first.textContent()) as string;
   await first.click();
 
   const section = page.getByRole("region", { name: "Administrative block" });
@@ -94,11 +93,7 @@ test("an operator blocks a domain from a future start and unblocks it", async ({
   await expect(section.getByRole("checkbox", { name: "serverRenewProhibited" })).not.toBeChecked();
   await section.getByLabel("Reason").fill("court order 7/2026");
   await section.getByRole("button", { name: "Block" }).click();
-  await expect(section.getByRole("status")).toHaveText(
-    new RegExp(
-      `^Block (\\d+): ${name.replaceAll(".", "\\.")} blocked from .* until .* \\(serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\\)\\.$`,
-    ),
-  );
+  // The page shows the block at once (the form gives way to it).
   await expect(section).toContainText(
     /Blocked \(block \d+\) from .* by otto: serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\./,
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState, useEffect, useState } from "react";
+import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -26,18 +26,29 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
   const [result, formAction, pending] = useActionState(action, null);
   const [previewed, previewAction, previewing] = useActionState(preview, null);
   const [key, setKey] = useState(newKey);
-  const [state, setState] = useState(states[0]?.name ?? "");
+  const firstState = states[0]?.name ?? "";
+  const [state, setState] = useState(firstState);
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
+  // Controlled: a form action resets uncontrolled fields, and the preview must not wipe the reason.
+  const [reason, setReason] = useState("");
+  const formRef = useRef<HTMLFormElement>(null);
   // A new request gets a new key; a failed one keeps its key, so resending it stays idempotent.
   useEffect(() => {
-    if (result?.ok) setKey(newKey());
-  }, [result]);
+    if (result?.ok) {
+      // The form was reset after sending: the fields start afresh.
+      setKey(newKey());
+      setReason("");
+      setFrom("");
+      setTo("");
+      setState(firstState);
+    }
+  }, [result, firstState]);
   const chosen = states.find((s) => s.name === state);
   const show = (value: string) => (value ? `${value.replace("T", " ")} ${timeZone}` : "");
 
   return (
-    <form action={formAction} className="request-form" aria-label="Request a state">
+    <form ref={formRef} action={formAction} className="request-form" aria-label="Request a state">
       <input type="hidden" name="objectId" value={objectId} />
       <input type="hidden" name="idempotencyKey" value={key} />
       <fieldset disabled={pending || previewing} className="plain">
@@ -63,7 +74,7 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
         </div>
         <label className="reason">
           Reason (required, at most {reasonMax} characters)
-          <textarea name="reason" maxLength={reasonMax} required rows={2} />
+          <textarea name="reason" maxLength={reasonMax} required rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
         {chosen && (
           <p className="preview" role="status" aria-live="polite">
@@ -73,7 +84,15 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
           </p>
         )}
         <div className="filter-actions">
-          <button type="submit" formAction={previewAction} className="secondary">
+          <button
+            type="button"
+            className="secondary"
+            // Not a form action: those reset the form afterwards, and a preview must keep what was typed.
+            onClick={() => {
+              const form = formRef.current;
+              if (form) startTransition(() => previewAction(new FormData(form)));
+            }}
+          >
             Preview what it does
           </button>
           <button type="submit">Create request</button>
