@@ -10,6 +10,7 @@ function pragueWallTime(days: number): string {
 }
 
 test("an operator schedules a serverOutzoneManual period for next week, sees it pending, and cancels it", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
   await signInAsNewUser(page, "olga", "operator");
   page.on("dialog", (dialog) => dialog.accept());
 
@@ -63,10 +64,6 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(row).toContainText("order withdrawn");
   await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("request-canceled.png"), fullPage: true });
-  await page.goto("/requests?phase=canceled&author=olga");
-  await expect(page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) })).toContainText(
-    "by olga: order withdrawn",
-  );
 
   // A broken rule comes back as a message: an end before the start.
   await form.getByLabel("State").selectOption("serverTransferProhibited");
@@ -75,9 +72,16 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await form.getByLabel(/^Reason/).fill("test");
   await form.getByRole("button", { name: "Create request" }).click();
   await expect(form.getByRole("alert")).toHaveText(/^The end .* is not after the start /);
+
+  // The canceled request on the requests page, with who canceled it and why.
+  await page.goto("/requests?phase=canceled&author=olga");
+  await expect(page.locator("table.requests tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) })).toContainText(
+    "by olga: order withdrawn",
+  );
 });
 
 test("an operator blocks a domain from a future start and unblocks it", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
   await signInAsNewUser(page, "otto", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto(

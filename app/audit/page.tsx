@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Notices } from "@/components/notices";
 import { listAudit } from "@/lib/audit/query";
 import { forPage } from "@/lib/auth/page";
 import { formatInstant } from "@/lib/format/datetime";
@@ -16,13 +17,7 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         <h1>Audit log</h1>
         <p className="muted">Newest first · append-only, hash-chained</p>
       </div>
-      {audit.notices.length > 0 && (
-        <div className="notice" role="status">
-          {audit.notices.map((n) => (
-            <p key={n}>{n}</p>
-          ))}
-        </div>
-      )}
+      <Notices notices={audit.notices} />
       <form className="filters" method="get">
         <label>
           Actor

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
+import { Notices } from "@/components/notices";
 import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
@@ -70,13 +71,7 @@ async function ObjectList({ params }: { params: Params }) {
           {list.estimated && <span title="Counting them all would take too long; this is the database's estimate."> (estimate)</span>}
         </p>
       </div>
-      {list.notices.length > 0 && (
-        <div className="notice" role="status">
-          {list.notices.map((notice) => (
-            <p key={notice}>{notice}</p>
-          ))}
-        </div>
-      )}
+      <Notices notices={list.notices} />
       <ObjectFilters
         values={{ ...params, mode: list.filter.state?.mode ?? params.mode, size: String(list.pageSize) }}
         types={list.types}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Notices } from "@/components/notices";
 import { SimpleTable } from "@/components/simple-table";
 import { forPage } from "@/lib/auth/page";
 import { formatInstant } from "@/lib/format/datetime";
@@ -21,13 +22,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           {f.upcoming ? "Starting or ending in the next 7 days, soonest first" : "All manual state requests, newest start first"}
         </p>
       </div>
-      {list.notices.length > 0 && (
-        <div className="notice" role="status">
-          {list.notices.map((n) => (
-            <p key={n}>{n}</p>
-          ))}
-        </div>
-      )}
+      <Notices notices={list.notices} />
       <nav className="type-filter" aria-label="Request views">
         <a href="/requests" aria-current={!f.upcoming && !f.phase ? "page" : undefined}>
           all

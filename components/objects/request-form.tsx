@@ -1,6 +1,7 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -104,11 +105,7 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
           </div>
         )}
       </fieldset>
-      {result && (
-        <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>
-          {result.ok ? result.message : result.error}
-        </p>
-      )}
+      <ActionMessage result={result} />
     </form>
   );
 }

@@ -27,11 +27,17 @@ export function ActionForm({ action, confirm, className, children }: ActionFormP
       <fieldset disabled={pending} className="plain">
         {children}
       </fieldset>
-      {result && (
-        <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>
-          {result.ok ? result.message : result.error}
-        </p>
-      )}
+      <ActionMessage result={result} />
     </form>
+  );
+}
+
+/** What a server action answered: its message, or its error as an alert. */
+export function ActionMessage({ result }: { result: ActionResult | null }) {
+  if (!result) return null;
+  return (
+    <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>
+      {result.ok ? result.message : result.error}
+    </p>
   );
 }

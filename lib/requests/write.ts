@@ -1,7 +1,7 @@
 import "server-only";
 import * as z from "zod";
+import { auditedChange } from "../actions/change";
 import { InputError, parseInput } from "../actions/result";
-import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
@@ -155,10 +155,10 @@ export async function materialise(tx: SqlExecutor, objectId: number): Promise<vo
 export const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
 
 /**
- * Authorise, validate, then change and audit in one transaction; a refusal is audited and
- * changes nothing.
+ * A request change (see auditedChange), with the transaction's instant and the object it touched
+ * recorded in the audit row.
  */
-export async function requestChange<S extends z.ZodType, T extends { message: string }>(
+export function requestChange<S extends z.ZodType, T extends { message: string }>(
   action: string,
   schema: S,
   input: unknown,
@@ -169,20 +169,11 @@ export async function requestChange<S extends z.ZodType, T extends { message: st
     now: Date,
   ) => Promise<T & { objectId: number; audited: Record<string, unknown> }>,
 ): Promise<T> {
-  const { actor, db } = await authorize("requests.write", action);
-  try {
-    const data = parseInput(schema, input);
-    return await db.sql.transaction(async (tx) => {
-      const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
-      const result = await work(tx, data, actor, now);
-      await audit(tx, { action, result: "ok", actor, objectIds: [result.objectId], input: result.audited });
-      return result;
-    });
-  } catch (error) {
-    if (error instanceof InputError)
-      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
-    throw error;
-  }
+  return auditedChange("requests.write", action, schema, input, async (tx, data, actor) => {
+    const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
+    const result = await work(tx, data, actor, now);
+    return { result, audit: { objectIds: [result.objectId], input: result.audited } };
+  });
 }
 
 export interface CreatedRequest {

@@ -1,7 +1,7 @@
 import "server-only";
 import type * as z from "zod";
-import { InputError, parseInput as parse } from "../actions/result";
-import { audit } from "../audit/log";
+import { auditedChange } from "../actions/change";
+import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
@@ -19,7 +19,7 @@ export async function listUsers(): Promise<UserRecord[]> {
  * Runs a user change: authorise, validate, then change and audit in one transaction. A refusal
  * is audited and changes nothing.
  */
-async function change<S extends z.ZodType>(
+function change<S extends z.ZodType>(
   action: string,
   schema: S,
   input: unknown,
@@ -29,20 +29,10 @@ async function change<S extends z.ZodType>(
     actor: Actor,
   ) => Promise<{ message: string; userId: number; audited?: Record<string, unknown> }>,
 ): Promise<{ message: string }> {
-  const { actor, db } = await authorize("users.manage", action);
-  try {
-    const data = parse(schema, input);
-    return await db.sql.transaction(async (tx) => {
-      const { message, userId, audited } = await work(tx, data, actor);
-      await audit(tx, { action, result: "ok", actor, input: { ...audited, userId } });
-      return { message };
-    });
-  } catch (error) {
-    if (error instanceof InputError) {
-      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
-    }
-    throw error;
-  }
+  return auditedChange("users.manage", action, schema, input, async (tx, data, actor) => {
+    const { message, userId, audited } = await work(tx, data, actor);
+    return { result: { message }, audit: { input: { ...audited, userId } } };
+  });
 }
 
 async function existingUser(tx: SqlExecutor, userId: number) {

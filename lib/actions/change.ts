@@ -1,0 +1,39 @@
+import "server-only";
+import type * as z from "zod";
+import { audit } from "../audit/log";
+import { authorize } from "../auth/guard";
+import type { Permission } from "../auth/roles";
+import type { Actor } from "../auth/sessions";
+import type { SqlExecutor } from "../db/driver";
+import { InputError, parseInput } from "./result";
+
+/**
+ * Every change the console makes: authorise, validate, then change and write the audit row in one
+ * transaction, so the row exists exactly when the change does. A refusal of the input is audited
+ * and changes nothing.
+ */
+export async function auditedChange<S extends z.ZodType, T>(
+  permission: Permission,
+  action: string,
+  schema: S,
+  input: unknown,
+  work: (
+    tx: SqlExecutor,
+    data: z.output<S>,
+    actor: Actor,
+  ) => Promise<{ result: T; audit: { objectIds?: number[]; input: Record<string, unknown> } }>,
+): Promise<T> {
+  const { actor, db } = await authorize(permission, action);
+  try {
+    const data = parseInput(schema, input);
+    return await db.sql.transaction(async (tx) => {
+      const { result, audit: entry } = await work(tx, data, actor);
+      await audit(tx, { action, result: "ok", actor, objectIds: entry.objectIds, input: entry.input });
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof InputError)
+      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
+    throw error;
+  }
+}
