@@ -1,6 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { InputError } from "../actions/result";
+import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { checkRequest, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
 
@@ -40,68 +41,77 @@ async function insertRequest(tx: SqlExecutor, objectId: number, stateId: number,
  * remembered, to be restored on unblocking; one that would start inside the block is refused.
  */
 export function blockObject(input: unknown): Promise<{ message: string; blockId: number }> {
-  return requestChange("block.create", blockSchema, input, async (tx, data, actor, now) => {
-    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
-    const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now);
-    const { object, from, to } = blocked;
-    const states = await tx.query<{ id: number; name: string; applies: boolean; manual: boolean }>(
-      `SELECT s.id, s.name, s.manual, o.type = ANY (s.types) AS applies FROM enum_object_states s, object_registry o
-        WHERE o.id = $1 AND s.name = ANY ($2::text[])`,
-      [object.id, prohibitions],
-    );
-    for (const name of prohibitions) {
-      const state = states.find((s) => s.name === name);
-      if (!state?.manual || !/^server\w+Prohibited$/.test(name))
-        throw new InputError(`${name.slice(0, 50)} is not a prohibition a block can set.`, { prohibitions: ["Unknown prohibition."] });
-      if (!state.applies) throw new InputError(`${name} does not apply to a ${object.type}.`, { prohibitions: ["Not for this type."] });
-    }
+  return requestChange("block.create", blockSchema, input, (tx, data, actor, now) => blockWork(tx, data, actor, now));
+}
 
-    const [{ id: blockId }] = await tx.query<{ id: number }>(
-      "INSERT INTO console.blocks (object_id, blocked_request_id, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
-      [object.id, await insertRequest(tx, object.id, blocked.state.id, from, to, now, data.reason), actor.username, now],
+/** Checks and writes one block inside the caller's transaction (a form's, or a bulk apply's, with `batchId`). */
+export async function blockWork(
+  tx: SqlExecutor,
+  data: z.output<typeof blockSchema>,
+  actor: Actor,
+  now: Date,
+  batchId: string | null = null,
+): Promise<{ message: string; blockId: number; objectId: number; audited: Record<string, unknown> }> {
+  const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
+  const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now);
+  const { object, from, to } = blocked;
+  const states = await tx.query<{ id: number; name: string; applies: boolean; manual: boolean }>(
+    `SELECT s.id, s.name, s.manual, o.type = ANY (s.types) AS applies FROM enum_object_states s, object_registry o
+      WHERE o.id = $1 AND s.name = ANY ($2::text[])`,
+    [object.id, prohibitions],
+  );
+  for (const name of prohibitions) {
+    const state = states.find((s) => s.name === name);
+    if (!state?.manual || !/^server\w+Prohibited$/.test(name))
+      throw new InputError(`${name.slice(0, 50)} is not a prohibition a block can set.`, { prohibitions: ["Unknown prohibition."] });
+    if (!state.applies) throw new InputError(`${name} does not apply to a ${object.type}.`, { prohibitions: ["Not for this type."] });
+  }
+
+  const [{ id: blockId }] = await tx.query<{ id: number }>(
+    "INSERT INTO console.blocks (object_id, blocked_request_id, created_by, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+    [object.id, await insertRequest(tx, object.id, blocked.state.id, from, to, now, data.reason), actor.username, now],
+  );
+  const ids: number[] = [];
+  for (const state of states) {
+    const overlapping = await tx.query<{ id: number; valid_from: Date; valid_to: Date | null }>(
+      `SELECT r.id, r.valid_from, r.valid_to FROM object_state_request r
+        WHERE r.object_id = $1 AND r.state_id = $2
+          AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($3, $4, NULL) FOR UPDATE`,
+      [object.id, state.id, from, to],
     );
-    const ids: number[] = [];
-    for (const state of states) {
-      const overlapping = await tx.query<{ id: number; valid_from: Date; valid_to: Date | null }>(
-        `SELECT r.id, r.valid_from, r.valid_to FROM object_state_request r
-          WHERE r.object_id = $1 AND r.state_id = $2
-            AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($3, $4, NULL) FOR UPDATE`,
-        [object.id, state.id, from, to],
-      );
-      for (const r of overlapping) {
-        if (r.valid_from >= from)
-          throw new InputError(
-            `Request ${r.id} for ${state.name} starts inside the block's period (${when(r.valid_from)}); cancel it first or choose another period.`,
-            { from: ["Overlaps a request."] },
-          );
-        // In force when the block begins: it ends there, and comes back when the block is lifted.
-        await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
-          blockId,
-          r.id,
-          r.valid_to,
-        ]);
-        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [r.id, from]);
-      }
-      ids.push(await insertRequest(tx, object.id, state.id, from, to, now, data.reason));
+    for (const r of overlapping) {
+      if (r.valid_from >= from)
+        throw new InputError(
+          `Request ${r.id} for ${state.name} starts inside the block's period (${when(r.valid_from)}); cancel it first or choose another period.`,
+          { from: ["Overlaps a request."] },
+        );
+      // In force when the block begins: it ends there, and comes back when the block is lifted.
+      await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+        blockId,
+        r.id,
+        r.valid_to,
+      ]);
+      await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [r.id, from]);
     }
-    const blockRequests = [
-      (await tx.query<{ id: number }>("SELECT blocked_request_id AS id FROM console.blocks WHERE id = $1", [blockId]))[0].id,
-      ...ids,
-    ];
-    for (const [i, requestId] of blockRequests.entries())
-      await tx.query(
-        "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key) VALUES ($1, $2, $3, $4, $5)",
-        [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null],
-      );
-    await materialise(tx, object.id);
-    const names = states.map((s) => s.name).join(", ");
-    return {
-      message: `Block ${blockId}: ${object.name} blocked from ${from <= now ? "now" : when(from)} ${to ? `until ${when(to)}` : "with no end"} (serverBlocked, ${names}).`,
-      blockId,
-      objectId: object.id,
-      audited: { blockId, from, to, prohibitions: states.map((s) => s.name), reason: data.reason },
-    };
-  });
+    ids.push(await insertRequest(tx, object.id, state.id, from, to, now, data.reason));
+  }
+  const blockRequests = [
+    (await tx.query<{ id: number }>("SELECT blocked_request_id AS id FROM console.blocks WHERE id = $1", [blockId]))[0].id,
+    ...ids,
+  ];
+  for (const [i, requestId] of blockRequests.entries())
+    await tx.query(
+      "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5, $6)",
+      [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
+    );
+  await materialise(tx, object.id);
+  const names = states.map((s) => s.name).join(", ");
+  return {
+    message: `Block ${blockId}: ${object.name} blocked from ${from <= now ? "now" : when(from)} ${to ? `until ${when(to)}` : "with no end"} (serverBlocked, ${names}).`,
+    blockId,
+    objectId: object.id,
+    audited: { blockId, from, to, prohibitions: states.map((s) => s.name), reason: data.reason, ...(batchId ? { batchId } : {}) },
+  };
 }
 
 /**

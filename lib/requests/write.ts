@@ -183,6 +183,48 @@ export interface CreatedRequest {
   repeated: boolean;
 }
 
+/**
+ * Checks and writes one request inside the caller's transaction (a form's, or a bulk apply's, with
+ * `batchId`); returns what the audit row and the person are told.
+ */
+export async function createWork(
+  tx: SqlExecutor,
+  data: z.output<typeof createRequestSchema>,
+  actor: Actor,
+  now: Date,
+  batchId: string | null = null,
+): Promise<CreatedRequest & { objectId: number; audited: Record<string, unknown> }> {
+  const c = await checkRequest(tx, data, now);
+  let requestId: number;
+  try {
+    [{ id: requestId }] = await tx.query<{ id: number }>(
+      "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+      [c.object.id, c.state.id, c.from, c.to, now],
+    );
+  } catch (error) {
+    // Another request got in between the check and the insert: the constraint has the last word.
+    if (isCode(error, "23P01"))
+      throw new InputError(`${c.object.name} already has an overlapping request for ${c.state.name}; reload and look.`);
+    throw error;
+  }
+  await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
+    requestId,
+    data.reason,
+  ]);
+  await tx.query(
+    "INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5)",
+    [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
+  );
+  await materialise(tx, c.object.id);
+  return {
+    message: `Request ${requestId}: ${c.state.name} on ${c.object.name} from ${when(c.from)} ${c.to ? `until ${when(c.to)}` : "with no end"}.`,
+    requestId,
+    repeated: false,
+    objectId: c.object.id,
+    audited: { requestId, state: c.state.name, from: c.from, to: c.to, reason: data.reason, ...(batchId ? { batchId } : {}) },
+  };
+}
+
 /** Creates a manual state request (see checkRequest for the rules). */
 export async function createStateRequest(input: unknown): Promise<CreatedRequest> {
   try {
@@ -204,37 +246,7 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
             audited: { requestId: earlier.request_id, repeated: true },
           };
       }
-      const c = await checkRequest(tx, data, now);
-      let requestId: number;
-      try {
-        [{ id: requestId }] = await tx.query<{ id: number }>(
-          "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-          [c.object.id, c.state.id, c.from, c.to, now],
-        );
-      } catch (error) {
-        // Another request got in between the check and the insert: the constraint has the last word.
-        if (isCode(error, "23P01"))
-          throw new InputError(`${c.object.name} already has an overlapping request for ${c.state.name}; reload and look.`);
-        throw error;
-      }
-      await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
-        requestId,
-        data.reason,
-      ]);
-      await tx.query("INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key) VALUES ($1, $2, $3, $4)", [
-        requestId,
-        actor.username,
-        actor.userId,
-        data.idempotencyKey ?? null,
-      ]);
-      await materialise(tx, c.object.id);
-      return {
-        message: `Request ${requestId}: ${c.state.name} on ${c.object.name} from ${when(c.from)} ${c.to ? `until ${when(c.to)}` : "with no end"}.`,
-        requestId,
-        repeated: false,
-        objectId: c.object.id,
-        audited: { requestId, state: c.state.name, from: c.from, to: c.to, reason: data.reason },
-      };
+      return createWork(tx, data, actor, now);
     });
   } catch (error) {
     // Two submissions of one form at the same instant: the second finds the first.

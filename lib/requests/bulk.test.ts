@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "../auth/request-context";
+import type { Database } from "../db/client";
+import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
+import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
+import { bulkStateChange } from "./bulk";
+
+describe.each(testBackends())("bulk requests and blocks on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let operator: RequestContext;
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "BULK-HOLDER", "2020-01-01T00:00:00Z");
+      for (const name of ["one.cz", "two.cz", "three.cz", "four.cz"])
+        await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
+      // One handle for an nsset and a keyset (each type has its own namespace).
+      const nsset = await createObject(tx, TYPE.nsset, "TWIN", "2020-01-01T00:00:00Z");
+      await tx.query("UPDATE object_registry SET roid = 'ROID-TWIN-NSSET' WHERE id = $1", [nsset]);
+      await createObject(tx, TYPE.keyset, "TWIN", "2020-01-01T00:00:00Z");
+    }));
+    operator = await signedInAs(db, "operator");
+  });
+  afterAll(() => drop());
+
+  const bulk = (input: Record<string, unknown>) =>
+    actAs(operator, () => bulkStateChange({ kind: "block", reason: "bulk test", batchId: randomUUID(), ...input }));
+  const requests = async () => (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state_request"))[0].n;
+
+  it("dry-runs per object, naming each refusal, and changes nothing", async () => {
+    const before = await requests();
+    const result = await bulk({ names: "one.cz\nTWO.CZ, nowhere.cz\n\nTWIN", apply: false });
+    expect(result.message).toBe("Dry run: 2 of 4 will apply, 2 refused; nothing was changed.");
+    expect(result.outcomes.map((o) => [o.name, o.ok])).toEqual([
+      ["one.cz", true],
+      ["TWO.CZ", true],
+      ["nowhere.cz", false],
+      ["TWIN", false],
+    ]);
+    expect(result.outcomes[0].message).toMatch(/^will apply: Block \d+: one\.cz blocked from now with no end/);
+    expect(result.outcomes[2].message).toBe("There is no live object named nowhere.cz.");
+    expect(result.outcomes[3].message).toBe("TWIN names several objects (nsset, keyset); choose a type.");
+    expect(await requests()).toBe(before);
+  });
+
+  it("applies all or nothing", async () => {
+    const before = await requests();
+    const refused = await bulk({ names: "one.cz two.cz nowhere.cz", apply: true });
+    expect(refused.applied).toBe(false);
+    expect(refused.message).toBe("1 of 3 cannot be applied; nothing was changed. Fix or remove them and try again.");
+    expect(await requests()).toBe(before);
+
+    const batchId = randomUUID();
+    const applied = await bulk({
+      names: "one.cz two.cz three.cz",
+      apply: true,
+      batchId,
+      from: "",
+      prohibitions: ["serverUpdateProhibited"],
+    });
+    expect(applied).toMatchObject({ applied: true, message: `Applied to all 3 objects (batch ${batchId}).` });
+    const [{ n }] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [batchId]);
+    expect(n).toBe(6);
+    const audited = await db.sql.query<{ action: string; batch: string | null }>(
+      "SELECT action, input->>'batchId' AS batch FROM console.audit_log WHERE input->>'batchId' = $1 ORDER BY id",
+      [batchId],
+    );
+    expect(audited.map((a) => a.action)).toEqual(["block.create", "block.create", "block.create", "bulk.apply"]);
+    // The same batch sent again does nothing new.
+    const again = await actAs(operator, () =>
+      bulkStateChange({ kind: "block", reason: "bulk test", batchId, names: "one.cz two.cz three.cz", apply: true }),
+    );
+    expect(again.message).toBe("This batch was already applied (6 requests); nothing new was done.");
+    // A request for many: refused where a block holds.
+    const request = await bulk({ kind: "request", state: "serverTransferProhibited", names: "three.cz four.cz", apply: false });
+    expect(request.outcomes.map((o) => o.ok)).toEqual([false, true]);
+    expect(request.outcomes[0].message).toMatch(/^three\.cz is administratively blocked/);
+  });
+});

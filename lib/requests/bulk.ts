@@ -1,0 +1,178 @@
+import "server-only";
+import * as z from "zod";
+import { InputError, parseInput } from "../actions/result";
+import { audit } from "../audit/log";
+import { authorize } from "../auth/guard";
+import { blockSchema, blockWork } from "./blocks";
+import { createRequestSchema, createWork, reasonSchema } from "./write";
+
+/** The most objects one bulk change may touch. */
+export const BULK_MAX = 10_000;
+
+export const bulkSchema = z.object({
+  names: z.string({ error: "Paste the names or handles, one per line." }).max(2_000_000, { error: "The list is too long." }),
+  type: z.string().trim().max(20).optional().default(""),
+  kind: z.enum(["request", "block"], { error: "Choose a request or a block." }),
+  state: z.string().trim().max(50).optional().default(""),
+  from: z.string().trim().optional().default(""),
+  to: z.string().trim().optional().default(""),
+  prohibitions: z.array(z.string().trim().max(50)).max(10).optional(),
+  reason: reasonSchema,
+  apply: z.boolean().optional().default(false),
+  batchId: z.uuid({ error: "The form's batch key is damaged; reload the page." }),
+});
+
+export interface BulkOutcome {
+  name: string;
+  objectId: number | null;
+  ok: boolean;
+  message: string;
+}
+
+export interface BulkResult {
+  message: string;
+  applied: boolean;
+  batchId: string;
+  outcomes: BulkOutcome[];
+}
+
+/** Raised inside the transaction to roll everything back (a dry run, or an apply with refusals). */
+class RollBack extends Error {
+  constructor(readonly outcomes: BulkOutcome[]) {
+    super("roll back");
+  }
+}
+
+/**
+ * A request or a block for many objects named in a pasted list. A dry run tries every object in a
+ * transaction that is rolled back and says, per object, "will apply" or the exact refusal. Apply
+ * does the same and commits only when every object passes: all or nothing, each object's change
+ * audited with the batch id.
+ */
+export async function bulkStateChange(input: unknown): Promise<BulkResult> {
+  const parsed = bulkSchema.safeParse(input);
+  const action = parsed.success && parsed.data.apply ? "bulk.apply" : "bulk.dry_run";
+  const { db, actor } = await authorize("requests.write", action);
+  const data = parseInput(bulkSchema, input);
+  const names = [
+    ...new Set(
+      data.names
+        .split(/[\s,;]+/)
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
+  if (names.length === 0) throw new InputError("Paste at least one name or handle.", { names: ["Empty."] });
+  if (names.length > BULK_MAX)
+    throw new InputError(`${names.length} names: one bulk change takes at most ${BULK_MAX.toLocaleString("en")}.`, {
+      names: ["Too many."],
+    });
+
+  const [done] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
+    data.batchId,
+  ]);
+  if (data.apply && done.n > 0)
+    return {
+      message: `This batch was already applied (${done.n} requests); nothing new was done.`,
+      applied: true,
+      batchId: data.batchId,
+      outcomes: [],
+    };
+
+  const candidates = names.flatMap((n) => [n, n.toLowerCase(), n.toUpperCase()]);
+  const found = await db.sql.query<{ id: number; name: string; type: string }>(
+    `SELECT o.id, o.name, t.name AS type FROM object_registry o JOIN enum_object_type t ON t.id = o.type
+      WHERE o.name = ANY ($1::text[]) AND o.erdate IS NULL AND ($2 = '' OR t.name = $2)`,
+    [candidates, data.type],
+  );
+  const targets = names.map((name) => {
+    const matches = found.filter((o) => o.name.toLowerCase() === name.toLowerCase());
+    if (matches.length === 1) return { name, id: matches[0].id, problem: null };
+    return {
+      name,
+      id: null,
+      problem:
+        matches.length === 0
+          ? `There is no live ${data.type || "object"} named ${name.slice(0, 255)}.`
+          : `${name} names several objects (${matches.map((m) => m.type).join(", ")}); choose a type.`,
+    };
+  });
+
+  try {
+    const outcomes = await db.sql.transaction(async (tx) => {
+      const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
+      const outcomes: BulkOutcome[] = [];
+      for (const target of targets) {
+        if (target.id === null) {
+          outcomes.push({ name: target.name, objectId: null, ok: false, message: target.problem ?? "" });
+          continue;
+        }
+        await tx.query("SAVEPOINT bulk_object");
+        try {
+          const common = { objectId: target.id, from: data.from, to: data.to, reason: data.reason };
+          const result =
+            data.kind === "block"
+              ? await blockWork(tx, parseInput(blockSchema, { ...common, prohibitions: data.prohibitions }), actor, now, data.batchId)
+              : await createWork(tx, parseInput(createRequestSchema, { ...common, state: data.state }), actor, now, data.batchId);
+          if (data.apply)
+            await audit(tx, {
+              action: data.kind === "block" ? "block.create" : "request.create",
+              result: "ok",
+              actor,
+              objectIds: [target.id],
+              input: result.audited,
+            });
+          await tx.query("RELEASE SAVEPOINT bulk_object");
+          outcomes.push({
+            name: target.name,
+            objectId: target.id,
+            ok: true,
+            message: data.apply ? result.message : `will apply: ${result.message}`,
+          });
+        } catch (error) {
+          await tx.query("ROLLBACK TO SAVEPOINT bulk_object");
+          if (!(error instanceof InputError)) throw error;
+          outcomes.push({ name: target.name, objectId: target.id, ok: false, message: error.message });
+        }
+      }
+      if (!data.apply || outcomes.some((o) => !o.ok)) throw new RollBack(outcomes);
+      await audit(tx, {
+        action: "bulk.apply",
+        result: "ok",
+        actor,
+        objectIds: targets.map((t) => t.id as number),
+        input: { batchId: data.batchId, kind: data.kind, state: data.state, count: targets.length },
+      });
+      return outcomes;
+    });
+    return {
+      message: `Applied to all ${outcomes.length} objects (batch ${data.batchId}).`,
+      applied: true,
+      batchId: data.batchId,
+      outcomes,
+    };
+  } catch (error) {
+    if (!(error instanceof RollBack)) throw error;
+    const refused = error.outcomes.filter((o) => !o.ok).length;
+    if (!data.apply)
+      return {
+        message: `Dry run: ${error.outcomes.length - refused} of ${error.outcomes.length} will apply${refused ? `, ${refused} refused` : ""}; nothing was changed.`,
+        applied: false,
+        batchId: data.batchId,
+        outcomes: error.outcomes,
+      };
+    await audit(db.sql, {
+      action: "bulk.apply",
+      result: "refused",
+      errorCode: "invalid",
+      actor,
+      input: { batchId: data.batchId, refused },
+    });
+    return {
+      message: `${refused} of ${error.outcomes.length} cannot be applied; nothing was changed. Fix or remove them and try again.`,
+      applied: false,
+      batchId: data.batchId,
+      outcomes: error.outcomes,
+    };
+  }
+}
