@@ -112,3 +112,35 @@ test("an operator blocks a domain from a future start and unblocks it", async ({
   await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("block-lifted.png"), fullPage: true });
 });
+
+test("an operator bulk-blocks three domains from a pasted list, dry run first", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "bea", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited&state_match=any&mode=not&size=25",
+  );
+  const names = (await page.locator("table.objects-table tbody td.col-name a").allTextContents()).slice(10, 13);
+  expect(names).toHaveLength(3);
+
+  await page.goto("/requests");
+  await page.getByRole("link", { name: "Bulk change…" }).click();
+  const form = page.getByRole("form", { name: "Bulk change" });
+  await form.getByLabel(/^Names or handles/).fill(names.join("\n"));
+  await form.getByLabel("Reason").fill("phishing campaign");
+  await form.getByRole("button", { name: "Dry run" }).click();
+  await expect(form.locator(".form-ok")).toHaveText("Dry run: 3 of 3 will apply; nothing was changed.");
+  const rows = form.locator("table.bulk-outcomes tbody tr");
+  await expect(rows).toHaveCount(3);
+  for (const [i, name] of names.entries())
+    await expect(rows.nth(i)).toContainText(new RegExp(`will apply: Block \\d+: ${name.replaceAll(".", "\\.")} blocked from now`));
+  await page.screenshot({ path: testInfo.outputPath("bulk-dry-run.png"), fullPage: true });
+
+  await form.getByRole("button", { name: "Apply to all" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(/^Applied to all 3 objects \(batch [0-9a-f-]{36}\)\.$/);
+  await page.screenshot({ path: testInfo.outputPath("bulk-applied.png"), fullPage: true });
+  await rows.first().getByRole("link").click();
+  await expect(page.getByRole("region", { name: "Administrative block" })).toContainText(
+    /Blocked \(block \d+\) from .* by bea: serverBlocked/,
+  );
+});

@@ -19,7 +19,8 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
       <div className="page-head">
         <h1>Requests</h1>
         <p className="muted">
-          {f.upcoming ? "Starting or ending in the next 7 days, soonest first" : "All manual state requests, newest start first"}
+          {f.upcoming ? "Starting or ending in the next 7 days, soonest first" : "All manual state requests, newest start first"} ·{" "}
+          <a href="/requests/bulk">Bulk change…</a>
         </p>
       </div>
       <Notices notices={list.notices} />

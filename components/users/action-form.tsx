@@ -33,7 +33,7 @@ export function ActionForm({ action, confirm, className, children }: ActionFormP
 }
 
 /** What a server action answered: its message, or its error as an alert. */
-export function ActionMessage({ result }: { result: ActionResult | null }) {
+export function ActionMessage({ result }: { result: ActionResult<unknown> | null }) {
   if (!result) return null;
   return (
     <p className={result.ok ? "form-ok" : "form-error"} role={result.ok ? "status" : "alert"}>

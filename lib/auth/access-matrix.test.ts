@@ -93,6 +93,19 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ blockId: await fx.newBlock(), reason: "access matrix" }),
   },
+  "app/requests/bulk/actions.ts#bulkAction": {
+    allowed: ["admin", "operator"],
+    form: (_, fx) =>
+      form({
+        names: "matrix.cz",
+        kind: "request",
+        state: "serverTransferProhibited",
+        from: fx.freeSlot(),
+        reason: "access matrix",
+        apply: "0",
+        batchId: randomUUID(),
+      }),
+  },
   "app/objects/[id]/actions.ts#cancelRequestAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),

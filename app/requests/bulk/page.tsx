@@ -1,0 +1,37 @@
+import type { Metadata } from "next";
+import { BulkForm } from "@/components/requests/bulk-form";
+import { authorize } from "@/lib/auth/guard";
+import { forPage } from "@/lib/auth/page";
+import { readConfig } from "@/lib/config";
+import { DEFAULT_PROHIBITIONS } from "@/lib/requests/blocks";
+import { BULK_MAX } from "@/lib/requests/bulk";
+import { bulkAction } from "./actions";
+
+export const metadata: Metadata = { title: "Bulk change" };
+
+export default async function BulkPage() {
+  const { db } = await forPage(() => authorize("requests.write", "bulk.page"));
+  const [types, states] = await Promise.all([
+    db.sql.query<{ name: string }>("SELECT name FROM enum_object_type ORDER BY id"),
+    db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY importance DESC NULLS LAST, id"),
+  ]);
+  const names = states.map((s) => s.name);
+  return (
+    <>
+      <div className="page-head">
+        <h1>Bulk change</h1>
+        <p className="muted">A request or an administrative block for many objects: dry run first, then all or nothing.</p>
+      </div>
+      <BulkForm
+        action={bulkAction}
+        types={types.map((t) => t.name)}
+        states={names}
+        prohibitions={names
+          .filter((n) => /^server\w+Prohibited$/.test(n))
+          .map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) }))}
+        timeZone={readConfig().registryTimeZone}
+        max={BULK_MAX}
+      />
+    </>
+  );
+}

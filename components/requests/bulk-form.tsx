@@ -1,0 +1,140 @@
+"use client";
+
+import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ActionMessage } from "@/components/users/action-form";
+import type { ActionResult } from "@/lib/actions/result";
+import type { BulkResult } from "@/lib/requests/bulk";
+
+interface BulkFormProps {
+  action: (previous: ActionResult<BulkResult> | null, form: FormData) => Promise<ActionResult<BulkResult>>;
+  types: string[];
+  states: string[];
+  prohibitions: { name: string; checked: boolean }[];
+  timeZone: string;
+  max: number;
+}
+
+/**
+ * A request or a block for many objects: paste names, dry-run, then apply to all. The dry run and
+ * the apply send the same fields; only "apply" differs. The batch key stays the same until a batch
+ * is applied, so a repeated apply does nothing new.
+ */
+export function BulkForm({ action, types, states, prohibitions, timeZone, max }: BulkFormProps) {
+  const [result, dispatch, pending] = useActionState(action, null);
+  const [batchId, setBatchId] = useState(() => crypto.randomUUID());
+  const [kind, setKind] = useState("block");
+  const [applying, setApplying] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const count = useRef(0);
+  useEffect(() => {
+    if (result?.ok && result.data?.applied) setBatchId(crypto.randomUUID());
+  }, [result]);
+
+  const send = (apply: boolean) => {
+    if (!form.current?.reportValidity()) return;
+    const data = new FormData(form.current);
+    count.current = String(data.get("names") ?? "")
+      .split(/[\s,;]+/)
+      .filter(Boolean).length;
+    if (apply && !window.confirm(`Apply to all ${count.current} objects? All or nothing: if one is refused, nothing changes.`)) return;
+    data.set("apply", apply ? "1" : "0");
+    setApplying(apply);
+    startTransition(() => dispatch(data));
+  };
+  const outcomes = result?.ok ? (result.data?.outcomes ?? []) : [];
+
+  return (
+    <form ref={form} className="request-form" aria-label="Bulk change" onSubmit={(e) => e.preventDefault()}>
+      <input type="hidden" name="batchId" value={batchId} />
+      <fieldset disabled={pending} className="plain">
+        <label className="reason">
+          Names or handles (one per line, or separated by spaces or commas; at most {max.toLocaleString("en")})
+          <textarea name="names" rows={5} required />
+        </label>
+        <div className="filter-row">
+          <label>
+            Type
+            <select name="type" defaultValue="">
+              <option value="">any type</option>
+              {types.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Change
+            <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+              <option value="block">administrative block</option>
+              <option value="request">a state request</option>
+            </select>
+          </label>
+          {kind === "request" && (
+            <label>
+              State
+              <select name="state">
+                {states.map((s) => (
+                  <option key={s}>{s}</option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label>
+            Start ({timeZone}; empty: now)
+            <input name="from" type="datetime-local" step="1" />
+          </label>
+          <label>
+            End (optional)
+            <input name="to" type="datetime-local" step="1" />
+          </label>
+        </div>
+        {kind === "block" && (
+          <fieldset className="plain prohibitions">
+            <legend>Prohibitions</legend>
+            {prohibitions.map((p) => (
+              <label key={p.name} className="inline">
+                <input type="checkbox" name="prohibitions" value={p.name} defaultChecked={p.checked} />
+                {p.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        <label className="reason">
+          Reason
+          <input name="reason" required maxLength={300} />
+        </label>
+        <div className="filter-actions">
+          <button type="button" className="secondary" onClick={() => send(false)}>
+            Dry run
+          </button>
+          <button type="button" onClick={() => send(true)}>
+            Apply to all
+          </button>
+        </div>
+        {pending && (
+          <p role="status">
+            <progress aria-label="Bulk progress" /> {applying ? "Applying" : "Trying"} {count.current.toLocaleString("en")} objects…
+          </p>
+        )}
+      </fieldset>
+      {!pending && <ActionMessage result={result} />}
+      {!pending && outcomes.length > 0 && (
+        <table className="data-table bulk-outcomes">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Result</th>
+            </tr>
+          </thead>
+          <tbody>
+            {outcomes.map((o) => (
+              <tr key={o.name} className={o.ok ? "ok" : "refused"}>
+                <td>{o.objectId ? <a href={`/objects/${o.objectId}`}>{o.name}</a> : o.name}</td>
+                <td>{o.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </form>
+  );
+}
