@@ -127,7 +127,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
             name: target.name,
             objectId: target.id,
             ok: true,
-            message: data.apply ? result.message : `will apply: ${result.message}`,
+            message: data.apply ? result.message : `will apply: ${result.message.replace(/^(Block|Request) \d+: /, "")}`,
           });
         } catch (error) {
           await tx.query("ROLLBACK TO SAVEPOINT bulk_object");
