@@ -6,8 +6,9 @@ import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
-import { authorize } from "@/lib/auth/guard";
+import { authorize, currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
+import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
@@ -44,6 +45,8 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
 
 async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
+  const actor = await currentActor();
+  const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
   if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
 
@@ -81,6 +84,11 @@ async function ObjectList({ params }: { params: Params }) {
         timeZone={readConfig().registryTimeZone}
       />
       <div className="list-tools">
+        {canWrite && (
+          <a href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}>
+            Bulk change these…
+          </a>
+        )}
         <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} total={list.total} />
       </div>
       {rows.length === 0 ? (

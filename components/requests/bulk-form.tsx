@@ -12,6 +12,8 @@ interface BulkFormProps {
   prohibitions: { name: string; checked: boolean }[];
   timeZone: string;
   max: number;
+  /** The object list's filter to start from (its query string), instead of pasted names. */
+  filter: string;
 }
 
 /**
@@ -19,7 +21,7 @@ interface BulkFormProps {
  * the apply send the same fields; only "apply" differs. The batch key stays the same until a batch
  * is applied, so a repeated apply does nothing new.
  */
-export function BulkForm({ action, types, states, prohibitions, timeZone, max }: BulkFormProps) {
+export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter }: BulkFormProps) {
   const [result, dispatch, pending] = useActionState(action, null);
   const [batchId, setBatchId] = useState(() => crypto.randomUUID());
   const [kind, setKind] = useState("block");
@@ -36,7 +38,8 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max }:
     count.current = String(data.get("names") ?? "")
       .split(/[\s,;]+/)
       .filter(Boolean).length;
-    if (apply && !window.confirm(`Apply to all ${count.current} objects? All or nothing: if one is refused, nothing changes.`)) return;
+    const what = filter ? "the objects the filter matches" : `${count.current} objects`;
+    if (apply && !window.confirm(`Apply to all ${what}? All or nothing: if one is refused, nothing changes.`)) return;
     data.set("apply", apply ? "1" : "0");
     setApplying(apply);
     startTransition(() => dispatch(data));
@@ -47,10 +50,18 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max }:
     <form ref={form} className="request-form" aria-label="Bulk change" onSubmit={(e) => e.preventDefault()}>
       <input type="hidden" name="batchId" value={batchId} />
       <fieldset disabled={pending} className="plain">
-        <label className="reason">
-          Names or handles (one per line, or separated by spaces or commas; at most {max.toLocaleString("en")})
-          <textarea name="names" rows={5} required />
-        </label>
+        {filter ? (
+          <p className="preview">
+            <input type="hidden" name="filter" value={filter} />
+            Objects: those the list filter <code>{filter}</code> matches (at most {max.toLocaleString("en")}).{" "}
+            <a href="/requests/bulk">Paste names instead</a>
+          </p>
+        ) : (
+          <label className="reason">
+            Names or handles (one per line, or separated by spaces or commas; at most {max.toLocaleString("en")})
+            <textarea name="names" rows={5} required />
+          </label>
+        )}
         <div className="filter-row">
           <label>
             Type
@@ -112,7 +123,8 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max }:
         </div>
         {pending && (
           <p role="status">
-            <progress aria-label="Bulk progress" /> {applying ? "Applying" : "Trying"} {count.current.toLocaleString("en")} objects…
+            <progress aria-label="Bulk progress" /> {applying ? "Applying to" : "Trying"}{" "}
+            {filter ? "the matching objects" : `${count.current.toLocaleString("en")} objects`}…
           </p>
         )}
       </fieldset>

@@ -324,6 +324,25 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   };
 }
 
+/**
+ * The live objects (id, name) a list filter matches, in list order, at most `cap`; `more` when there
+ * are more. For callers that have authorised a change on them (bulk requests).
+ */
+export async function objectsMatching(
+  db: SqlExecutor,
+  params: Params,
+  cap: number,
+): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: string[] }> {
+  const request = parseRequest(params, await readCatalogue(db));
+  const { where, params: values } = whereOf(request, new Date());
+  const page = pageSql(request.sort, { kind: "first" }, values.length);
+  const rows = await db.query<{ id: number; name: string }>(
+    `SELECT o.id, o.name FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy} LIMIT ${cap + 1}`,
+    values,
+  );
+  return { objects: rows.slice(0, cap), more: rows.length > cap, notices: request.notices };
+}
+
 export const CSV_COLUMNS = ["id", "name", "type", "sponsoring_registrar", "created", "expires", "states", "pending_requests"];
 
 /** A CSV field: quoted when needed; text a spreadsheet would run as a formula is prefixed with '. */

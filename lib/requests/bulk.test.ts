@@ -46,6 +46,15 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
     expect(await requests()).toBe(before);
   });
 
+  it("takes its objects from the object list's filter instead of a pasted list", async () => {
+    const result = await bulk({ names: "", filter: "type=domain&q=ou&match=contains", apply: false });
+    expect(result.outcomes.map((o) => o.name)).toEqual(["four.cz"]);
+    expect(result.message).toBe("Dry run: 1 of 1 will apply; nothing was changed.");
+    await expect(bulk({ names: "", filter: "type=zone", apply: false })).rejects.toThrow(
+      /^The list filter is not valid: Unknown object type “zone”/,
+    );
+  });
+
   it("applies all or nothing", async () => {
     const before = await requests();
     const refused = await bulk({ names: "one.cz two.cz nowhere.cz", apply: true });

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
+import { objectsMatching } from "../objects/list";
 import { blockSchema, blockWork } from "./blocks";
 import { createRequestSchema, createWork, reasonSchema } from "./write";
 
@@ -10,7 +11,9 @@ import { createRequestSchema, createWork, reasonSchema } from "./write";
 export const BULK_MAX = 10_000;
 
 export const bulkSchema = z.object({
-  names: z.string({ error: "Paste the names or handles, one per line." }).max(2_000_000, { error: "The list is too long." }),
+  names: z.string().max(2_000_000, { error: "The list is too long." }).optional().default(""),
+  /** Instead of names: the object list's filter, as its query string. */
+  filter: z.string().max(4_000, { error: "The filter is too long." }).optional().default(""),
   type: z.string().trim().max(20).optional().default(""),
   kind: z.enum(["request", "block"], { error: "Choose a request or a block." }),
   state: z.string().trim().max(50).optional().default(""),
@@ -54,7 +57,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   const action = parsed.success && parsed.data.apply ? "bulk.apply" : "bulk.dry_run";
   const { db, actor } = await authorize("requests.write", action);
   const data = parseInput(bulkSchema, input);
-  const names = [
+  let names = [
     ...new Set(
       data.names
         .split(/[\s,;]+/)
@@ -62,7 +65,20 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
         .filter(Boolean),
     ),
   ];
-  if (names.length === 0) throw new InputError("Paste at least one name or handle.", { names: ["Empty."] });
+  let fromFilter: { name: string; id: number; problem: null }[] | null = null;
+  if (names.length === 0 && data.filter) {
+    const matching = await objectsMatching(db.sql, Object.fromEntries(new URLSearchParams(data.filter)), BULK_MAX);
+    if (matching.notices.length)
+      throw new InputError(`The list filter is not valid: ${matching.notices.join(" ")}`, { filter: ["Invalid."] });
+    if (matching.more)
+      throw new InputError(`The list filter matches more than ${BULK_MAX.toLocaleString("en")} objects; narrow it first.`, {
+        filter: ["Too many."],
+      });
+    fromFilter = matching.objects.map((o) => ({ name: o.name, id: o.id, problem: null }));
+    names = fromFilter.map((o) => o.name);
+  }
+  if (names.length === 0)
+    throw new InputError("Paste at least one name or handle, or start from a list filter that matches objects.", { names: ["Empty."] });
   if (names.length > BULK_MAX)
     throw new InputError(`${names.length} names: one bulk change takes at most ${BULK_MAX.toLocaleString("en")}.`, {
       names: ["Too many."],
@@ -85,18 +101,20 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       WHERE o.name = ANY ($1::text[]) AND o.erdate IS NULL AND ($2 = '' OR t.name = $2)`,
     [candidates, data.type],
   );
-  const targets = names.map((name) => {
-    const matches = found.filter((o) => o.name.toLowerCase() === name.toLowerCase());
-    if (matches.length === 1) return { name, id: matches[0].id, problem: null };
-    return {
-      name,
-      id: null,
-      problem:
-        matches.length === 0
-          ? `There is no live ${data.type || "object"} named ${name.slice(0, 255)}.`
-          : `${name} names several objects (${matches.map((m) => m.type).join(", ")}); choose a type.`,
-    };
-  });
+  const targets =
+    fromFilter ??
+    names.map((name) => {
+      const matches = found.filter((o) => o.name.toLowerCase() === name.toLowerCase());
+      if (matches.length === 1) return { name, id: matches[0].id, problem: null };
+      return {
+        name,
+        id: null,
+        problem:
+          matches.length === 0
+            ? `There is no live ${data.type || "object"} named ${name.slice(0, 255)}.`
+            : `${name} names several objects (${matches.map((m) => m.type).join(", ")}); choose a type.`,
+      };
+    });
 
   try {
     const outcomes = await db.sql.transaction(async (tx) => {

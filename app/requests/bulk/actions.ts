@@ -10,6 +10,7 @@ export async function bulkAction(_previous: ActionResult<BulkResult> | null, for
   const result = await toActionResult(async () => {
     const outcome = await bulkStateChange({
       names: text("names"),
+      filter: text("filter"),
       type: text("type"),
       kind: text("kind"),
       state: text("state"),

@@ -9,7 +9,8 @@ import { bulkAction } from "./actions";
 
 export const metadata: Metadata = { title: "Bulk change" };
 
-export default async function BulkPage() {
+export default async function BulkPage(props: PageProps<"/requests/bulk">) {
+  const { filter } = await props.searchParams;
   const { db } = await forPage(() => authorize("requests.write", "bulk.page"));
   const [types, states] = await Promise.all([
     db.sql.query<{ name: string }>("SELECT name FROM enum_object_type ORDER BY id"),
@@ -31,6 +32,7 @@ export default async function BulkPage() {
           .map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) }))}
         timeZone={readConfig().registryTimeZone}
         max={BULK_MAX}
+        filter={typeof filter === "string" ? filter.slice(0, 4000) : ""}
       />
     </>
   );
