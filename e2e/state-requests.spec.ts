@@ -80,7 +80,7 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   );
 });
 
-test("an operator blocks a domain from a future start and unblocks it", async ({ page }, testInfo) => {
+test("an operator blocks a domain from a future start, narrows the block and unblocks it", async ({ page }, testInfo) => {
   test.setTimeout(60_000);
   await signInAsNewUser(page, "otto", "operator");
   page.on("dialog", (dialog) => dialog.accept());
@@ -105,10 +105,18 @@ test("an operator blocks a domain from a future start and unblocks it", async ({
   await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(1);
   await page.screenshot({ path: testInfo.outputPath("block-scheduled.png"), fullPage: true });
 
+  // Change it: drop the transfer prohibition.
+  await section.getByText("Change the block").click();
+  await section.getByRole("checkbox", { name: "serverTransferProhibited" }).uncheck();
+  await section.getByLabel("Reason for the change").fill("narrowed");
+  await section.getByRole("button", { name: "Change block" }).click();
+  await expect(section).toContainText(/by otto: serverBlocked, serverDeleteProhibited, serverUpdateProhibited\./);
+  await expect(page.locator("table.requests tbody tr", { hasText: "pending" })).toHaveCount(3);
+
   await section.getByLabel("Reason to unblock").fill("order withdrawn");
   await section.getByRole("button", { name: "Unblock" }).click();
   await expect(section.getByRole("button", { name: "Block" })).toBeVisible();
-  await expect(page.locator("table.requests tbody tr", { hasText: "canceled" })).toHaveCount(4);
+  await expect(page.locator("table.requests tbody tr", { hasText: "canceled" })).toHaveCount(7);
   await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("block-lifted.png"), fullPage: true });
 });

@@ -89,6 +89,10 @@ const ACTIONS: Record<string, ActionCase> = {
       });
     },
   },
+  "app/objects/[id]/actions.ts#changeBlockAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => form({ blockId: await fx.newBlock(), prohibitions: "serverDeleteProhibited", reason: "access matrix" }),
+  },
   "app/objects/[id]/actions.ts#unblockAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ blockId: await fx.newBlock(), reason: "access matrix" }),

@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { blockObject, unblockObject } from "./blocks";
+import { blockObject, changeBlock, unblockObject } from "./blocks";
 import { cancelStateRequest, createStateRequest } from "./write";
 
 const DAY = 86_400_000;
@@ -21,7 +21,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
   beforeAll(async () => {
     ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
-      for (const name of ["now.cz", "later.cz", "nsset-less.cz"])
+      for (const name of ["now.cz", "later.cz", "nsset-less.cz", "changed.cz"])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
       ids.NSSET = await createObject(tx, TYPE.nsset, "NS-BLOCK", "2020-01-01T00:00:00Z");
     }));
@@ -113,6 +113,47 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
       [ids["later.cz"]],
     );
     expect(effective).toBe(0);
+  });
+
+  it("changes a block's prohibitions and end without a gap, bringing back what it no longer prohibits", async () => {
+    await as(() =>
+      createStateRequest({
+        objectId: ids["changed.cz"],
+        state: "serverTransferProhibited",
+        reason: "dispute",
+        idempotencyKey: randomUUID(),
+      }),
+    );
+    const block = await as(() => blockObject({ objectId: ids["changed.cz"], reason: "order" }));
+    const since = async () =>
+      (
+        await db.sql.query<{ since: Date }>(
+          `SELECT os.valid_from AS since FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+            WHERE os.object_id = $1 AND s.name = 'serverBlocked' AND os.valid_to IS NULL`,
+          [ids["changed.cz"]],
+        )
+      )[0]?.since.getTime();
+    const blockedSince = await since();
+    expect(blockedSince).toBeDefined();
+    const changed = await as(() =>
+      changeBlock({ blockId: block.blockId, prohibitions: ["serverDeleteProhibited"], to: iso(Date.now() + 20 * DAY), reason: "narrowed" }),
+    );
+    expect(changed.message).toMatch(
+      new RegExp(
+        `^Block ${block.blockId} changed: Block \\d+: changed\\.cz blocked from now until .* \\(serverBlocked, serverDeleteProhibited\\)\\.$`,
+      ),
+    );
+    // Still blocked since the first instant; transfer back (the earlier request), update no longer prohibited.
+    expect(await since()).toBe(blockedSince);
+    expect(await open("changed.cz")).toEqual(["serverDeleteProhibited", "serverTransferProhibited", "serverBlocked"]);
+    await expect(as(() => changeBlock({ blockId: block.blockId, reason: "again" }))).rejects.toThrow(
+      /was lifted on .*; block the object again instead\.$/,
+    );
+    await expect(as(() => changeBlock({ blockId: changed.blockId, from: iso(Date.now() + DAY), reason: "move" }))).rejects.toThrow(
+      /began on .*; its start cannot move\.$/,
+    );
+    await as(() => unblockObject({ blockId: changed.blockId, reason: "done" }));
+    expect(await open("changed.cz")).toEqual(["serverTransferProhibited"]);
   });
 
   it("refuses a block that cannot be: a type without serverBlocked, an unknown prohibition, a request starting inside it", async () => {

@@ -215,3 +215,115 @@ export async function currentBlock(tx: SqlExecutor, objectId: number) {
       }
     : null;
 }
+
+export const changeBlockSchema = z.object({
+  blockId: idSchema("block"),
+  from: z.string().trim().optional().default(""),
+  to: z.string().trim().optional().default(""),
+  prohibitions: z.array(z.string().trim().max(50)).max(10).optional(),
+  reason: reasonSchema,
+});
+
+/**
+ * Changes a block's prohibitions or period: the block is replaced by a new one in the same
+ * transaction. One that has begun keeps holding without a gap (its states' periods join) and only
+ * its end and prohibitions change; prohibitions it had displaced stay displaced while still
+ * chosen and come back when dropped. One not yet begun may also move its start.
+ */
+export function changeBlock(input: unknown): Promise<{ message: string; blockId: number }> {
+  return requestChange("block.change", changeBlockSchema, input, async (tx, data, actor, now) => {
+    const [block] = await tx.query<{
+      id: number;
+      object_id: number;
+      unblocked_at: Date | null;
+      valid_from: Date;
+      valid_to: Date | null;
+      prohibitions: string[];
+    }>(
+      `SELECT b.id, b.object_id, b.unblocked_at, r.valid_from, r.valid_to,
+              ARRAY(SELECT s.name FROM console.request_meta m JOIN object_state_request x ON x.id = m.request_id
+                      JOIN enum_object_states s ON s.id = x.state_id WHERE m.block_id = b.id AND x.id <> b.blocked_request_id) AS prohibitions
+         FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id WHERE b.id = $1 FOR UPDATE OF b`,
+      [data.blockId],
+    );
+    if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+    if (block.unblocked_at)
+      throw new InputError(`Block ${block.id} was lifted on ${when(block.unblocked_at)}; block the object again instead.`);
+    if (block.valid_to && block.valid_to <= now)
+      throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; block the object again instead.`);
+    const begun = block.valid_from <= now;
+    if (begun && data.from)
+      throw new InputError(`Block ${block.id} began on ${when(block.valid_from)}; its start cannot move.`, { from: ["Already begun."] });
+    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
+
+    // The old block ends now (not begun: never takes effect).
+    await tx.query(
+      `UPDATE object_state_request r SET canceled = $2 FROM console.request_meta m
+        WHERE m.request_id = r.id AND m.block_id = $1 AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > $2)`,
+      [block.id, now],
+    );
+    await tx.query("UPDATE console.blocks SET unblocked_at = $2, unblocked_by = $3 WHERE id = $1", [
+      block.id,
+      now,
+      `${actor.username} (changed)`,
+    ]);
+    const displaced = await tx.query<{ request_id: number; state: string; original_valid_to: Date | null }>(
+      `SELECT d.request_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
+         JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,
+      [block.id],
+    );
+    // Not begun: displaced requests get their old ends back; the new block displaces them again.
+    if (!begun)
+      for (const d of displaced)
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+
+    const result = await blockWork(
+      tx,
+      {
+        objectId: block.object_id,
+        from: begun ? "" : data.from || block.valid_from.toISOString(),
+        to: data.to,
+        prohibitions,
+        reason: data.reason,
+      },
+      actor,
+      now,
+    );
+    if (begun)
+      for (const d of displaced) {
+        if (prohibitions.includes(d.state)) {
+          // Still prohibited by the block: still displaced, to come back when it is lifted.
+          await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+            result.blockId,
+            d.request_id,
+            d.original_valid_to,
+          ]);
+        } else if (!d.original_valid_to || d.original_valid_to > now) {
+          const [{ state_id }] = await tx.query<{ state_id: number }>("SELECT state_id FROM object_state_request WHERE id = $1", [
+            d.request_id,
+          ]);
+          const id = await insertRequest(
+            tx,
+            block.object_id,
+            state_id,
+            now,
+            d.original_valid_to,
+            now,
+            `restored when block ${block.id} changed`,
+          );
+          await tx.query("INSERT INTO console.request_meta (request_id, author, author_id) VALUES ($1, $2, $3)", [
+            id,
+            actor.username,
+            actor.userId,
+          ]);
+        }
+      }
+    await materialise(tx, block.object_id);
+    return {
+      message: `Block ${block.id} changed: ${result.message}`,
+      blockId: result.blockId,
+      objectId: block.object_id,
+      audited: { replaced: block.id, ...result.audited },
+    };
+  });
+}

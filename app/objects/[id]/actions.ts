@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
-import { blockObject, unblockObject } from "@/lib/requests/blocks";
+import { blockObject, changeBlock, unblockObject } from "@/lib/requests/blocks";
 import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/lib/requests/write";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
@@ -67,4 +67,16 @@ export async function blockAction(_previous: ActionResult | null, form: FormData
 
 export async function unblockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () => unblockObject({ blockId: field(form, "blockId"), reason: field(form, "reason") }));
+}
+
+export async function changeBlockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(field(form, "objectId"), () =>
+    changeBlock({
+      blockId: field(form, "blockId"),
+      from: field(form, "from"),
+      to: field(form, "to"),
+      prohibitions: form.getAll("prohibitions").map(String),
+      reason: field(form, "reason"),
+    }),
+  );
 }

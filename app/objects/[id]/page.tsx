@@ -13,7 +13,7 @@ import { formatInstant } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
-import { blockAction, cancelRequestAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
+import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export const metadata: Metadata = { title: "Object" };
 
@@ -184,6 +184,52 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                   <input name="reason" required maxLength={REASON_MAX} placeholder="Reason" aria-label="Reason to unblock" />
                   <button type="submit">Unblock</button>
                 </ActionForm>
+              )}
+              {object.canWrite && (
+                <details className="change-block">
+                  <summary>Change the block</summary>
+                  <ActionForm
+                    action={changeBlockAction}
+                    className="block-form"
+                    confirm={`Change block ${object.block.id} on ${object.name}?`}
+                  >
+                    <input type="hidden" name="blockId" value={object.block.id} />
+                    <input type="hidden" name="objectId" value={object.id} />
+                    <div className="filter-row">
+                      {Date.parse(object.block.from) > Date.now() && (
+                        <label>
+                          New start ({timeZone}; empty: keep)
+                          <input name="from" type="datetime-local" step="1" />
+                        </label>
+                      )}
+                      <label>
+                        New end (empty: no end)
+                        <input name="to" type="datetime-local" step="1" />
+                      </label>
+                    </div>
+                    <fieldset className="plain prohibitions">
+                      <legend>Prohibitions</legend>
+                      {object.requestable
+                        .filter((r) => /^server\w+Prohibited$/.test(r.name))
+                        .map((r) => (
+                          <label key={r.name} className="inline">
+                            <input
+                              type="checkbox"
+                              name="prohibitions"
+                              value={r.name}
+                              defaultChecked={object.block?.prohibitions.includes(r.name)}
+                            />
+                            {r.name}
+                          </label>
+                        ))}
+                    </fieldset>
+                    <label className="reason">
+                      Reason for the change
+                      <input name="reason" required maxLength={REASON_MAX} />
+                    </label>
+                    <button type="submit">Change block</button>
+                  </ActionForm>
+                </details>
               )}
             </>
           ) : (
