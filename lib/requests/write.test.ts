@@ -171,6 +171,30 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     expect(refusals).toBeGreaterThanOrEqual(14);
   });
 
+  it("refuses bad input sent straight to the server action, with the message and nothing written", async () => {
+    const { createRequestAction } = await import("../../app/objects/[id]/actions");
+    const send = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [key, value] of Object.entries({ reason: "direct", idempotencyKey: randomUUID(), ...fields })) form.set(key, value);
+      return actAs(operator, () => createRequestAction(null, form));
+    };
+    const before = await requests();
+    expect(await send({ objectId: String(ids.HOLDER), state: "serverOutzoneManual" })).toEqual({
+      ok: false,
+      code: "invalid",
+      error: "serverOutzoneManual does not apply to a contact.",
+      fieldErrors: { state: ["Not for this type."] },
+    });
+    expect(await send({ objectId: "-1", state: "serverBlocked" })).toMatchObject({ ok: false, code: "invalid", error: "Unknown object." });
+    expect(await send({ objectId: String(ids["c.cz"]), state: "expired" })).toMatchObject({ ok: false, error: expect.stringMatching(/automatic/) });
+    expect(await send({ objectId: String(ids["c.cz"]), state: "serverBlocked", reason: "" })).toMatchObject({
+      ok: false,
+      error: "Give a reason.",
+    });
+    expect(await actAs(support, () => createRequestAction(null, new FormData()))).toMatchObject({ ok: false, code: "forbidden" });
+    expect(await requests()).toBe(before);
+  });
+
   it("keeps the overlap rules in the database for writers that skip the checks", async () => {
     const [{ state }] = await db.sql.query<{ state: number }>(
       "SELECT id AS state FROM enum_object_states WHERE name = 'serverUpdateProhibited'",
