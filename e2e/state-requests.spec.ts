@@ -96,7 +96,7 @@ test("an operator blocks a domain from a future start, narrows the block and unb
   await expect(section.getByRole("checkbox", { name: "serverDeleteProhibited" })).toBeChecked();
   await expect(section.getByRole("checkbox", { name: "serverRenewProhibited" })).not.toBeChecked();
   await section.getByLabel("Reason").fill("court order 7/2026");
-  await section.getByRole("button", { name: "Block" }).click();
+  await section.getByRole("button", { name: "Block", exact: true }).click();
   // The page shows the block at once (the form gives way to it).
   await expect(section).toContainText(
     /Blocked \(block \d+\) from .* by otto: serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\./,
@@ -115,7 +115,7 @@ test("an operator blocks a domain from a future start, narrows the block and unb
 
   await section.getByLabel("Reason to unblock").fill("order withdrawn");
   await section.getByRole("button", { name: "Unblock" }).click();
-  await expect(section.getByRole("button", { name: "Block" })).toBeVisible();
+  await expect(section.getByRole("button", { name: "Block", exact: true })).toBeVisible();
   await expect(page.locator("table.requests tbody tr", { hasText: "canceled" })).toHaveCount(7);
   await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("block-lifted.png"), fullPage: true });
