@@ -41,6 +41,11 @@ export interface StateRequest {
   reason: string | null;
   cancelReason: string | null;
   status: RequestStatus;
+  /** Who made it and who canceled it, when done in the console. */
+  author: string | null;
+  canceledBy: string | null;
+  /** The administrative block it belongs to: it ends with the block, not on its own. */
+  blockId: number | null;
 }
 
 export interface ObjectDetail {
@@ -186,14 +191,19 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       reason_creation: string | null;
       reason_cancellation: string | null;
       status: RequestStatus;
+      author: string | null;
+      canceled_by: string | null;
+      block_id: number | null;
     }>(
       `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation,
+              m.author, m.canceled_by, m.block_id,
               CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN 'canceled'
                    WHEN r.valid_from > now() THEN 'pending'
                    WHEN r.valid_to IS NULL OR r.valid_to > now() THEN 'in force'
                    ELSE 'ended' END AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
+         LEFT JOIN console.request_meta m ON m.request_id = r.id
         WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
       [id],
     ),
@@ -277,6 +287,9 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       reason: r.reason_creation,
       cancelReason: r.reason_cancellation,
       status: r.status,
+      author: r.author,
+      canceledBy: r.canceled_by,
+      blockId: r.block_id,
     })),
     projected: projected.map((p) => ({ state: p.name, from: p.valid_from.toISOString(), to: iso(p.valid_to) })),
     metadata: {

@@ -186,7 +186,10 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       fieldErrors: { state: ["Not for this type."] },
     });
     expect(await send({ objectId: "-1", state: "serverBlocked" })).toMatchObject({ ok: false, code: "invalid", error: "Unknown object." });
-    expect(await send({ objectId: String(ids["c.cz"]), state: "expired" })).toMatchObject({ ok: false, error: expect.stringMatching(/automatic/) });
+    expect(await send({ objectId: String(ids["c.cz"]), state: "expired" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/automatic/),
+    });
     expect(await send({ objectId: String(ids["c.cz"]), state: "serverBlocked", reason: "" })).toMatchObject({
       ok: false,
       error: "Give a reason.",

@@ -297,17 +297,23 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           { header: "Status", cell: (r) => <span className={`status status-${r.status.replace(" ", "-")}`}>{r.status}</span> },
           { header: "Period", className: "nowrap", cell: (r) => `${formatInstant(r.from)} → ${r.to ? formatInstant(r.to) : "open-ended"}` },
           { header: "Reason", cell: (r) => r.reason ?? "—" },
+          { header: "Author", cell: (r) => r.author ?? "—" },
           { header: "Created", className: "nowrap", cell: (r) => formatInstant(r.created) },
           {
             header: "Canceled",
-            cell: (r) => (r.canceled ? `${formatInstant(r.canceled)}${r.cancelReason ? `: ${r.cancelReason}` : ""}` : "—"),
+            cell: (r) =>
+              r.canceled
+                ? `${formatInstant(r.canceled)}${r.canceledBy ? ` by ${r.canceledBy}` : ""}${r.cancelReason ? `: ${r.cancelReason}` : ""}`
+                : "—",
           },
           ...(object.canWrite
             ? [
                 {
                   header: "Cancel",
                   cell: (r: (typeof object.requests)[number]) =>
-                    r.status === "pending" || r.status === "in force" ? (
+                    r.blockId && (r.status === "pending" || r.status === "in force") ? (
+                      <span className="muted">ends with block {r.blockId}</span>
+                    ) : r.status === "pending" || r.status === "in force" ? (
                       <ActionForm
                         action={cancelRequestAction}
                         className="inline cancel-request"
@@ -330,9 +336,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
             : []),
         ]}
       />
-      <p className="muted">
-        Authors of requests are not recorded in the registry tables; requests made in the console are in its audit log.
-      </p>
+      <p className="muted">Requests made outside the console have no recorded author.</p>
 
       <div className="detail-columns">
         <section aria-labelledby="data">
