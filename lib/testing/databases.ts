@@ -12,8 +12,8 @@ import { type Database, openDatabase } from "../db/client";
  */
 export interface TestBackend {
   name: "pglite" | "postgres";
-  /** A new, empty database; `drop` removes it. */
-  create(): Promise<{ db: Database; drop(): Promise<void> }>;
+  /** A new, empty database; `drop` removes it; `url`: its address, for other processes (PostgreSQL). */
+  create(): Promise<{ db: Database; drop(): Promise<void>; url?: string }>;
 }
 
 // initdb takes seconds; every test database after the first is a copy of one initialised directory.
@@ -62,6 +62,7 @@ function postgresBackend(adminUrl: string): TestBackend {
       const db = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
       return {
         db,
+        url: url.toString(),
         async drop() {
           await db.close();
           const cleanup = new pg.Client({ connectionString: adminUrl });
