@@ -8,7 +8,7 @@ import { getToken } from "next-auth/jwt";
  * again in the data-access layer, which is what actually decides.
  */
 
-const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//];
+const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 function contentSecurityPolicy(nonce: string, secure: boolean): string {

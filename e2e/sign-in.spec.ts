@@ -108,3 +108,11 @@ test("every response carries the security headers; cross-site and forged request
   expect(await api.json()).toEqual({});
   await forged.dispose();
 });
+
+test("the health endpoint answers without a session and shows no registry data", async ({ request }) => {
+  const response = await request.get("/api/health", { maxRedirects: 0 });
+  expect([200, 503]).toContain(response.status());
+  const body = await response.json();
+  expect(body).toMatchObject({ database: "reachable", migrations: "current" });
+  expect(Object.keys(body).sort()).toEqual(["database", "migrations", "problems", "scheduler", "status"]);
+});

@@ -123,6 +123,7 @@ const ACTIONS: Record<string, ActionCase> = {
 /** Route handlers that are public by design, and why. Any other handler must check access itself. */
 const PUBLIC_ROUTES: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in, sign-out and session endpoints (CSRF-protected by next-auth)",
+  "app/api/health/route.ts": "health for load balancers and monitors: database, migrations, state engine lag; no registry data",
 };
 
 /** Route handlers that check access themselves (GET), who may call them, and a request for them. */

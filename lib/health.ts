@@ -1,0 +1,61 @@
+import type { SqlDriver } from "./db/driver";
+import { verifyMigrations } from "./db/migrations";
+
+export interface Health {
+  status: "ok" | "degraded" | "down";
+  database: "reachable" | "unreachable";
+  migrations: "current" | string;
+  scheduler: { lastRunFinished: string | null; lagSeconds: number | null; kind: string | null };
+  problems: string[];
+}
+
+/**
+ * What a load balancer or a monitor needs to know, without registry data: whether the database
+ * answers, whether its schema is the code's, and how long ago the state engine last finished (the
+ * lag beyond `intervalSeconds` is a problem: history is falling behind).
+ */
+export async function healthReport(db: SqlDriver, intervalSeconds: number): Promise<Health> {
+  const problems: string[] = [];
+  try {
+    await db.query("SELECT 1");
+  } catch (error) {
+    return {
+      status: "down",
+      database: "unreachable",
+      migrations: "unknown",
+      scheduler: { lastRunFinished: null, lagSeconds: null, kind: null },
+      problems: [`database: ${(error as Error).message}`],
+    };
+  }
+  let migrations = "current";
+  try {
+    const { pending } = await verifyMigrations(db);
+    if (pending.length) {
+      migrations = `${pending.length} pending`;
+      problems.push(`migrations pending: ${pending.join(", ")}`);
+    }
+  } catch (error) {
+    migrations = "mismatch";
+    problems.push(`migrations: ${(error as Error).message}`);
+  }
+  const [engine] = await db
+    .query<{ finished: Date | null; kind: string | null; lag: number | null }>(
+      `SELECT last_run_finished_at AS finished, last_run_kind AS kind,
+              extract(epoch FROM now() - last_run_finished_at)::float8 AS lag FROM console.state_engine`,
+    )
+    .catch(() => [undefined]);
+  const lag = engine?.lag ?? null;
+  if (intervalSeconds > 0 && (lag === null || lag > intervalSeconds * 3))
+    problems.push(lag === null ? "the state engine has not run yet" : `the state engine last finished ${Math.round(lag)} s ago`);
+  return {
+    status: problems.length ? "degraded" : "ok",
+    database: "reachable",
+    migrations,
+    scheduler: {
+      lastRunFinished: engine?.finished?.toISOString() ?? null,
+      lagSeconds: lag === null ? null : Math.round(lag),
+      kind: engine?.kind ?? null,
+    },
+    problems,
+  };
+}
