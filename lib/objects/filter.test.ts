@@ -16,6 +16,7 @@ describe("object list filters from URL parameters", () => {
       { id: 7, name: "serverBlocked" },
       { id: 15, name: "outzone" },
     ],
+    registrars: [{ id: 1, handle: "REG-A" }],
   };
 
   it("reads every filter", () => {
@@ -147,6 +148,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
     catalogue = {
       types: await db.sql.query("SELECT id, name FROM enum_object_type"),
       states: await db.sql.query("SELECT id, name FROM enum_object_states"),
+      registrars: await db.sql.query("SELECT id, handle FROM registrar"),
     };
   });
   afterAll(() => drop());

@@ -22,7 +22,9 @@ export interface StateFilter {
 export interface ObjectFilter {
   type: number | null;
   name: { text: string; match: "prefix" | "contains" } | null;
+  /** The sponsoring registrar's handle, as the registry spells it, and its id. */
   registrar: string | null;
+  registrarId: number | null;
   created: { from?: Date; to?: Date };
   expires: { from?: string; to?: string };
   deleted: DeletedMode;
@@ -35,6 +37,7 @@ export interface ObjectFilter {
 export interface Catalogue {
   types: { id: number; name: string }[];
   states: { id: number; name: string }[];
+  registrars: { id: number; handle: string }[];
 }
 
 export type Params = Record<string, string | string[] | undefined>;
@@ -84,6 +87,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
     type: null,
     name: null,
     registrar: null,
+    registrarId: null,
     created: {},
     expires: {},
     deleted: "exclude",
@@ -111,8 +115,13 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
 
   const registrar = first(params.registrar);
   if (registrar) {
+    const known = catalogue.registrars.find((r) => r.handle.toLowerCase() === registrar.toLowerCase());
     if (registrar.length > 64 || !/^[\w.-]+$/.test(registrar)) notices.push(`“${registrar}” is not a registrar handle; it was left out.`);
-    else filter.registrar = registrar;
+    else if (!known) notices.push(`There is no registrar “${registrar}”; the registrar filter was left out.`);
+    else {
+      filter.registrar = known.handle;
+      filter.registrarId = known.id;
+    }
   }
 
   // A parameter that must parse; a value that does not is named in a notice and left out.
@@ -210,14 +219,8 @@ export function likePattern(text: string, match: "prefix" | "contains"): string 
 /**
  * The SQL condition on `o` (object_registry) for a filter, with its parameters numbered from
  * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape alone.
- * With `registrarId` (the filter's registrar looked up by the caller) the registrar test needs no join.
  */
-export function filterSql(
-  filter: ObjectFilter,
-  now: Date,
-  offset = 0,
-  registrarId: number | null = null,
-): { where: string; params: unknown[] } {
+export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where: string; params: unknown[] } {
   const params: unknown[] = [];
   const p = (value: unknown) => {
     params.push(value);
@@ -229,11 +232,7 @@ export function filterSql(
   if (filter.deleted === "only") where.push("o.erdate IS NOT NULL");
   if (filter.type !== null) where.push(`o.type = ${p(filter.type)}`);
   if (filter.name) where.push(`lower(o.name) LIKE ${p(likePattern(filter.name.text, filter.name.match))}`);
-  if (registrarId !== null) where.push(`EXISTS (SELECT 1 FROM object ob WHERE ob.id = o.id AND ob.clid = ${p(registrarId)})`);
-  else if (filter.registrar)
-    where.push(
-      `EXISTS (SELECT 1 FROM object ob JOIN registrar rg ON rg.id = ob.clid WHERE ob.id = o.id AND rg.handle = ${p(filter.registrar)})`,
-    );
+  if (filter.registrarId !== null) where.push(`EXISTS (SELECT 1 FROM object ob WHERE ob.id = o.id AND ob.clid = ${p(filter.registrarId)})`);
   if (filter.created.from) where.push(`o.crdate >= ${p(filter.created.from)}`);
   if (filter.created.to) where.push(`o.crdate < ${p(filter.created.to)}`);
   if (filter.expires.from || filter.expires.to) {

@@ -215,8 +215,17 @@ describe.each(testBackends())("object list on $name", (backend) => {
   });
 
   it("counts exactly within the budget and falls back to the planner's estimate when the count is cut off", async () => {
-    const filter = { type: 3, name: null, registrar: null, created: {}, expires: {}, deleted: "exclude" as const, state: null };
-    const request = { filter: { ...filter, pendingRequest: false, request: null }, registrarId: null };
+    const filter = {
+      type: 3,
+      name: null,
+      registrar: null,
+      registrarId: null,
+      created: {},
+      expires: {},
+      deleted: "exclude" as const,
+      state: null,
+    };
+    const request = { filter: { ...filter, pendingRequest: false, request: null } };
     expect(await countMatches(db.sql, request, new Date())).toEqual({ total: 150, estimated: false });
     // A count the statement timeout cancels (as PostgreSQL reports it) gives the estimate, marked.
     const slow: SqlDriver = {

@@ -3,7 +3,7 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import type { SqlDriver, SqlExecutor } from "../db/driver";
-import { type Catalogue, filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
+import { filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
@@ -84,7 +84,6 @@ interface ListRequest {
   filter: ObjectFilter;
   sort: Sort;
   notices: string[];
-  registrarId: number | null;
   /** Filter first, then sort (see NAME_FIRST_LIMIT). */
   nameFirst: boolean;
 }
@@ -106,28 +105,16 @@ async function readCatalogue(db: SqlExecutor) {
 }
 
 /** Reads the URL into a filter and a sort order; every bad value is a notice. */
-function parseRequest(params: Params, catalogue: Catalogue & ListCatalogue): ListRequest {
+function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
   const { filter, notices } = parseFilter(params, catalogue, readConfig().registryTimeZone);
-  let registrarId: number | null = null;
-  if (filter.registrar) {
-    const handle = filter.registrar;
-    const known = catalogue.registrars.find((r) => r.handle.toLowerCase() === handle.toLowerCase());
-    if (known) {
-      registrarId = known.id;
-      filter.registrar = known.handle;
-    } else {
-      notices.push(`There is no registrar “${handle}”; the registrar filter was left out.`);
-      filter.registrar = null;
-    }
-  }
   const domainType = catalogue.types.find((t) => t.name === "domain")?.id;
   const sort = parseSort(firstValue(params.sort)?.trim() || undefined, filter.type === domainType, notices);
-  return { filter, sort, notices, registrarId, nameFirst: false };
+  return { filter, sort, notices, nameFirst: false };
 }
 
 /** The WHERE condition of a request, parameters from $1. */
-function whereOf(request: Pick<ListRequest, "filter" | "registrarId">, now: Date) {
-  return filterSql({ ...request.filter, registrar: null }, now, 0, request.registrarId);
+function whereOf(request: Pick<ListRequest, "filter">, now: Date) {
+  return filterSql(request.filter, now);
 }
 
 /** The planner's row estimate for a query. */
@@ -179,14 +166,13 @@ function pageQuery(request: ListRequest, position: Position, limit: number, now:
   const page = pageSql(request.sort, position, params.length);
   const values = [...params, ...page.params, limit, now];
   const n = values.length;
-  const outerOrder = page.orderBy.replace(page.sortColumn, "o.sort_column");
   const select = `SELECT o.id, o.name, o.type, o.crdate, ${page.sortValue} AS sort_value, ${page.sortColumn} AS sort_column
                     FROM ${page.from} WHERE ${where} AND ${page.condition}`;
   // OFFSET 0 keeps the subquery whole: its matches are found first, then sorted.
   const inner = request.nameFirst
-    ? `SELECT * FROM (${select} OFFSET 0) o ORDER BY ${outerOrder} LIMIT $${n - 1}`
+    ? `SELECT * FROM (${select} OFFSET 0) o ORDER BY ${page.selectedOrderBy} LIMIT $${n - 1}`
     : `${select} ORDER BY ${page.orderBy} LIMIT $${n - 1}`;
-  return { sql: rowsSql(inner, outerOrder, n), values, reversed: page.reversed };
+  return { sql: rowsSql(inner, page.selectedOrderBy, n), values, reversed: page.reversed };
 }
 
 const toRow = (r: ListRecord): ObjectListRow => ({
@@ -207,7 +193,7 @@ const toRow = (r: ListRecord): ObjectListRow => ({
  */
 export async function countMatches(
   db: SqlDriver,
-  request: Pick<ListRequest, "filter" | "registrarId">,
+  request: Pick<ListRequest, "filter">,
   now: Date,
   budgetMs = COUNT_BUDGET_MS,
 ): Promise<{ total: number; estimated: boolean }> {

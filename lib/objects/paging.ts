@@ -74,13 +74,23 @@ export function parsePosition(params: { after?: string; before?: string; last?: 
 /**
  * The parts of a page query for `sort` from `position`, parameters numbered from `offset + 1`.
  * `reversed`: the query reads backwards (to the previous page, or the last) and the rows it returns
- * must be turned around.
+ * must be turned around. `selectedOrderBy`: the same order over a subquery that selected the sort
+ * column as `sort_column`.
  */
 export function pageSql(
   sort: Sort,
   position: Position,
   offset: number,
-): { from: string; condition: string; orderBy: string; sortValue: string; sortColumn: string; params: unknown[]; reversed: boolean } {
+): {
+  from: string;
+  condition: string;
+  orderBy: string;
+  selectedOrderBy: string;
+  sortValue: string;
+  sortColumn: string;
+  params: unknown[];
+  reversed: boolean;
+} {
   const column = SORT_COLUMNS[sort.key];
   const reversed = position.kind === "before" || position.kind === "last";
   const desc = sort.desc !== reversed;
@@ -98,6 +108,7 @@ export function pageSql(
     from: sort.key === "expires" ? "object_registry o JOIN domain d ON d.id = o.id" : "object_registry o",
     condition,
     orderBy: `${column.sql} ${direction}, o.id ${direction}`,
+    selectedOrderBy: `o.sort_column ${direction}, o.id ${direction}`,
     sortValue: `${column.sql}::text`,
     sortColumn: column.sql,
     params,
