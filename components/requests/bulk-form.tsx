@@ -1,6 +1,7 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
 import type { BulkResult } from "@/lib/requests/bulk";
@@ -98,17 +99,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
             <input name="to" type="datetime-local" step="1" />
           </label>
         </div>
-        {kind === "block" && (
-          <fieldset className="plain prohibitions">
-            <legend>Prohibitions</legend>
-            {prohibitions.map((p) => (
-              <label key={p.name} className="inline">
-                <input type="checkbox" name="prohibitions" value={p.name} defaultChecked={p.checked} />
-                {p.name}
-              </label>
-            ))}
-          </fieldset>
-        )}
+        {kind === "block" && <ProhibitionChoices choices={prohibitions} />}
         <label className="reason">
           Reason
           <input name="reason" required maxLength={300} />

@@ -3,17 +3,13 @@ import * as z from "zod";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { checkRequest, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
+import { checkRequest, idSchema, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
+
+/** The states a block may set besides serverBlocked: the server*Prohibited ones. */
+export const isProhibition = (name: string) => /^server\w+Prohibited$/.test(name);
 
 /** The prohibitions a block sets when none are chosen (FRED's default). */
 export const DEFAULT_PROHIBITIONS = ["serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited"];
-
-const idSchema = (what: string) =>
-  z.coerce
-    .number({ error: `Unknown ${what}.` })
-    .int()
-    .positive({ error: `Unknown ${what}.` })
-    .max(2_147_483_647, { error: `Unknown ${what}.` });
 
 export const blockSchema = z.object({
   objectId: idSchema("object"),
@@ -33,6 +29,34 @@ async function insertRequest(tx: SqlExecutor, objectId: number, stateId: number,
   );
   await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [id, reason]);
   return id;
+}
+
+/** Ends a block's requests now (one not begun never takes effect) and records it lifted by `by`. */
+async function endBlock(tx: SqlExecutor, blockId: number, now: Date, by: string): Promise<void> {
+  await tx.query(
+    `UPDATE object_state_request r SET canceled = $2 FROM console.request_meta m
+      WHERE m.request_id = r.id AND m.block_id = $1 AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > $2)`,
+    [blockId, now],
+  );
+  await tx.query("UPDATE console.blocks SET unblocked_at = $2, unblocked_by = $3 WHERE id = $1", [blockId, now, by]);
+}
+
+/** A prohibition a block had displaced, in force again from now until its old end. */
+async function restoreDisplaced(
+  tx: SqlExecutor,
+  objectId: number,
+  stateId: number,
+  originalTo: Date | null,
+  now: Date,
+  actor: Actor,
+  reason: string,
+): Promise<void> {
+  const id = await insertRequest(tx, objectId, stateId, now, originalTo, now, reason.slice(0, 300));
+  await tx.query("INSERT INTO console.request_meta (request_id, author, author_id) VALUES ($1, $2, $3)", [
+    id,
+    actor.username,
+    actor.userId,
+  ]);
 }
 
 /**
@@ -62,7 +86,7 @@ export async function blockWork(
   );
   for (const name of prohibitions) {
     const state = states.find((s) => s.name === name);
-    if (!state?.manual || !/^server\w+Prohibited$/.test(name))
+    if (!state?.manual || !isProhibition(name))
       throw new InputError(`${name.slice(0, 50)} is not a prohibition a block can set.`, { prohibitions: ["Unknown prohibition."] });
     if (!state.applies) throw new InputError(`${name} does not apply to a ${object.type}.`, { prohibitions: ["Not for this type."] });
   }
@@ -137,11 +161,7 @@ export function unblockObject(input: unknown): Promise<{ message: string }> {
     if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
     if (block.valid_to && block.valid_to <= now)
       throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
-    await tx.query(
-      `UPDATE object_state_request r SET canceled = $2 FROM console.request_meta m
-        WHERE m.request_id = r.id AND m.block_id = $1 AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > $2)`,
-      [block.id, now],
-    );
+    await endBlock(tx, block.id, now, actor.username);
     await tx.query(
       `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
         WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1`,
@@ -166,24 +186,18 @@ export function unblockObject(input: unknown): Promise<{ message: string }> {
         // The block never began: the request simply keeps its old end.
         await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
       } else {
-        const id = await insertRequest(
+        await restoreDisplaced(
           tx,
           block.object_id,
           d.state_id,
-          now,
           d.original_valid_to,
           now,
-          `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`.slice(0, 300),
+          actor,
+          `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`,
         );
-        await tx.query("INSERT INTO console.request_meta (request_id, author, author_id) VALUES ($1, $2, $3)", [
-          id,
-          actor.username,
-          actor.userId,
-        ]);
       }
       restored++;
     }
-    await tx.query("UPDATE console.blocks SET unblocked_at = $2, unblocked_by = $3 WHERE id = $1", [block.id, now, actor.username]);
     await materialise(tx, block.object_id);
     return {
       message: `Block ${block.id} lifted: ${block.name} is no longer blocked${restored ? `; ${restored} earlier prohibition(s) restored` : ""}.`,
@@ -257,18 +271,9 @@ export function changeBlock(input: unknown): Promise<{ message: string; blockId:
     const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
 
     // The old block ends now (not begun: never takes effect).
-    await tx.query(
-      `UPDATE object_state_request r SET canceled = $2 FROM console.request_meta m
-        WHERE m.request_id = r.id AND m.block_id = $1 AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > $2)`,
-      [block.id, now],
-    );
-    await tx.query("UPDATE console.blocks SET unblocked_at = $2, unblocked_by = $3 WHERE id = $1", [
-      block.id,
-      now,
-      `${actor.username} (changed)`,
-    ]);
-    const displaced = await tx.query<{ request_id: number; state: string; original_valid_to: Date | null }>(
-      `SELECT d.request_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
+    await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+    const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
+      `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
          JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,
       [block.id],
     );
@@ -299,23 +304,15 @@ export function changeBlock(input: unknown): Promise<{ message: string; blockId:
             d.original_valid_to,
           ]);
         } else if (!d.original_valid_to || d.original_valid_to > now) {
-          const [{ state_id }] = await tx.query<{ state_id: number }>("SELECT state_id FROM object_state_request WHERE id = $1", [
-            d.request_id,
-          ]);
-          const id = await insertRequest(
+          await restoreDisplaced(
             tx,
             block.object_id,
-            state_id,
-            now,
+            d.state_id,
             d.original_valid_to,
             now,
+            actor,
             `restored when block ${block.id} changed`,
           );
-          await tx.query("INSERT INTO console.request_meta (request_id, author, author_id) VALUES ($1, $2, $3)", [
-            id,
-            actor.username,
-            actor.userId,
-          ]);
         }
       }
     await materialise(tx, block.object_id);

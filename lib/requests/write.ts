@@ -20,12 +20,16 @@ export const reasonSchema = z
   .max(REASON_MAX, { error: `Reasons have at most ${REASON_MAX} characters.` });
 export const keySchema = z.uuid({ error: "The form's submission key is damaged; reload the page." }).optional();
 
-export const createRequestSchema = z.object({
-  objectId: z.coerce
-    .number({ error: "Unknown object." })
+/** A database id (integer key) of `what`; anything else is "Unknown …". */
+export const idSchema = (what: string) =>
+  z.coerce
+    .number({ error: `Unknown ${what}.` })
     .int()
-    .positive({ error: "Unknown object." })
-    .max(2_147_483_647, { error: "Unknown object." }),
+    .positive({ error: `Unknown ${what}.` })
+    .max(2_147_483_647, { error: `Unknown ${what}.` });
+
+export const createRequestSchema = z.object({
+  objectId: idSchema("object"),
   state: z.string({ error: "Choose a state." }).trim().min(1, { error: "Choose a state." }).max(50, { error: "Unknown state." }),
   from: z.string().trim().optional().default(""),
   to: z.string().trim().optional().default(""),
@@ -34,11 +38,7 @@ export const createRequestSchema = z.object({
 });
 
 export const cancelRequestSchema = z.object({
-  requestId: z.coerce
-    .number({ error: "Unknown request." })
-    .int()
-    .positive({ error: "Unknown request." })
-    .max(2_147_483_647, { error: "Unknown request." }),
+  requestId: idSchema("request"),
   reason: reasonSchema,
   idempotencyKey: keySchema,
 });

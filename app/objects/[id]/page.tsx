@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { RequestForm } from "@/components/objects/request-form";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
 import { SimpleTable } from "@/components/simple-table";
@@ -11,7 +12,7 @@ import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatInstant } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
-import { DEFAULT_PROHIBITIONS } from "@/lib/requests/blocks";
+import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
@@ -81,6 +82,8 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       })),
   ];
   const lanes = [...new Set(bars.map((b) => b.state))];
+  const prohibitionChoices = (checked: (name: string) => boolean) =>
+    object.requestable.filter((r) => isProhibition(r.name)).map((r) => ({ name: r.name, checked: checked(r.name) }));
   const d = object.domain;
 
   return (
@@ -207,22 +210,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                         <input name="to" type="datetime-local" step="1" />
                       </label>
                     </div>
-                    <fieldset className="plain prohibitions">
-                      <legend>Prohibitions</legend>
-                      {object.requestable
-                        .filter((r) => /^server\w+Prohibited$/.test(r.name))
-                        .map((r) => (
-                          <label key={r.name} className="inline">
-                            <input
-                              type="checkbox"
-                              name="prohibitions"
-                              value={r.name}
-                              defaultChecked={object.block?.prohibitions.includes(r.name)}
-                            />
-                            {r.name}
-                          </label>
-                        ))}
-                    </fieldset>
+                    <ProhibitionChoices choices={prohibitionChoices((name) => object.block?.prohibitions.includes(name) ?? false)} />
                     <label className="reason">
                       Reason for the change
                       <input name="reason" required maxLength={REASON_MAX} />
@@ -250,17 +238,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                   <input name="to" type="datetime-local" step="1" />
                 </label>
               </div>
-              <fieldset className="plain prohibitions">
-                <legend>Prohibitions</legend>
-                {object.requestable
-                  .filter((r) => /^server\w+Prohibited$/.test(r.name))
-                  .map((r) => (
-                    <label key={r.name} className="inline">
-                      <input type="checkbox" name="prohibitions" value={r.name} defaultChecked={DEFAULT_PROHIBITIONS.includes(r.name)} />
-                      {r.name}
-                    </label>
-                  ))}
-              </fieldset>
+              <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
               <label className="reason">
                 Reason
                 <input name="reason" required maxLength={REASON_MAX} />

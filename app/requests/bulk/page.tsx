@@ -3,7 +3,7 @@ import { BulkForm } from "@/components/requests/bulk-form";
 import { authorize } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
-import { DEFAULT_PROHIBITIONS } from "@/lib/requests/blocks";
+import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { BULK_MAX } from "@/lib/requests/bulk";
 import { bulkAction } from "./actions";
 
@@ -27,9 +27,7 @@ export default async function BulkPage(props: PageProps<"/requests/bulk">) {
         action={bulkAction}
         types={types.map((t) => t.name)}
         states={names}
-        prohibitions={names
-          .filter((n) => /^server\w+Prohibited$/.test(n))
-          .map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) }))}
+        prohibitions={names.filter((n) => isProhibition(n)).map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) }))}
         timeZone={readConfig().registryTimeZone}
         max={BULK_MAX}
         filter={typeof filter === "string" ? filter.slice(0, 4000) : ""}
