@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Notices } from "@/components/notices";
 import { SimpleTable } from "@/components/simple-table";
 import { forPage } from "@/lib/auth/page";
-import { formatInstant } from "@/lib/format/datetime";
+import { formatCancellation, formatPeriod } from "@/lib/format/datetime";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES } from "@/lib/requests/read";
 
@@ -98,15 +98,12 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           },
           { header: "State", cell: (r) => r.state },
           { header: "Phase", cell: (r) => <span className={`status status-${r.phase.replace(" ", "-")}`}>{r.phase}</span> },
-          { header: "Period", className: "nowrap", cell: (r) => `${formatInstant(r.from)} → ${r.to ? formatInstant(r.to) : "open-ended"}` },
+          { header: "Period", className: "nowrap", cell: (r) => formatPeriod(r.from, r.to) },
           { header: "Reason", cell: (r) => r.reason ?? "—" },
           { header: "Author", cell: (r) => r.author ?? "—" },
           {
             header: "Canceled",
-            cell: (r) =>
-              r.canceled
-                ? `${formatInstant(r.canceled)}${r.canceledBy ? ` by ${r.canceledBy}` : ""}${r.cancelReason ? `: ${r.cancelReason}` : ""}`
-                : "—",
+            cell: (r) => formatCancellation(r),
           },
         ]}
       />

@@ -65,3 +65,14 @@ export function zonedTimeToInstant(wallTime: string, timeZone: string): Date {
   }
   return new Date(asUtc - before * 60_000);
 }
+
+/** A period from `from` to `to` (null: no end) in the registry's time zone: "2026-11-29 10:00 CET → open-ended". */
+export function formatPeriod(from: string, to: string | null): string {
+  return `${formatInstant(from)} → ${to ? formatInstant(to) : "open-ended"}`;
+}
+
+/** When a request was canceled, by whom and why, as the request lists show it; "—" when it was not. */
+export function formatCancellation(r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }): string {
+  if (!r.canceled) return "—";
+  return `${formatInstant(r.canceled)}${r.canceledBy ? ` by ${r.canceledBy}` : ""}${r.cancelReason ? `: ${r.cancelReason}` : ""}`;
+}

@@ -10,7 +10,7 @@ import { SimpleTable } from "@/components/simple-table";
 import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
-import { formatInstant } from "@/lib/format/datetime";
+import { formatCancellation, formatInstant, formatPeriod } from "@/lib/format/datetime";
 import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
@@ -67,7 +67,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         from: r.from,
         to: r.to,
         future: true,
-        label: `${r.state}, pending request ${r.id}: ${formatInstant(r.from)} → ${r.to ? formatInstant(r.to) : "open-ended"}`,
+        label: `${r.state}, pending request ${r.id}: ${formatPeriod(r.from, r.to)}`,
       })),
     ...object.projected
       .filter(
@@ -78,7 +78,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         from: p.from,
         to: p.to,
         future: true,
-        label: `${p.state}, foreseen by the rules if nothing changes: ${formatInstant(p.from)} → ${p.to ? formatInstant(p.to) : "open-ended"}`,
+        label: `${p.state}, foreseen by the rules if nothing changes: ${formatPeriod(p.from, p.to)}`,
       })),
   ];
   const lanes = [...new Set(bars.map((b) => b.state))];
@@ -273,16 +273,13 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           { header: "Request", cell: (r) => r.id },
           { header: "State", cell: (r) => r.state },
           { header: "Status", cell: (r) => <span className={`status status-${r.status.replace(" ", "-")}`}>{r.status}</span> },
-          { header: "Period", className: "nowrap", cell: (r) => `${formatInstant(r.from)} → ${r.to ? formatInstant(r.to) : "open-ended"}` },
+          { header: "Period", className: "nowrap", cell: (r) => formatPeriod(r.from, r.to) },
           { header: "Reason", cell: (r) => r.reason ?? "—" },
           { header: "Author", cell: (r) => r.author ?? "—" },
           { header: "Created", className: "nowrap", cell: (r) => formatInstant(r.created) },
           {
             header: "Canceled",
-            cell: (r) =>
-              r.canceled
-                ? `${formatInstant(r.canceled)}${r.canceledBy ? ` by ${r.canceledBy}` : ""}${r.cancelReason ? `: ${r.cancelReason}` : ""}`
-                : "—",
+            cell: (r) => formatCancellation(r),
           },
           ...(object.canWrite
             ? [
