@@ -3,6 +3,7 @@ import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import type { SqlExecutor } from "../db/driver";
 import { currentBlock } from "../requests/blocks";
+import { liveObjectsNamed } from "../states/objects";
 
 /** Another object this one points at (or is pointed at by). */
 export interface ObjectRef {
@@ -120,11 +121,7 @@ async function hostsOf(db: SqlExecutor, nssetId: number) {
 export async function objectIdByName(name: string, type: string | null): Promise<number | null> {
   const { db } = await authorize("registry.read", "objects.by_name");
   if (name.length === 0 || name.length > 255) return null;
-  const rows = await db.sql.query<{ id: number }>(
-    `SELECT o.id FROM object_registry o JOIN enum_object_type t ON t.id = o.type
-      WHERE o.name = ANY ($1::text[]) AND o.erdate IS NULL AND ($2::text IS NULL OR t.name = $2) LIMIT 2`,
-    [[...new Set([name, name.toLowerCase(), name.toUpperCase()])], type],
-  );
+  const rows = await liveObjectsNamed(db.sql, name, type);
   return rows.length === 1 ? rows[0].id : null;
 }
 

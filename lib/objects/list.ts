@@ -3,6 +3,7 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import type { SqlDriver, SqlExecutor } from "../db/driver";
+import { liveObjectsNamed } from "../states/objects";
 import { filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
@@ -216,13 +217,10 @@ export async function countMatches(
 }
 
 /** An exact name or handle (any case) of one live object of the filtered type, or null. */
-async function exactMatch(db: SqlExecutor, filter: ObjectFilter): Promise<number | null> {
+async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: ListCatalogue): Promise<number | null> {
   const name = filter.name?.text;
   if (!name) return null;
-  const rows = await db.query<{ id: number }>(
-    "SELECT id FROM object_registry WHERE name = ANY ($1::text[]) AND erdate IS NULL AND ($2::int IS NULL OR type = $2) LIMIT 2",
-    [[...new Set([name, name.toLowerCase(), name.toUpperCase()])], filter.type],
-  );
+  const rows = await liveObjectsNamed(db, name, catalogue.types.find((t) => t.id === filter.type)?.name ?? null);
   return rows.length === 1 ? rows[0].id : null;
 }
 
@@ -265,7 +263,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   // Count and page at once: on PostgreSQL they run on separate connections.
   const [count, exact, firstRead] = await Promise.all([
     countMatches(db.sql, request, now),
-    exactMatch(db.sql, request.filter),
+    exactMatch(db.sql, request.filter, catalogue),
     read(position),
   ]);
   let result = firstRead;
