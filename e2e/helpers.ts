@@ -3,8 +3,12 @@ import { expect, type Page } from "@playwright/test";
 /** The e2e server's first admin gets this password through CONSOLE_ADMIN_PASSWORD. */
 export const E2E_ADMIN_PASSWORD = "e2e admin password 2026";
 
-export async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto("/login");
+/** Where e2e/server.ts keeps the server's log. */
+export const E2E_SERVER_LOG = ".data/e2e-server.log";
+
+/** Signs in on the suite's server, or on another console at `base` (http://host:port). */
+export async function signIn(page: Page, username: string, password: string, base = ""): Promise<void> {
+  await page.goto(`${base}/login`);
   await page.getByLabel("User name").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();

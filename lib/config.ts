@@ -23,6 +23,8 @@ const envSchema = z.object({
     .min(0, { error: "STATE_ENGINE_INTERVAL_SECONDS must be 0 (off) or more" })
     .max(86_400, { error: "STATE_ENGINE_INTERVAL_SECONDS must be at most 86400 (a day)" })
     .default(60),
+  LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
+  NODE_ENV: z.string().optional(),
 });
 
 function isTimeZone(zone: string): boolean {
@@ -41,6 +43,8 @@ export interface ConsoleConfig {
   demoDomains: number;
   /** Seconds between the console process's state engine runs; 0 leaves them to `npm run states:update`. */
   stateEngineIntervalSeconds: number;
+  /** How the server process logs: JSON lines with request ids (default in production) or plain text. */
+  logFormat: "json" | "text";
 }
 
 export class ConfigError extends StartupError {}
@@ -57,5 +61,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig 
     registryTimeZone: parsed.data.REGISTRY_TIMEZONE,
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
+    logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
   };
 }

@@ -4,67 +4,17 @@
 // use: past requests and the history they made) and for a typical domain, and prints p50/p95; then
 // starts the production build (`npm run build` first) on the same database and times the whole
 // page, signed in over HTTP. Figures go into bench/RESULTS.md.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { exitOnStartupError, StartupError } from "../lib/db/errors";
+import { exitOnStartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
 import { actAs, signedInAs } from "../lib/testing/sessions";
 import { insertUser } from "../lib/users/store";
-import { machineLine, openBenchRegistry, timed, writeResults } from "./bench-registry";
+import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, timed, writeResults } from "./bench-registry";
 
 const REPEATS = 30;
 const WARMUP = 3;
 const DAY = 86_400_000;
 const ROWS = 500;
-
-const PORT = 3210;
-const BASE = `http://127.0.0.1:${PORT}`;
-
-/** The production server on the bench database, with a session secret of its own. */
-async function startServer(databaseUrl: string): Promise<ChildProcess> {
-  if (!existsSync(".next/BUILD_ID")) throw new StartupError("no production build: run `npm run build` first");
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    stdio: "ignore",
-    env: { ...process.env, DATABASE_URL: databaseUrl, NEXTAUTH_URL: BASE, NEXTAUTH_SECRET: randomBytes(32).toString("base64") },
-  });
-  for (let i = 0; i < 120; i++) {
-    if ((await fetch(`${BASE}/login`).catch(() => null))?.ok) return server;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  server.kill();
-  throw new StartupError("the console did not start within a minute");
-}
-
-/** Signs in through next-auth's credentials endpoint, as the login form does; returns the cookies. */
-async function signInOverHttp(username: string, password: string): Promise<string> {
-  const jar = new Map<string, string>();
-  const keep = (response: Response) => {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const at = pair.indexOf("=");
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-  };
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrf = await fetch(`${BASE}/api/auth/csrf`);
-  keep(csrf);
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const signIn = await fetch(`${BASE}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", cookie: cookie(), Origin: BASE },
-    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
-  });
-  keep(signIn);
-  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed (${signIn.status})`);
-  return cookie();
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 try {
   const { db, domains } = await openBenchRegistry("bench:detail", 1_500_000, new Date());
@@ -128,8 +78,8 @@ try {
     say(machineLine(pgVersion));
     say(`Each object ${REPEATS} times after ${WARMUP} warm-up runs; times in ms of the page's data-access call (objectDetail).`);
     say("");
-    say("| object | history rows | requests | p50 | p95 |");
-    say("|---|---|---|---|---|");
+    say("| object | history rows | requests | p50 | p95 | max |");
+    say("|---|---|---|---|---|---|");
     for (const [label, objectId, historyCount] of [
       [`${name} (rich history)`, id, rows],
       ["a typical domain", typical.id, typical.n],
@@ -142,7 +92,9 @@ try {
         requests = detail.requests.length;
         if (i >= WARMUP) times.push(ms);
       }
-      say(`| ${label} | ${historyCount} | ${requests} | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`);
+      say(
+        `| ${label} | ${historyCount} | ${requests} | ${ms(percentile(times, 50))} | ${ms(percentile(times, 95))} | ${ms(Math.max(...times))} |`,
+      );
     }
 
     // The whole page: data, rendering and HTML, as a browser asks for it.
@@ -153,8 +105,8 @@ try {
     try {
       const cookie = await signInOverHttp(username, password);
       say("");
-      say("| whole page (HTTP, production build) | history rows | HTML | p50 | p95 |");
-      say("|---|---|---|---|---|");
+      say("| whole page (HTTP, production build) | history rows | HTML | p50 | p95 | max |");
+      say("|---|---|---|---|---|---|");
       for (const [label, objectId, historyCount] of [
         [name, id, rows],
         ["a typical domain", typical.id, typical.n],
@@ -171,7 +123,7 @@ try {
           if (i >= WARMUP) times.push(ms);
         }
         say(
-          `| ${label} | ${historyCount} | ${(bytes / 1024).toFixed(0)} KiB | ${percentile(times, 50).toFixed(1)} | ${percentile(times, 95).toFixed(1)} |`,
+          `| ${label} | ${historyCount} | ${(bytes / 1024).toFixed(0)} KiB | ${ms(percentile(times, 50))} | ${ms(percentile(times, 95))} | ${ms(Math.max(...times))} |`,
         );
       }
     } finally {

@@ -1,6 +1,8 @@
 // What the benchmarks share: the PostgreSQL registry they run on (loaded with the demo generator
 // when empty), timing, and the results file each writes its own section of.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { type ConsoleConfig, readConfig } from "../lib/config";
@@ -32,8 +34,17 @@ export interface BenchRegistry {
  * Opens DATABASE_URL (PostgreSQL only), migrates it and, when it holds no domains, loads
  * `--domains N` demo domains. `statesAt`: build state history up to that instant while loading.
  */
-export async function openBenchRegistry(command: string, defaultDomains: number, statesAt: Date | null): Promise<BenchRegistry> {
-  const { values } = parseArgs({ options: { domains: { type: "string" }, seed: { type: "string" } }, strict: true });
+export async function openBenchRegistry(
+  command: string,
+  defaultDomains: number,
+  statesAt: Date | null,
+  /** Further `--name value` options of this bench. */
+  extra: string[] = [],
+): Promise<BenchRegistry & { options: Record<string, string | undefined> }> {
+  const { values } = parseArgs({
+    options: Object.fromEntries(["domains", "seed", ...extra].map((name) => [name, { type: "string" as const }])),
+    strict: true,
+  });
   const config = readConfig();
   if (!config.databaseUrl)
     throw new StartupError(`${command} runs on PostgreSQL: set DATABASE_URL to an empty database or one it loaded before`);
@@ -59,7 +70,83 @@ export async function openBenchRegistry(command: string, defaultDomains: number,
     await db.close();
     throw new StartupError(`the database already holds ${loaded} domains, not ${domains}; use an empty database`);
   }
-  return { db, config, domains, now };
+  return { db, config, domains, now, options: values as Record<string, string | undefined> };
+}
+
+export const PORT = 3210;
+export const BASE = `http://127.0.0.1:${PORT}`;
+
+/** The production server on the bench database, with a session secret of its own. */
+export async function startServer(databaseUrl: string): Promise<ChildProcess> {
+  if (!existsSync(".next/BUILD_ID")) throw new StartupError("no production build: run `npm run build` first");
+  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+    stdio: "ignore",
+    env: { ...process.env, DATABASE_URL: databaseUrl, NEXTAUTH_URL: BASE, NEXTAUTH_SECRET: randomBytes(32).toString("base64") },
+  });
+  for (let i = 0; i < 120; i++) {
+    if ((await fetch(`${BASE}/login`).catch(() => null))?.ok) return server;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  server.kill();
+  throw new StartupError("the console did not start within a minute");
+}
+
+/** Signs in through next-auth's credentials endpoint, as the login form does; returns the cookies. */
+export async function signInOverHttp(username: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair.indexOf("=");
+      jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+  };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const csrf = await fetch(`${BASE}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const signIn = await fetch(`${BASE}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", cookie: cookie(), Origin: BASE },
+    body: new URLSearchParams({ csrfToken, username, password, json: "true" }),
+  });
+  keep(signIn);
+  if (![...jar.keys()].some((k) => k.includes("session-token"))) throw new Error(`sign-in failed (${signIn.status})`);
+  return cookie();
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Milliseconds as the reports print them. */
+export const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
+
+/** Resident memory (bytes) of a process and all its descendants, from /proc (Linux). */
+export function treeRss(rootPid: number): number {
+  const children = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const ppid = Number(fields[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+      const status = readFileSync(`/proc/${entry}/status`, "utf8");
+      rss.set(Number(entry), Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+    } catch {}
+  }
+  let total = 0;
+  const pending = [rootPid];
+  while (pending.length > 0) {
+    const pid = pending.pop() as number;
+    total += rss.get(pid) ?? 0;
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return total;
 }
 
 export function machineLine(pgVersion: string): string {

@@ -62,14 +62,34 @@ SELECT
   (SELECT count(*)::int FROM object_state_request WHERE state_id = 6) AS "serverInzoneManual requests",
   (SELECT count(*)::int FROM object_state_request_reason WHERE reason_creation IS NULL) AS "requests without reason"`;
 
+/** Every index and constraint of the registry's tables, as PostgreSQL would recreate them. */
+const SCHEMA_SQL = `
+SELECT 'index ' || indexrelid::regclass::text || ': ' || pg_get_indexdef(indexrelid) AS item FROM pg_index
+ WHERE indrelid IN (SELECT oid FROM pg_class WHERE relnamespace = 'public'::regnamespace)
+UNION ALL
+SELECT 'constraint ' || conrelid::regclass::text || '.' || conname || ': ' || pg_get_constraintdef(oid) || ' valid=' || convalidated
+  FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+ORDER BY 1`;
+
 describe.each(testBackends())("demo registry on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
+  let schemaBefore: string[];
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
     await migrate(db.sql);
+    schemaBefore = (await db.sql.query<{ item: string }>(SCHEMA_SQL)).map((r) => r.item);
     await seedDemo(db.sql, OPTIONS);
+  });
+
+  it("builds again every index and constraint it set aside for the bulk load, and they hold", async () => {
+    const after = (await db.sql.query<{ item: string }>(SCHEMA_SQL)).map((r) => r.item);
+    expect(after).toEqual(schemaBefore);
+    expect(
+      after.filter((i) => /object_state_request_no_overlap|domain_registrant_fkey|object_registry_name_trgm_idx/.test(i)),
+    ).toHaveLength(4); // the exclusion constraint and its index
+    await expect(db.sql.query("UPDATE domain SET registrant = -1 WHERE id = (SELECT min(id) FROM domain)")).rejects.toThrow(/foreign key/);
   });
   afterAll(() => drop());
 

@@ -1,7 +1,16 @@
 import type { SqlDriver, SqlExecutor } from "../../lib/db/driver";
 import { StartupError } from "../../lib/db/errors";
 import { runStateEngine } from "../../lib/states/engine";
-import { type DemoChunk, type DemoCounts, type DemoOptions, demoCounts, generateDemo, type Row, type TableName } from "./generate";
+import {
+  type DemoChunk,
+  type DemoCounts,
+  type DemoOptions,
+  demoCounts,
+  generateDemo,
+  type Row,
+  TABLE_ORDER,
+  type TableName,
+} from "./generate";
 
 // The SQL type of every column the generator writes; rows may leave out nullable columns.
 const COLUMNS: Record<TableName, Record<string, string>> = {
@@ -64,6 +73,38 @@ async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promi
   await tx.query(`INSERT INTO ${table} (${names}) SELECT * FROM unnest(${unnest})`, arrays);
 }
 
+/**
+ * Bulk loading: the secondary indexes and the foreign-key, unique and exclusion constraints of the
+ * loaded tables are dropped inside the loading transaction and built again after the rows are in,
+ * which checks every row once in bulk instead of row by row (at 1.5 million domains: N s instead of
+ * M s). Primary keys stay. Returns the statements that rebuild what was dropped.
+ */
+async function deferIndexes(tx: SqlExecutor, tables: readonly string[]): Promise<string[]> {
+  const constraints = await tx.query<{ tbl: string; name: string; def: string }>(
+    `SELECT c.conrelid::regclass::text AS tbl, c.conname AS name, pg_get_constraintdef(c.oid) AS def
+       FROM pg_constraint c
+      WHERE c.conrelid = ANY($1::regclass[]) AND c.contype IN ('f', 'u', 'x')
+      ORDER BY c.contype, c.conname`,
+    [tables],
+  );
+  const indexes = await tx.query<{ name: string; def: string }>(
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
+       FROM pg_index i
+      WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisprimary
+        AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
+      ORDER BY 1`,
+    [tables],
+  );
+  // Foreign keys first (they may lean on unique constraints), then the rest.
+  for (const c of constraints) await tx.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT "${c.name}"`);
+  for (const i of indexes) await tx.query(`DROP INDEX ${i.name}`);
+  return [
+    ...indexes.map((i) => i.def),
+    // Unique and exclusion constraints before the foreign keys that need them.
+    ...[...constraints].reverse().map((c) => `ALTER TABLE ${c.tbl} ADD CONSTRAINT "${c.name}" ${c.def}`),
+  ];
+}
+
 /** Demo data never mixes with existing registry data. */
 export class RegistryNotEmptyError extends StartupError {}
 
@@ -93,19 +134,37 @@ export async function seedDemo(
     }
     // Row by row marking is for live changes; the full run below computes every object at once.
     await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+    await tx.query("SELECT set_config('maintenance_work_mem', '512MB', true)");
+    const rebuild = await deferIndexes(tx, TABLE_ORDER);
     let total = 0;
+    // The next chunk is generated while the database writes the previous one.
+    let writing: Promise<void> = Promise.resolve();
     for (const chunk of generateDemo(options) as Generator<DemoChunk>) {
+      await writing;
       total = chunk.total;
-      for (const batch of chunk.batches) await insertRows(tx, batch.table, batch.rows);
-      onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
+      writing = (async () => {
+        for (const batch of chunk.batches) await insertRows(tx, batch.table, batch.rows);
+        onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
+      })();
     }
+    await writing;
+    const build = async (statements: string[]) => {
+      for (const [i, statement] of statements.entries()) {
+        onProgress({ phase: `indexes and constraints (${i + 1} of ${statements.length})`, done: total, total });
+        await tx.query(statement);
+      }
+    };
+    await build(rebuild);
     for (const table of SERIAL_TABLES) {
       await tx.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), GREATEST((SELECT max(id) FROM ${table}), 1))`);
     }
     await tx.query("SELECT set_config('registry.state_marks', 'on', true)");
     if (statesAt) {
+      // The first build writes all history at once: its table's indexes are built after it too.
+      const history = await deferIndexes(tx, ["object_state"]);
       onProgress({ phase: "state history", done: total, total });
       await runStateEngine(tx, { at: statesAt, full: true });
+      await build(history);
     }
   });
   // Planner statistics for the new rows: PGlite has no autovacuum to gather them, and without them

@@ -1,0 +1,92 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { PassThrough } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installJsonLogs, type LogLine } from "./log";
+
+// The server side of structured logs, on a plain node:http server as `next start` runs one.
+describe("JSON logs with request ids", () => {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  let written = "";
+  out.on("data", (chunk) => {
+    written += chunk;
+  });
+  err.on("data", (chunk) => {
+    written += chunk;
+  });
+  let server: http.Server;
+  let base: string;
+
+  beforeAll(async () => {
+    installJsonLogs(out, err);
+    server = http.createServer(async (req, res) => {
+      console.log("looking up %s", req.url);
+      await new Promise((resolve) => setTimeout(resolve, 5)); // the id survives awaits
+      if (req.url === "/fail") {
+        console.error(Object.assign(new Error("database unavailable"), { code: "ECONNREFUSED" }));
+        res.statusCode = 503;
+      } else {
+        console.warn("slow query", { ms: 120 });
+      }
+      res.end(String(req.headers["x-request-id"]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const lines = () =>
+    written
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as LogLine);
+
+  async function get(path: string, headers: Record<string, string> = {}) {
+    written = "";
+    const response = await fetch(`${base}${path}`, { headers });
+    const body = await response.text();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the access line follows the response
+    return { response, body, lines: lines() };
+  }
+
+  it("gives every line of a request the proxy's id, and the response and the application see it", async () => {
+    const { response, body, lines } = await get("/objects?q=x", { "X-Request-Id": "req-0123456789" });
+    expect(response.headers.get("x-request-id")).toBe("req-0123456789");
+    expect(body).toBe("req-0123456789");
+    expect(lines.map((l) => [l.level, l.msg, l.requestId])).toEqual([
+      ["info", "looking up /objects?q=x", "req-0123456789"],
+      ["warn", "slow query { ms: 120 }", "req-0123456789"],
+      ["info", "GET /objects 200", "req-0123456789"],
+    ]);
+    const access = lines[2];
+    expect(access).toMatchObject({ method: "GET", path: "/objects", status: 200 });
+    expect(access.ms).toBeGreaterThanOrEqual(5);
+    for (const line of lines) expect(Number.isNaN(Date.parse(line.time))).toBe(false);
+  });
+
+  it("makes an id when the client sends none or one that is not a plain token, and keeps requests apart", async () => {
+    const [a, b] = await Promise.all([fetch(`${base}/a`), fetch(`${base}/b`, { headers: { "X-Request-Id": '<script>"' } })]);
+    const ids = [a.headers.get("x-request-id"), b.headers.get("x-request-id")];
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(await b.text()).toBe(ids[1]);
+    await a.text();
+  });
+
+  it("writes errors with their code and stack, under the request's id", async () => {
+    const { response, lines } = await get("/fail");
+    const id = response.headers.get("x-request-id");
+    const error = lines.find((l) => l.level === "error");
+    expect(error).toMatchObject({ requestId: id, msg: expect.stringContaining("database unavailable") });
+    expect(error?.error).toMatchObject({ name: "Error", message: "database unavailable", code: "ECONNREFUSED" });
+    expect(lines.at(-1)).toMatchObject({ requestId: id, status: 503 });
+  });
+
+  it("writes lines outside any request without an id", () => {
+    written = "";
+    console.log("state engine run: %d state(s) opened", 3);
+    expect(lines()).toEqual([{ time: expect.any(String), level: "info", msg: "state engine run: 3 state(s) opened" }]);
+  });
+});

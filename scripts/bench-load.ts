@@ -1,0 +1,184 @@
+// `npm run bench:load -- --domains N [--users 20] [--seconds 120] [--think 1-3]` against the
+// PostgreSQL in DATABASE_URL (loaded with the demo generator when empty): starts the production
+// build (`npm run build` first), signs in N simulated support users, each of whom opens pages of the
+// mix below one after another with a pause ("think time") between them, and records the time to the
+// whole HTML per page kind and the peak resident memory of the console process (sampled from /proc).
+// Figures go into bench/RESULTS.md.
+import { randomBytes } from "node:crypto";
+import { exitOnStartupError, StartupError } from "../lib/db/errors";
+import { insertUser } from "../lib/users/store";
+import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, treeRss, writeResults } from "./bench-registry";
+
+const MiB = 2 ** 20;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  const n = Number(value ?? fallback);
+  if (!Number.isFinite(n) || n <= 0) throw new StartupError(`--${name} must be a positive number, not “${value}”`);
+  return n;
+}
+
+interface PageKind {
+  label: string;
+  weight: number;
+  /** The page's target p95 in ms, from the list and detail issues. */
+  target: number;
+  url: () => string;
+}
+
+try {
+  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think"]);
+  const users = Math.round(positive("users", options.users, 20));
+  const seconds = positive("seconds", options.seconds, 120);
+  const [thinkMin, thinkMax] = (options.think ?? "1-3").split("-").map(Number);
+  if (!(thinkMin >= 0 && thinkMax >= thinkMin))
+    throw new StartupError(`--think must be a range of seconds such as 1-3, not “${options.think}”`);
+
+  try {
+    // What the simulated users look at: a sample of live domains, the domain with the richest
+    // history (bench:detail gives the first domain 500 rows), and words that names contain.
+    const sample = (
+      await db.sql.query<{ id: number }>(
+        "SELECT o.id FROM object_registry o TABLESAMPLE SYSTEM (1) WHERE o.type = 3 AND o.erdate IS NULL LIMIT 2000",
+      )
+    ).map((r) => r.id);
+    const [{ rich, richRows }] = await db.sql.query<{ rich: number; richRows: number }>(
+      `SELECT o.id AS rich, (SELECT count(*)::int FROM object_state s WHERE s.object_id = o.id) AS "richRows"
+         FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1`,
+    );
+    const words = ["odin", "pek", "auto", "praha", "stav", "kniha", "zahrada", "sport"];
+    const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+    const [{ objects, history, requests }] = await db.sql.query<{ objects: number; history: number; requests: number }>(
+      `SELECT (SELECT count(*)::int FROM object_registry) AS objects, (SELECT count(*)::int FROM object_state) AS history,
+              (SELECT count(*)::int FROM object_state_request) AS requests`,
+    );
+
+    const password = randomBytes(12).toString("base64url");
+    const names = Array.from({ length: users }, (_, i) => `bench-load-${Date.now()}-${i + 1}`);
+    for (const username of names) await insertUser(db.sql, { username, role: "support", password });
+
+    const server = await startServer(process.env.DATABASE_URL as string);
+    const pid = server.pid as number;
+    try {
+      const cookies = await Promise.all(names.map((username) => signInOverHttp(username, password)));
+      // A real "Next" link: the second page of the outzone domains, as the first page offers it.
+      const first = await (await fetch(`${BASE}/objects?type=domain&states=outzone`, { headers: { cookie: cookies[0] } })).text();
+      const next = /href="(\/objects\?[^"]*after=[^"]*)"/.exec(first)?.[1]?.replaceAll("&amp;", "&");
+      if (!next) throw new Error("the outzone list offered no next page");
+
+      const kinds: PageKind[] = [
+        { label: "object list, no filter", weight: 3, target: 100, url: () => "/objects" },
+        { label: "object list, outzone domains", weight: 3, target: 100, url: () => "/objects?type=domain&states=outzone" },
+        { label: "object list, next page", weight: 2, target: 100, url: () => next },
+        { label: "object list, name contains", weight: 2, target: 100, url: () => `/objects?q=${pick(words)}&match=contains` },
+        { label: "object list, domains by expiration", weight: 1, target: 100, url: () => "/objects?type=domain&sort=expires" },
+        { label: "object page, a typical domain", weight: 5, target: 300, url: () => `/objects/${pick(sample)}` },
+        { label: `object page, ${richRows} history rows`, weight: 1, target: 300, url: () => `/objects/${rich}` },
+        { label: "requests, upcoming 7 days", weight: 1, target: 100, url: () => "/requests?upcoming=1" },
+        { label: "requests, all", weight: 1, target: 100, url: () => "/requests" },
+      ];
+      const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
+      const choose = () => {
+        let r = Math.random() * totalWeight;
+        for (const kind of kinds) {
+          r -= kind.weight;
+          if (r < 0) return kind;
+        }
+        return kinds[0];
+      };
+
+      // Warm-up: every page kind once, so the figures are of a running console, not of its first requests.
+      for (const kind of kinds) await fetch(`${BASE}${kind.url()}`, { headers: { cookie: cookies[0] } }).then((r) => r.text());
+      const idleRss = treeRss(pid);
+
+      const times = new Map<string, number[]>(kinds.map((k) => [k.label, []]));
+      const failures: string[] = [];
+      let peakRss = idleRss;
+      const rssSamples: number[] = [];
+      const sampler = setInterval(() => {
+        const rss = treeRss(pid);
+        rssSamples.push(rss);
+        peakRss = Math.max(peakRss, rss);
+      }, 250);
+      const deadline = Date.now() + seconds * 1000;
+      console.log(`${users} users for ${seconds} s, ${thinkMin}–${thinkMax} s between pages…`);
+      const sleep = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 1000));
+      await Promise.all(
+        cookies.map(async (cookie, user) => {
+          await sleep(Math.random() * thinkMax); // users do not all start at the same instant
+          while (Date.now() < deadline) {
+            const kind = choose();
+            const url = kind.url();
+            const started = performance.now();
+            try {
+              const response = await fetch(`${BASE}${url}`, { headers: { cookie } });
+              const body = await response.text();
+              const elapsed = performance.now() - started;
+              if (response.status !== 200 || /class="error-page"|data-dgst=/.test(body))
+                failures.push(`${response.status} ${url} (user ${user + 1})`);
+              else times.get(kind.label)?.push(elapsed);
+            } catch (error) {
+              failures.push(`${(error as Error).message} ${url} (user ${user + 1})`);
+            }
+            await sleep(thinkMin + Math.random() * (thinkMax - thinkMin));
+          }
+        }),
+      );
+      clearInterval(sampler);
+      const all = [...times.values()].flat();
+      const endRss = treeRss(pid);
+
+      const pgVersion = (await db.sql.query<{ v: string }>("SELECT current_setting('server_version') AS v"))[0].v;
+      const lines: string[] = [];
+      const say = (line: string) => {
+        console.log(line);
+        lines.push(line);
+      };
+      say(`## HTTP load (\`npm run bench:load -- --domains ${domains}\`), ${new Date().toISOString().slice(0, 16)}Z`);
+      say("");
+      say(machineLine(pgVersion));
+      say(
+        `Data: ${objects.toLocaleString("en")} objects (${domains.toLocaleString("en")} domains), ${history.toLocaleString("en")} state history rows, ${requests.toLocaleString("en")} requests.`,
+      );
+      say(
+        `${users} simulated support users, each signed in with a session of their own, for ${seconds} s against the production build (\`next start\`, one process): ` +
+          `each opens a page of the mix below, reads the whole HTML, waits ${thinkMin}–${thinkMax} s and opens the next. ` +
+          `${all.length.toLocaleString("en")} pages (${(all.length / seconds).toFixed(1)} per second), ${failures.length} failed. Times in ms to the whole HTML.`,
+      );
+      say("");
+      say("| page | share | requests | p50 | p95 | max | target p95 | met |");
+      say("|---|---|---|---|---|---|---|---|");
+      for (const kind of kinds) {
+        const t = times.get(kind.label) ?? [];
+        if (t.length === 0) {
+          say(`| ${kind.label} | ${((kind.weight / totalWeight) * 100).toFixed(0)}% | 0 | | | | ${kind.target} | |`);
+          continue;
+        }
+        const p95 = percentile(t, 95);
+        say(
+          `| ${kind.label} | ${((kind.weight / totalWeight) * 100).toFixed(0)}% | ${t.length} | ${ms(percentile(t, 50))} | ${ms(p95)} | ${ms(Math.max(...t))} | ${kind.target} | ${p95 <= kind.target ? "yes" : "**no**"} |`,
+        );
+      }
+      say(`| all pages | 100% | ${all.length} | ${ms(percentile(all, 50))} | ${ms(percentile(all, 95))} | ${ms(Math.max(...all))} | | |`);
+      say("");
+      const half = Math.floor(rssSamples.length / 2);
+      const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+      say(
+        `Console process memory (resident, the \`next start\` process and its children): ${(idleRss / MiB).toFixed(0)} MiB after warm-up, ` +
+          `peak ${(peakRss / MiB).toFixed(0)} MiB, ${(endRss / MiB).toFixed(0)} MiB at the end; mean ${(mean(rssSamples.slice(0, half)) / MiB).toFixed(0)} MiB in the first half of the run, ` +
+          `${(mean(rssSamples.slice(half)) / MiB).toFixed(0)} MiB in the second. Target: under 400 MiB — ${peakRss < 400 * MiB ? "met" : "**not met**"}.`,
+      );
+      if (failures.length > 0) {
+        say("");
+        say(`Failures (first 10): ${failures.slice(0, 10).join("; ")}`);
+      }
+      writeResults("## HTTP load", lines);
+      if (failures.length > 0) process.exitCode = 1;
+    } finally {
+      server.kill();
+    }
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  exitOnStartupError(error, "bench:load failed");
+}
