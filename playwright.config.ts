@@ -26,6 +26,6 @@ export default defineConfig({
     env: { E2E_PORT: String(port) },
     reuseExistingServer: false,
     timeout: 180_000,
-    stdout: "pipe",
+    stdout: "ignore", // the server's log is in .data/e2e-server.log
   },
 });

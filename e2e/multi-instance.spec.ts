@@ -40,7 +40,7 @@ async function startConsole(base: string, secret: string): Promise<void> {
         DATABASE_URL: databaseUrl,
         NEXTAUTH_URL: base,
         NEXTAUTH_SECRET: secret,
-          STATE_ENGINE_INTERVAL_SECONDS: "5",
+        STATE_ENGINE_INTERVAL_SECONDS: "5",
       },
     },
   );
@@ -77,7 +77,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  for (const server of servers) server.kill();
+  for (const server of servers) process.kill(-(server.pid as number), "SIGTERM");
   await new Promise((resolve) => setTimeout(resolve, 500));
   await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 });

@@ -5,6 +5,8 @@
 // whole HTML per page kind and the peak resident memory of the console process (sampled from /proc).
 // Figures go into bench/RESULTS.md.
 import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { insertUser } from "../lib/users/store";
 import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, treeRss, writeResults } from "./bench-registry";
@@ -56,7 +58,8 @@ try {
     const names = Array.from({ length: users }, (_, i) => `bench-load-${Date.now()}-${i + 1}`);
     for (const username of names) await insertUser(db.sql, { username, role: "support", password });
 
-    const server = await startServer(process.env.DATABASE_URL as string);
+    const serverLog = path.join(os.tmpdir(), `bench-load-server-${process.pid}.log`);
+    const server = await startServer(process.env.DATABASE_URL as string, serverLog);
     const pid = server.pid as number;
     try {
       const cookies = await Promise.all(names.map((username) => signInOverHttp(username, password)));

@@ -2,7 +2,7 @@
 // when empty), timing, and the results file each writes its own section of.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { type ConsoleConfig, readConfig } from "../lib/config";
@@ -77,12 +77,30 @@ export const PORT = 3210;
 export const BASE = `http://127.0.0.1:${PORT}`;
 
 /** The production server on the bench database, with a session secret of its own. */
-export async function startServer(databaseUrl: string): Promise<ChildProcess> {
+export async function startServer(databaseUrl: string, logFile?: string): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new StartupError("no production build: run `npm run build` first");
+  const log = logFile ? openSync(logFile, "w") : "ignore";
   const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    stdio: "ignore",
-    env: { ...process.env, DATABASE_URL: databaseUrl, NEXTAUTH_URL: BASE, NEXTAUTH_SECRET: randomBytes(32).toString("base64") },
+    stdio: ["ignore", log, log],
+    detached: true,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NEXTAUTH_URL: BASE,
+      NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
+      LOG_FORMAT: "json",
+    },
   });
+  if (typeof log === "number") closeSync(log);
+  // `next start` serves from a child process: stopping the server stops its whole process group.
+  server.kill = (signal?: NodeJS.Signals | number) => {
+    try {
+      process.kill(-(server.pid as number), signal ?? "SIGTERM");
+      return true;
+    } catch {
+      return false;
+    }
+  };
   for (let i = 0; i < 120; i++) {
     if ((await fetch(`${BASE}/login`).catch(() => null))?.ok) return server;
     await new Promise((resolve) => setTimeout(resolve, 500));

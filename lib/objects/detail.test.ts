@@ -3,7 +3,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { objectDetail, objectIdByName } from "./detail";
+import { type HistoryPeriod, objectDetail, objectIdByName, PAGE_ROWS, type RequestStatus, type StateRequest, visibleRows } from "./detail";
 
 // The registry's time zone is Europe/Prague (enum_parameters); NOW is 11:00 there.
 const NOW = new Date("2026-11-22T10:00:00Z");
@@ -148,5 +148,44 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(await actAs(support, () => objectDetail(999_999))).toBeNull();
     expect(await actAs(support, () => objectIdByName("OLD.CZ", "domain"))).toBe(ids["old.cz"]);
     expect(await actAs(support, () => objectIdByName("old.cz", "contact"))).toBeNull();
+  });
+});
+
+describe("the object page's long tables", () => {
+  const period = (i: number): HistoryPeriod => ({
+    state: "serverBlocked",
+    manual: true,
+    external: true,
+    from: new Date(Date.UTC(2020, 0, 1 + i)).toISOString(),
+    to: null,
+  });
+  const request = (id: number, status: RequestStatus): StateRequest => ({
+    id,
+    state: "serverBlocked",
+    from: "2026-01-01T00:00:00.000Z",
+    to: null,
+    created: "2026-01-01T00:00:00.000Z",
+    canceled: null,
+    reason: null,
+    cancelReason: null,
+    status,
+    author: null,
+    canceledBy: null,
+    blockId: null,
+  });
+  // Newest first, as objectDetail lists them: two pending far down the list.
+  const requests = Array.from({ length: 500 }, (_, i) => request(1000 - i, i === 120 || i === 499 ? "pending" : "ended"));
+  const history = Array.from({ length: 500 }, (_, i) => period(i));
+
+  it("shows the newest rows, and every request that can still change, unless all are asked for", () => {
+    const cut = visibleRows({ history, requests }, { history: false, requests: false });
+    expect(cut.history).toEqual(history.slice(400));
+    expect(cut.requests).toHaveLength(PAGE_ROWS.requests);
+    expect(cut.requests.map((r) => r.id)).toEqual([...requests.slice(0, 48).map((r) => r.id), 880, 501]);
+    const all = visibleRows({ history, requests }, { history: true, requests: true });
+    expect(all.history).toHaveLength(500);
+    expect(all.requests).toHaveLength(500);
+    const few = visibleRows({ history: history.slice(0, 3), requests: requests.slice(0, 3) }, { history: false, requests: false });
+    expect([few.history.length, few.requests.length]).toEqual([3, 3]);
   });
 });

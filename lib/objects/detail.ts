@@ -49,6 +49,25 @@ export interface StateRequest {
   blockId: number | null;
 }
 
+/** How many rows the object page shows of long tables unless asked for all of them. */
+export const PAGE_ROWS = { history: 100, requests: 50 } as const;
+
+/**
+ * The rows of the object page's history and request tables: the newest PAGE_ROWS of each unless
+ * `all`, but always every request that can still change (pending or in force), in their order.
+ */
+export function visibleRows(
+  object: Pick<ObjectDetail, "history" | "requests">,
+  all: { history: boolean; requests: boolean },
+): { history: HistoryPeriod[]; requests: StateRequest[] } {
+  const history = all.history ? object.history : object.history.slice(-PAGE_ROWS.history);
+  if (all.requests) return { history, requests: object.requests };
+  const open = (r: StateRequest) => r.status === "pending" || r.status === "in force";
+  const room = Math.max(0, PAGE_ROWS.requests - object.requests.filter(open).length);
+  const kept = new Set([...object.requests.filter(open), ...object.requests.filter((r) => !open(r)).slice(0, room)]);
+  return { history, requests: object.requests.filter((r) => kept.has(r)) };
+}
+
 export interface ObjectDetail {
   id: number;
   roid: string;

@@ -115,13 +115,13 @@ export async function listRequests(params: Params): Promise<RequestList> {
     where.push(`r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
                  OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`);
 
-  // Keyset: (valid_from, id) descending; upcoming lists the soonest first.
+  // Keyset: (start, id) descending; upcoming lists the soonest start or end first.
   const order = filter.upcoming ? "ASC" : "DESC";
+  const sortKey = filter.upcoming ? "CASE WHEN r.valid_from > now() THEN r.valid_from ELSE r.valid_to END" : "r.valid_from";
   const after = text("after");
   if (after) {
     const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
-    if (match)
-      where.push(`(r.valid_from, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamptz, ${p(Number(match[2]))}::int)`);
+    if (match) where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamptz, ${p(Number(match[2]))}::int)`);
     else notices.push("The page position in the link is damaged; showing the first page.");
   }
 
@@ -134,6 +134,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
     phase: Phase;
     valid_from: Date;
     valid_to: Date | null;
+    key: Date;
     reason: string | null;
     author: string | null;
     crdate: Date;
@@ -142,16 +143,21 @@ export async function listRequests(params: Params): Promise<RequestList> {
     cancel_reason: string | null;
     batch: string | null;
   }>(
-    `SELECT r.id, r.object_id, o.name AS object, t.name AS object_type, s.name AS state, ${PHASE_SQL} AS phase,
-            r.valid_from, r.valid_to, rr.reason_creation AS reason, m.author, r.crdate, r.canceled, m.canceled_by,
-            rr.reason_cancellation AS cancel_reason, m.batch_id::text AS batch
-       FROM object_state_request r
+    // The page's requests are chosen first (an index walk, or for `upcoming` the few rows of two
+    // index ranges, sorted), and only those are joined with their object and reason.
+    `SELECT r.id, r.object_id, o.name AS object, t.name AS object_type, r.state, r.phase,
+            r.valid_from, r.valid_to, r.key, rr.reason_creation AS reason, r.author, r.crdate, r.canceled, r.canceled_by,
+            rr.reason_cancellation AS cancel_reason, r.batch
+       FROM (SELECT r.id, r.object_id, s.name AS state, ${PHASE_SQL} AS phase, r.valid_from, r.valid_to, r.crdate, r.canceled, ${sortKey} AS key,
+                    m.author, m.canceled_by, m.batch_id::text AS batch
+               FROM object_state_request r
+               JOIN enum_object_states s ON s.id = r.state_id
+               LEFT JOIN console.request_meta m ON m.request_id = r.id
+              WHERE ${where.length ? where.join(" AND ") : "true"}
+              ORDER BY ${sortKey} ${order}, r.id ${order} LIMIT ${PAGE + 1}) r
        JOIN object_registry o ON o.id = r.object_id JOIN enum_object_type t ON t.id = o.type
-       JOIN enum_object_states s ON s.id = r.state_id
        LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
-       LEFT JOIN console.request_meta m ON m.request_id = r.id
-      WHERE ${where.length ? where.join(" AND ") : "true"}
-      ORDER BY r.valid_from ${order}, r.id ${order} LIMIT ${PAGE + 1}`,
+      ORDER BY r.key ${order}, r.id ${order}`,
     values,
   );
   const page = rows.slice(0, PAGE);
@@ -174,7 +180,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
       cancelReason: r.cancel_reason,
       batch: r.batch,
     })),
-    next: rows.length > PAGE && last ? `${last.valid_from.toISOString()}_${last.id}` : null,
+    next: rows.length > PAGE && last ? `${last.key.toISOString()}_${last.id}` : null,
     filter,
     states,
     notices,

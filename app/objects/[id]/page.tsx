@@ -11,7 +11,7 @@ import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { formatCancellation, formatInstant, formatPeriod } from "@/lib/format/datetime";
-import { type ObjectRef, objectDetail } from "@/lib/objects/detail";
+import { type ObjectRef, objectDetail, visibleRows } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
@@ -48,6 +48,13 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const id = /^\d{1,10}$/.test(idText) ? Number(idText) : Number.NaN;
   const object = await forPage(() => objectDetail(id));
   if (!object) notFound();
+  // Long tables are cut to their newest rows unless asked for in full: an object with hundreds of
+  // periods or requests would otherwise make a page of a megabyte. Requests that can still change
+  // (pending, in force) are always shown.
+  const search = await props.searchParams;
+  const showAllHistory = search.history === "all";
+  const showAllRequests = search.requests === "all";
+  const { history: historyRows, requests: requestRows } = visibleRows(object, { history: showAllHistory, requests: showAllRequests });
   const timeZone = readConfig().registryTimeZone;
   const now = new Date().toISOString();
 
@@ -152,11 +159,19 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       ) : (
         <StateTimeline lanes={lanes} bars={bars} now={now} created={object.created} timeZone={timeZone} />
       )}
-      <details className="history-table">
+      <details className="history-table" id="history-table" open={showAllHistory || undefined}>
         <summary>History as a table ({object.history.length} periods)</summary>
+        {historyRows.length < object.history.length && (
+          <p className="muted">
+            The newest {historyRows.length} of {object.history.length} periods ·{" "}
+            <Link href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
+              show all {object.history.length}
+            </Link>
+          </p>
+        )}
         <SimpleTable
           empty="No state history."
-          rows={object.history}
+          rows={historyRows}
           rowKey={(h) => `${h.state}-${h.from}`}
           columns={[
             { header: "State", cell: (h) => h.state },
@@ -264,10 +279,18 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           />
         </section>
       )}
+      {requestRows.length < object.requests.length && (
+        <p className="muted">
+          {requestRows.length} of {object.requests.length} requests: every pending or in-force one and the newest others ·{" "}
+          <Link href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
+            show all {object.requests.length}
+          </Link>
+        </p>
+      )}
       <SimpleTable
         className="requests"
         empty="No state requests."
-        rows={object.requests}
+        rows={requestRows}
         rowKey={(r) => r.id}
         columns={[
           { header: "Request", cell: (r) => r.id },
