@@ -8,8 +8,10 @@ import { getToken } from "next-auth/jwt";
  * again in the data-access layer, which is what actually decides.
  */
 
-const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/];
+const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** The largest body the console accepts (Next's own limit for server actions): a bulk list of 10,000 names is about 200 KB. */
+const MAX_BODY_BYTES = 1024 * 1024;
 
 function contentSecurityPolicy(nonce: string, secure: boolean): string {
   const dev = process.env.NODE_ENV !== "production";
@@ -70,6 +72,18 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const csp = contentSecurityPolicy(nonce, secure);
   const path = request.nextUrl.pathname;
 
+  // Oversized bodies are refused before anything reads them.
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) {
+    return withSecurityHeaders(
+      NextResponse.json(
+        { error: `The request is too large: ${length.toLocaleString("en")} bytes, at most ${MAX_BODY_BYTES.toLocaleString("en")}.` },
+        { status: 413 },
+      ),
+      csp,
+    );
+  }
+
   if (isCrossSiteWrite(request)) {
     await auditCrossSite(request);
     return withSecurityHeaders(NextResponse.json({ error: "Cross-site requests are refused." }, { status: 403 }), csp);
@@ -91,6 +105,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
 
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
+  headers.set("x-console-path", `${path}${request.nextUrl.search}`);
   headers.set("Content-Security-Policy", csp);
   return withSecurityHeaders(NextResponse.next({ request: { headers } }), csp);
 }

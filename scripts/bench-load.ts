@@ -28,7 +28,10 @@ interface PageKind {
 }
 
 try {
-  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think"]);
+  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think", "soak"]);
+  // `--soak yes` (npm run test:soak): a long run that fails on any error, a memory growth trend,
+  // memory over the target or a page over its p95 target.
+  const soak = options.soak === "yes";
   const users = Math.round(positive("users", options.users, 20));
   const seconds = positive("seconds", options.seconds, 120);
   const [thinkMin, thinkMax] = (options.think ?? "1-3").split("-").map(Number);
@@ -97,9 +100,12 @@ try {
       const failures: string[] = [];
       let peakRss = idleRss;
       const rssSamples: number[] = [];
+      const sampleTimes: number[] = [];
+      const runStarted = Date.now();
       const sampler = setInterval(() => {
         const rss = treeRss(pid);
         rssSamples.push(rss);
+        sampleTimes.push((Date.now() - runStarted) / 60_000);
         peakRss = Math.max(peakRss, rss);
       }, 250);
       const deadline = Date.now() + seconds * 1000;
@@ -136,7 +142,12 @@ try {
         console.log(line);
         lines.push(line);
       };
-      say(`## HTTP load (\`npm run bench:load -- --domains ${domains}\`), ${new Date().toISOString().slice(0, 16)}Z`);
+      const heading = soak ? "## Soak" : "## HTTP load";
+      say(
+        soak
+          ? `${heading} (\`npm run test:soak\`: ${seconds / 60} minutes), ${new Date().toISOString().slice(0, 16)}Z`
+          : `${heading} (\`npm run bench:load -- --domains ${domains}\`), ${new Date().toISOString().slice(0, 16)}Z`,
+      );
       say("");
       say(machineLine(pgVersion));
       say(
@@ -170,12 +181,41 @@ try {
           `peak ${(peakRss / MiB).toFixed(0)} MiB, ${(endRss / MiB).toFixed(0)} MiB at the end; mean ${(mean(rssSamples.slice(0, half)) / MiB).toFixed(0)} MiB in the first half of the run, ` +
           `${(mean(rssSamples.slice(half)) / MiB).toFixed(0)} MiB in the second. Target: under 400 MiB — ${peakRss < 400 * MiB ? "met" : "**not met**"}.`,
       );
+      // Memory trend: the least-squares slope of resident memory over the second half of the run,
+      // after the heap has grown to its working size.
+      const xs = sampleTimes.slice(half);
+      const ys = rssSamples.slice(half).map((b) => b / MiB);
+      const mx = mean(xs);
+      const my = mean(ys);
+      const slope =
+        xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i] - my), 0) /
+        Math.max(
+          1e-9,
+          xs.reduce((sum, x) => sum + (x - mx) ** 2, 0),
+        );
+      const growing = slope > 2;
+      say(
+        `Memory trend over the second half: ${slope >= 0 ? "+" : ""}${slope.toFixed(2)} MiB per minute (limit +2) — ${growing ? "**growing**" : "stable"}.`,
+      );
       if (failures.length > 0) {
         say("");
         say(`Failures (first 10): ${failures.slice(0, 10).join("; ")}`);
       }
-      writeResults("## HTTP load", lines);
-      if (failures.length > 0) process.exitCode = 1;
+      const slow = kinds.filter((k) => (times.get(k.label)?.length ?? 0) > 0 && percentile(times.get(k.label) ?? [], 95) > k.target);
+      if (soak) {
+        const verdicts = [
+          failures.length === 0 ? "no errors" : `**${failures.length} errors**`,
+          growing ? "**memory grows**" : "memory stable",
+          peakRss < 400 * MiB ? "memory under 400 MiB" : "**memory over 400 MiB**",
+          slow.length === 0
+            ? "every page within its p95 target"
+            : `**${slow.length} page kind(s) over their p95 target**: ${slow.map((k) => k.label).join(", ")}`,
+        ];
+        say("");
+        say(`Verdict: ${verdicts.join("; ")}.`);
+        if (failures.length > 0 || growing || peakRss >= 400 * MiB || slow.length > 0) process.exitCode = 1;
+      } else if (failures.length > 0) process.exitCode = 1;
+      writeResults(heading, lines);
     } finally {
       server.kill();
     }

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import { AccessError } from "../auth/guard";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/errors";
 
 /** Bad input: nothing was changed. Field errors name the form fields at fault. */
 export class InputError extends Error {
@@ -14,7 +15,12 @@ export class InputError extends Error {
 
 export type ActionResult<T = undefined> =
   | { ok: true; message: string; data?: T }
-  | { ok: false; code: "unauthenticated" | "forbidden" | "invalid" | "error"; error: string; fieldErrors?: Record<string, string[]> };
+  | {
+      ok: false;
+      code: "unauthenticated" | "forbidden" | "invalid" | "unavailable" | "error";
+      error: string;
+      fieldErrors?: Record<string, string[]>;
+    };
 
 /** Turns the outcome of a data-access call into what a form shows; unexpected errors stay in the log. */
 export async function toActionResult<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionResult<T>> {
@@ -25,6 +31,7 @@ export async function toActionResult<T>(work: () => Promise<{ message: string; d
     if (error instanceof AccessError) return { ok: false, code: error.code, error: error.message };
     if (error instanceof InputError) return { ok: false, code: "invalid", error: error.message, fieldErrors: error.fieldErrors };
     console.error(error);
+    if (isDatabaseUnavailable(error)) return { ok: false, code: "unavailable", error: DATABASE_UNAVAILABLE };
     return {
       ok: false,
       code: "error",

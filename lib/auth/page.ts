@@ -1,10 +1,22 @@
 import "server-only";
-import { forbidden, unauthorized } from "next/navigation";
+import { forbidden, redirect, unauthorized } from "next/navigation";
+import { isDatabaseUnavailable } from "../db/errors";
 import { AccessError } from "./guard";
 
+/** The page being rendered (set by proxy.ts), to come back to; null outside a request. */
+async function currentPath(): Promise<string | null> {
+  try {
+    const { headers } = await import("next/headers");
+    return (await headers()).get("x-console-path");
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Renders a data-access call for a page: a refusal becomes the 401 or 403 page instead of an
- * error. The check itself stays in the data-access layer.
+ * Renders a data-access call for a page: a refusal becomes the 401 or 403 page, and a database
+ * that cannot be reached the "database unavailable" page (which comes back here when it can),
+ * instead of an error. The check itself stays in the data-access layer.
  */
 export async function forPage<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -13,6 +25,11 @@ export async function forPage<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof AccessError) {
       if (error.status === 401) unauthorized();
       forbidden();
+    }
+    if (isDatabaseUnavailable(error)) {
+      console.error(error);
+      const back = await currentPath();
+      redirect(back ? `/unavailable?next=${encodeURIComponent(back)}` : "/unavailable");
     }
     throw error;
   }

@@ -29,7 +29,7 @@ function database(prisma: PrismaClient, sql: SqlDriver): Database {
 
 async function openPostgres(url: string): Promise<Database> {
   const location = describePostgresUrl(url);
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20 });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on("error", (error) => console.error(`PostgreSQL connection lost (${location}): ${error.message}`));
   try {
@@ -38,7 +38,8 @@ async function openPostgres(url: string): Promise<Database> {
     await pool.end().catch(() => {});
     throw explainConnectionError(error, location);
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, connectionTimeoutMillis: 10_000 }) });
+  // One pool for Prisma and plain SQL: one set of connections, one error handler.
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { onConnectionError: () => {} }) });
   return database(prisma, postgresDriver(pool, location));
 }
 

@@ -63,23 +63,47 @@ function pgExecutor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   };
 }
 
+async function transactionOnce<T>(pool: pg.Pool, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  // A connection that breaks while checked out must not become an uncaught error; a broken one is
+  // destroyed instead of going back to the pool.
+  let broken: unknown = null;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on("error", onError);
+  try {
+    await client.query("BEGIN");
+    const result = await work(pgExecutor(client));
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken ??= rollbackError;
+    });
+    throw error;
+  } finally {
+    client.off("error", onError);
+    client.release(broken ? (broken as Error) : undefined);
+  }
+}
+
 export function postgresDriver(pool: pg.Pool, location: string): SqlDriver {
   return {
     kind: "postgres",
     location,
     ...pgExecutor(pool),
     async transaction(work) {
-      const client = await pool.connect();
-      try {
-        await client.query("BEGIN");
-        const result = await work(pgExecutor(client));
-        await client.query("COMMIT");
-        return result;
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
-        throw error;
-      } finally {
-        client.release();
+      // A deadlock or serialization failure is PostgreSQL choosing a victim: the transaction left
+      // no trace and is run again (a few times), as its documentation recommends.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await transactionOnce(pool, work);
+        } catch (error) {
+          const code = (error as { code?: string }).code;
+          if ((code !== "40P01" && code !== "40001") || attempt >= 4) throw error;
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+        }
       }
     },
     close: () => pool.end(),

@@ -47,3 +47,44 @@ export function exitOnStartupError(error: unknown, context = "Registry State Con
   }
   process.exit(1);
 }
+
+// Connection-level failures: the database is down, restarting, or unreachable. PostgreSQL's
+// SQLSTATE classes 08 (connection exception) and 57P (operator intervention), node's socket
+// errors, and the pg driver's and Prisma's words for the same.
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+  "P1001",
+  "P1002",
+  "P1017",
+]);
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|Connection ended unexpectedly|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down|in recovery mode)|terminating connection due to administrator command|Can't reach database server|server closed the connection unexpectedly|Client was closed and is not queryable/i;
+
+/** Whether `error` (or what caused it) means the database cannot be reached right now. */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const e = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
+  if (typeof e.message === "string" && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
+/** What a person is told when the database cannot be reached. */
+export const DATABASE_UNAVAILABLE =
+  "The registry database is unavailable right now (restarting, or the network to it is down). Nothing was half-done: every change is saved whole or not at all. Try again in a moment; a form sent again never makes its change twice.";

@@ -142,8 +142,14 @@ export async function blockWork(
  * Lifts a block: its requests end now (or, not begun, never take effect), and the prohibitions it
  * cut are restored as they were before it began.
  */
+/** Every writer takes its object's lock first, so writers of one object never deadlock. */
+async function lockBlockObject(tx: SqlExecutor, blockId: number): Promise<void> {
+  await tx.query("SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM console.blocks WHERE id = $1) FOR UPDATE", [blockId]);
+}
+
 export function unblockObject(input: unknown): Promise<{ message: string }> {
   return requestChange("block.unblock", unblockSchema, input, async (tx, data, actor, now) => {
+    await lockBlockObject(tx, data.blockId);
     const [block] = await tx.query<{
       id: number;
       object_id: number;
@@ -246,6 +252,7 @@ export const changeBlockSchema = z.object({
  */
 export function changeBlock(input: unknown): Promise<{ message: string; blockId: number }> {
   return requestChange("block.change", changeBlockSchema, input, async (tx, data, actor, now) => {
+    await lockBlockObject(tx, data.blockId);
     const [block] = await tx.query<{
       id: number;
       object_id: number;

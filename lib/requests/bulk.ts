@@ -39,6 +39,13 @@ export interface BulkResult {
   outcomes: BulkOutcome[];
 }
 
+/** The same batch was applied by another submission while this one waited for the objects. */
+class AlreadyApplied extends Error {
+  constructor(readonly requests: number) {
+    super("already applied");
+  }
+}
+
 /** Raised inside the transaction to roll everything back (a dry run, or an apply with refusals). */
 class RollBack extends Error {
   constructor(readonly outcomes: BulkOutcome[]) {
@@ -118,6 +125,17 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
 
   try {
     const outcomes = await db.sql.transaction(async (tx) => {
+      // All the objects' locks first, in id order: two bulk changes over the same objects, or a
+      // bulk change and a single one, wait for each other instead of deadlocking.
+      await tx.query("SELECT 1 FROM object_registry WHERE id = ANY ($1::int[]) ORDER BY id FOR UPDATE", [
+        targets.flatMap((t) => (t.id === null ? [] : [t.id])),
+      ]);
+      if (data.apply) {
+        const [again] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
+          data.batchId,
+        ]);
+        if (again.n > 0) throw new AlreadyApplied(again.n);
+      }
       const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
       const outcomes: BulkOutcome[] = [];
       for (const target of targets) {
@@ -170,6 +188,13 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       outcomes,
     };
   } catch (error) {
+    if (error instanceof AlreadyApplied)
+      return {
+        message: `This batch was already applied (${error.requests} requests); nothing new was done.`,
+        applied: true,
+        batchId: data.batchId,
+        outcomes: [],
+      };
     if (!(error instanceof RollBack)) throw error;
     const refused = error.outcomes.filter((o) => !o.ok).length;
     if (!data.apply)

@@ -243,7 +243,8 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
             requestId: earlier.request_id,
             repeated: true,
             objectId: earlier.object_id,
-            audited: { requestId: earlier.request_id, repeated: true },
+            // Not a second "request created": the audit row says which request it repeated.
+            audited: { repeatOf: earlier.request_id },
           };
       }
       return createWork(tx, data, actor, now);
@@ -264,6 +265,10 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
  */
 export function cancelStateRequest(input: unknown): Promise<{ message: string }> {
   return requestChange("request.cancel", cancelRequestSchema, input, async (tx, data, actor, now) => {
+    // Every writer takes its object's lock first, so writers of one object never deadlock.
+    await tx.query("SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM object_state_request WHERE id = $1) FOR UPDATE", [
+      data.requestId,
+    ]);
     const [request] = await tx.query<{
       id: number;
       object_id: number;

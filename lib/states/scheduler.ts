@@ -16,12 +16,14 @@ export function startStateScheduler(
   database: () => Promise<SqlExecutor>,
   intervalMs: number,
   log: (line: string) => void = console.log,
+  /** The instant each tick brings history up to; the database's now() when left out (tests inject one). */
+  clock?: () => Date,
 ): StateScheduler {
   let running: Promise<EngineRun | null> | null = null;
   const tick = () => {
     running ??= (async () => {
       try {
-        const run = await runStateEngine(await database());
+        const run = await runStateEngine(await database(), { at: clock?.() });
         if (run.opened + run.closed > 0) {
           log(
             `state engine: ${run.kind} run over ${run.objects} object(s), ${run.opened} state(s) opened, ${run.closed} closed in ${run.ms.toFixed(0)} ms`,

@@ -124,10 +124,10 @@ export async function changeAt<T>(
  * object at the real clock.
  */
 export async function registryAt(
-  create: () => Promise<{ db: Database; drop(): Promise<void> }>,
+  create: () => Promise<{ db: Database; drop(): Promise<void>; url?: string }>,
   at: Date,
   build: (tx: SqlExecutor) => Promise<void>,
-): Promise<{ db: Database; drop(): Promise<void> }> {
+): Promise<{ db: Database; drop(): Promise<void>; url?: string }> {
   const created = await create();
   await migrate(created.db.sql);
   await created.db.sql.transaction(async (tx) => {

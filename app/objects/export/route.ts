@@ -1,4 +1,5 @@
 import { AccessError } from "@/lib/auth/guard";
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@/lib/db/errors";
 import { exportObjects } from "@/lib/objects/list";
 
 /** GET /objects/export?<the list's filters>: the whole filtered result as a streamed CSV file. */
@@ -10,6 +11,10 @@ export async function GET(request: Request): Promise<Response> {
     result = await exportObjects(params);
   } catch (error) {
     if (error instanceof AccessError) return new Response(error.message, { status: error.status });
+    if (isDatabaseUnavailable(error)) {
+      console.error(error);
+      return new Response(DATABASE_UNAVAILABLE, { status: 503, headers: { "Retry-After": "5" } });
+    }
     throw error;
   }
   const { chunks } = result;

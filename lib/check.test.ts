@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../prisma/demo/load";
+import { audit } from "./audit/log";
+import { type CheckResult, checkDatabase } from "./check";
+import type { Database } from "./db/client";
+import type { SqlExecutor } from "./db/driver";
+import { migrate } from "./db/migrations";
+import { testBackends } from "./testing/databases";
+
+class Rollback extends Error {
+  constructor(readonly result: CheckResult) {
+    super("rollback");
+  }
+}
+
+describe.each(testBackends())("npm run db:check on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.create());
+    await migrate(db.sql);
+    await seedDemo(db.sql, { domains: 300, seed: 5, now: new Date(), timeZone: "Europe/Prague" });
+    await audit(db.sql, { action: "test.start", result: "ok", actor: { username: "test", clientAddress: null }, input: {} });
+  }, 120_000);
+  afterAll(() => drop());
+
+  /** Breaks a promise inside a transaction, runs that one check there, and rolls back. */
+  async function violated(check: string, breakIt: (tx: SqlExecutor) => Promise<unknown>): Promise<CheckResult> {
+    try {
+      await db.sql.transaction(async (tx) => {
+        await breakIt(tx);
+        const { checks } = await checkDatabase(tx, [check]);
+        throw new Rollback(checks[0]);
+      });
+    } catch (error) {
+      if (error instanceof Rollback) return error.result;
+      throw error;
+    }
+    throw new Error("unreachable");
+  }
+
+  const openRow = (tx: SqlExecutor, state: string) =>
+    tx.query<{ id: number; object_id: number }>(
+      `SELECT os.id, os.object_id FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+        WHERE s.name = $1 AND os.valid_to IS NULL ORDER BY os.id LIMIT 1`,
+      [state],
+    );
+
+  it("finds every promise kept on a registry the engine keeps", async () => {
+    const result = await checkDatabase(db.sql);
+    expect(result.checks.filter((c) => c.violations > 0)).toEqual([]);
+    expect(result.checks.map((c) => c.name)).toEqual([
+      "request overlaps",
+      "zone conflicts",
+      "history overlaps",
+      "history order",
+      "open states without cause",
+      "causes without state",
+      "audited changes that do not exist",
+      "requests audited twice",
+      "blocks without their request",
+      "audit chain",
+    ]);
+    expect(result.ok).toBe(true);
+    expect(result.notes[0]).toMatch(/just before the engine's cursor, \d{4}-/);
+  });
+
+  it("reports overlapping requests that a database without the constraints let in", async () => {
+    const result = await violated("request overlaps", async (tx) => {
+      await tx.exec("ALTER TABLE object_state_request DROP CONSTRAINT object_state_request_no_overlap");
+      await tx.query(
+        `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to)
+         SELECT object_id, state_id, valid_from, valid_to FROM object_state_request WHERE canceled IS NULL ORDER BY id LIMIT 1`,
+      );
+    });
+    expect(result.violations).toBe(1);
+    expect(result.examples[0]).toMatch(/^requests \d+ and \d+: \w+ on object \d+$/);
+  });
+
+  it("reports history rows that overlap, end before they start or lie past the cursor", async () => {
+    const overlap = await violated("history overlaps", async (tx) => {
+      const [row] = await openRow(tx, "linked");
+      await tx.query(
+        `INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
+         SELECT object_id, state_id, valid_from + interval '1 day', valid_from + interval '2 days' FROM object_state WHERE id = $1`,
+        [row.id],
+      );
+    });
+    expect(overlap.violations).toBe(1);
+    const ahead = await violated("history order", (tx) =>
+      tx.query(
+        `INSERT INTO object_state (object_id, state_id, valid_from)
+         SELECT o.id, s.id, e.cursor + interval '1 hour' FROM object_registry o, enum_object_states s, console.state_engine e
+          WHERE s.name = 'serverBlocked' AND o.type = 3 AND o.erdate IS NULL AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = o.id)
+            AND NOT EXISTS (SELECT FROM object_state x WHERE x.object_id = o.id AND x.state_id = s.id) LIMIT 1`,
+      ),
+    );
+    expect(ahead.violations).toBe(1);
+    expect(ahead.examples[0]).toMatch(/cursor/);
+  });
+
+  it("reports a state without cause (a domain wrongly out of the zone) and a cause without its state", async () => {
+    const wrong = await violated("open states without cause", (tx) =>
+      tx.query(
+        `INSERT INTO object_state (object_id, state_id, valid_from)
+         SELECT o.id, s.id, e.cursor - interval '1 day' FROM object_registry o, enum_object_states s, console.state_engine e
+          WHERE s.name = 'outzone' AND o.type = 3 AND o.erdate IS NULL
+            AND NOT EXISTS (SELECT FROM object_state x WHERE x.object_id = o.id AND x.state_id = s.id AND x.valid_to IS NULL)
+            AND NOT EXISTS (SELECT FROM object_state x WHERE x.object_id = o.id AND x.state_id = s.id AND x.valid_to > e.cursor - interval '1 day')
+          ORDER BY o.id LIMIT 1`,
+      ),
+    );
+    expect(wrong.violations).toBe(1);
+    expect(wrong.examples[0]).toMatch(/^object \d+ has outzone without cause$/);
+    const missing = await violated("causes without state", async (tx) => {
+      const [row] = await openRow(tx, "outzone");
+      await tx.query("DELETE FROM object_state WHERE id = $1", [row.id]);
+    });
+    expect(missing.violations).toBe(1);
+    expect(missing.examples[0]).toMatch(/^object \d+ should have outzone$/);
+  });
+
+  it("reports an audited change that does not exist, a request audited twice, and a broken audit chain", async () => {
+    const actor = { username: "test", clientAddress: null };
+    const ghost = await violated("audited changes that do not exist", (tx) =>
+      audit(tx, { action: "request.create", result: "ok", actor, input: { requestId: 99_999_999 } }),
+    );
+    expect(ghost.examples).toEqual([expect.stringMatching(/names request 99999999$/)]);
+    const twice = await violated("requests audited twice", async (tx) => {
+      const [{ id }] = await tx.query<{ id: number }>("SELECT min(id) AS id FROM object_state_request");
+      await audit(tx, { action: "request.create", result: "ok", actor, input: { requestId: id } });
+      await audit(tx, { action: "request.create", result: "ok", actor, input: { requestId: id } });
+    });
+    expect(twice.violations).toBe(1);
+    const chain = await violated("audit chain", async (tx) => {
+      await tx.exec("ALTER TABLE console.audit_log DISABLE TRIGGER USER");
+      await tx.exec("UPDATE console.audit_log SET action = 'test.changed' WHERE id = (SELECT min(id) FROM console.audit_log)");
+    });
+    expect(chain.examples).toEqual([expect.stringMatching(/content was changed/)]);
+  });
+});

@@ -1,0 +1,145 @@
+// The database's promises, checked after the fact (`npm run db:check`, and the fault and race
+// tests): no overlapping requests, state history that is sound and agrees with the rules up to the
+// engine's cursor, and an intact audit chain. Every check is SQL over the registry's own tables and
+// the rules' own function (object_state_periods), so it holds for data written by anyone.
+import { verifyAuditChain } from "./audit/verify";
+import type { SqlExecutor } from "./db/driver";
+
+export interface CheckResult {
+  name: string;
+  /** What the check promises, in words. */
+  promise: string;
+  violations: number;
+  /** Up to ten violating rows, as text. */
+  examples: string[];
+}
+
+export interface DatabaseCheck {
+  ok: boolean;
+  checks: CheckResult[];
+  /** Instants and counts that explain the checks' scope. */
+  notes: string[];
+}
+
+const EXAMPLES = 10;
+
+// Each query returns one text column `example` per violation.
+const CHECKS: { name: string; promise: string; sql: string }[] = [
+  {
+    name: "request overlaps",
+    promise: "no two requests for one state of one object hold at the same time",
+    sql: `SELECT format('requests %s and %s: %s on object %s', a.id, b.id, s.name, a.object_id) AS example
+            FROM object_state_request a
+            JOIN object_state_request b ON b.object_id = a.object_id AND b.state_id = a.state_id AND b.id > a.id
+            JOIN enum_object_states s ON s.id = a.state_id
+           WHERE request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+  },
+  {
+    name: "zone conflicts",
+    promise: "serverOutzoneManual and serverInzoneManual never hold at the same time for one object",
+    sql: `SELECT format('requests %s (serverOutzoneManual) and %s (serverInzoneManual) on object %s', a.id, b.id, a.object_id) AS example
+            FROM object_state_request a
+            JOIN object_state_request b ON b.object_id = a.object_id
+           WHERE a.state_id = (SELECT id FROM enum_object_states WHERE name = 'serverOutzoneManual')
+             AND b.state_id = (SELECT id FROM enum_object_states WHERE name = 'serverInzoneManual')
+             AND request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+  },
+  {
+    name: "history overlaps",
+    promise: "no two history rows of one state of one object overlap, and at most one is open",
+    sql: `SELECT format('rows %s and %s: %s on object %s', a.id, b.id, s.name, a.object_id) AS example
+            FROM object_state a
+            JOIN object_state b ON b.object_id = a.object_id AND b.state_id = a.state_id AND b.id > a.id
+            JOIN enum_object_states s ON s.id = a.state_id
+           WHERE tstzrange(a.valid_from, a.valid_to) && tstzrange(b.valid_from, b.valid_to)`,
+  },
+  {
+    name: "history order",
+    promise: "every history row ends after it starts, and none starts or ends after the engine's cursor",
+    sql: `SELECT format('row %s (object %s): %s → %s, cursor %s', os.id, os.object_id, os.valid_from, os.valid_to, e.cursor) AS example
+            FROM object_state os CROSS JOIN console.state_engine e
+            LEFT JOIN console.state_marks m ON m.object_id = os.object_id
+           WHERE os.valid_to <= os.valid_from
+              OR os.valid_from > greatest(e.cursor, m.processed_to)
+              OR os.valid_to > greatest(e.cursor, m.processed_to)`,
+  },
+  {
+    name: "open states without cause",
+    promise: "every state an object has just before the cursor is one its rules or requests give it then",
+    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at FROM console.state_engine WHERE cursor IS NOT NULL),
+               held AS (SELECT os.object_id, os.state_id FROM object_state os, t
+                         WHERE os.valid_from <= t.at AND (os.valid_to IS NULL OR os.valid_to > t.at)
+                           AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = os.object_id)),
+               due AS (SELECT p.object_id, p.state_id FROM object_state_periods() p, t
+                        WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at))
+          SELECT format('object %s has %s without cause', h.object_id, s.name) AS example
+            FROM (SELECT * FROM held EXCEPT SELECT * FROM due) h JOIN enum_object_states s ON s.id = h.state_id`,
+  },
+  {
+    name: "causes without state",
+    promise: "every state the rules or requests give an object just before the cursor is in its history",
+    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at FROM console.state_engine WHERE cursor IS NOT NULL),
+               held AS (SELECT os.object_id, os.state_id FROM object_state os, t
+                         WHERE os.valid_from <= t.at AND (os.valid_to IS NULL OR os.valid_to > t.at)),
+               due AS (SELECT p.object_id, p.state_id FROM object_state_periods() p, t
+                        WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at)
+                          AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = p.object_id))
+          SELECT format('object %s should have %s', d.object_id, s.name) AS example
+            FROM (SELECT * FROM due EXCEPT SELECT * FROM held) d JOIN enum_object_states s ON s.id = d.state_id`,
+  },
+  {
+    name: "audited changes that do not exist",
+    promise: "every request the audit log records as created exists",
+    sql: `SELECT format('audit row %s (%s) names request %s', a.id, a.action, a.input->>'requestId') AS example
+            FROM console.audit_log a
+           WHERE a.action = 'request.create' AND a.result = 'ok' AND a.input ? 'requestId'
+             AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.id = (a.input->>'requestId')::int)`,
+  },
+  {
+    name: "requests audited twice",
+    promise: "no request is recorded as created by two audit rows",
+    sql: `SELECT format('request %s: audit rows %s', a.input->>'requestId', string_agg(a.id::text, ', ')) AS example
+            FROM console.audit_log a
+           WHERE a.action = 'request.create' AND a.result = 'ok' AND a.input ? 'requestId'
+           GROUP BY a.input->>'requestId' HAVING count(*) > 1`,
+  },
+  {
+    name: "blocks without their request",
+    promise: "a block that is not lifted has its serverBlocked request, not canceled before it began",
+    sql: `SELECT format('block %s on object %s', b.id, b.object_id) AS example
+            FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+           WHERE b.unblocked_at IS NULL AND r.canceled IS NOT NULL AND r.canceled <= r.valid_from`,
+  },
+];
+
+/** Runs every check; `checks` names a subset (for tests). */
+export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<DatabaseCheck> {
+  const results: CheckResult[] = [];
+  for (const check of CHECKS.filter((c) => !only || only.includes(c.name))) {
+    const rows = await db.query<{ example: string; total: number }>(
+      `SELECT example, count(*) OVER ()::int AS total FROM (${check.sql}) v LIMIT ${EXAMPLES}`,
+    );
+    results.push({ name: check.name, promise: check.promise, violations: rows[0]?.total ?? 0, examples: rows.map((r) => r.example) });
+  }
+  if (!only || only.includes("audit chain")) {
+    const chain = await verifyAuditChain(db);
+    results.push({
+      name: "audit chain",
+      promise: "the audit log's hash chain is unbroken: no row changed, removed or inserted",
+      violations: chain.ok ? 0 : 1,
+      examples: chain.problem ? [`audit row ${chain.problem.id}: ${chain.problem.reason}`] : [],
+    });
+  }
+  const [state] = await db.query<{ cursor: Date | null; marked: number }>(
+    "SELECT e.cursor, (SELECT count(*)::int FROM console.state_marks) AS marked FROM console.state_engine e",
+  );
+  const notes = [
+    state?.cursor
+      ? `State history is checked against the rules just before the engine's cursor, ${state.cursor.toISOString()}.`
+      : "The state engine has not run yet: history is not compared with the rules.",
+    ...(state?.marked
+      ? [`${state.marked} object(s) changed since the engine's last look and wait for its next run; their states are not compared.`]
+      : []),
+  ];
+  return { ok: results.every((r) => r.violations === 0), checks: results, notes };
+}

@@ -1,0 +1,32 @@
+// `npm run db:check`: checks the database's promises (lib/check.ts) — no overlapping requests,
+// sound state history that agrees with the rules up to the engine's cursor, an intact audit chain —
+// and prints each with its violations. Exit status 0 when all hold, 2 when any is violated.
+import { checkDatabase } from "../lib/check";
+import { readConfig } from "../lib/config";
+import { openDatabase } from "../lib/db/client";
+import { exitOnStartupError } from "../lib/db/errors";
+
+try {
+  const db = await openDatabase(readConfig());
+  try {
+    const started = Date.now();
+    const result = await checkDatabase(db.sql);
+    console.log(`Checked ${db.sql.location} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    for (const note of result.notes) console.log(note);
+    for (const check of result.checks) {
+      const mark = check.violations === 0 ? "ok  " : "FAIL";
+      console.log(
+        `${mark} ${check.name}: ${check.promise}${check.violations ? ` — ${check.violations.toLocaleString("en")} violation(s)` : ""}`,
+      );
+      for (const example of check.examples) console.log(`       ${example}`);
+    }
+    if (!result.ok) {
+      console.error("The database does not keep all its promises (see FAIL above).");
+      process.exitCode = 2;
+    } else console.log("All checks hold.");
+  } finally {
+    await db.close();
+  }
+} catch (error) {
+  exitOnStartupError(error, "db:check");
+}
