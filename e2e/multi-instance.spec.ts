@@ -30,11 +30,13 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 
 async function startConsole(base: string, secret: string): Promise<void> {
   const port = new URL(base).port;
+  if (await fetch(`${base}/api/health`).catch(() => null)) throw new Error(`port ${port} is taken by another process; stop it first`);
   const server = spawn(
     process.execPath,
     [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"],
     {
       stdio: "ignore",
+      detached: true, // its own process group: `next start` serves from a child process, stopped with it
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
@@ -77,7 +79,11 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  for (const server of servers) process.kill(-(server.pid as number), "SIGTERM");
+  for (const server of servers) {
+    try {
+      process.kill(-(server.pid as number), "SIGTERM");
+    } catch {} // already gone
+  }
   await new Promise((resolve) => setTimeout(resolve, 500));
   await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 });

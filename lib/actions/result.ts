@@ -40,8 +40,16 @@ export async function toActionResult<T>(work: () => Promise<{ message: string; d
   }
 }
 
+/** Whether any text in the input holds a NUL character (PostgreSQL refuses them in text). */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (depth > 4 || value === null || typeof value !== "object") return false;
+  return Object.values(value).some((inner) => hasNul(inner, depth + 1));
+}
+
 /** The input parsed by `schema`, or an InputError with a message per field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  if (hasNul(input)) throw new InputError("The form holds a NUL character (\\0), which no field may contain; nothing was changed.");
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fieldErrors: Record<string, string[]> = {};

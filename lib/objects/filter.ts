@@ -43,7 +43,9 @@ export interface Catalogue {
 export type Params = Record<string, string | string[] | undefined>;
 
 /** A URL parameter's first value, as given. */
-export const firstValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+/** A URL parameter's first value. NUL characters, which no name or date has and PostgreSQL refuses in text, are dropped. */
+export const firstValue = (value: string | string[] | undefined): string | undefined =>
+  (Array.isArray(value) ? value[0] : value)?.replaceAll("\u0000", "");
 
 /** A filter's text: the first value, trimmed; empty means not set. */
 const first = (value: string | string[] | undefined): string | undefined => firstValue(value)?.trim() || undefined;
@@ -160,7 +162,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   };
 
   // One comma-separated value, or the parameter repeated (a form's checkboxes).
-  const states = stateIds([params.states ?? []].flat().join(",") || undefined);
+  const states = stateIds([params.states ?? []].flat().join(",").replaceAll("\u0000", "") || undefined);
   if (states.length > 0) {
     let mode = (first(params.mode) ?? "now") as StateMode;
     if (!STATE_MODES.includes(mode)) {

@@ -1,9 +1,10 @@
 import "server-only";
 import * as z from "zod";
+import { idSchema } from "../actions/ids";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { checkRequest, idSchema, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
+import { checkRequest, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
 
 /** The states a block may set besides serverBlocked: the server*Prohibited ones. */
 export const isProhibition = (name: string) => /^server\w+Prohibited$/.test(name);

@@ -1,6 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
+import { idSchema } from "../actions/ids";
 import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
@@ -19,14 +20,6 @@ export const reasonSchema = z
   .min(1, { error: "Give a reason." })
   .max(REASON_MAX, { error: `Reasons have at most ${REASON_MAX} characters.` });
 export const keySchema = z.uuid({ error: "The form's submission key is damaged; reload the page." }).optional();
-
-/** A database id (integer key) of `what`; anything else is "Unknown …". */
-export const idSchema = (what: string) =>
-  z.coerce
-    .number({ error: `Unknown ${what}.` })
-    .int()
-    .positive({ error: `Unknown ${what}.` })
-    .max(2_147_483_647, { error: `Unknown ${what}.` });
 
 export const createRequestSchema = z.object({
   objectId: idSchema("object"),

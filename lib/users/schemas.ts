@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { idSchema } from "../actions/ids";
 import { MIN_PASSWORD_LENGTH } from "../auth/passwords";
 import { ROLES } from "../auth/roles";
 
@@ -17,7 +18,7 @@ export const passwordSchema = z
   .min(MIN_PASSWORD_LENGTH, { error: `Passwords have at least ${MIN_PASSWORD_LENGTH} characters.` })
   .max(200, { error: "Passwords have at most 200 characters." });
 
-export const userIdSchema = z.coerce.number({ error: "Unknown user." }).int().positive({ error: "Unknown user." });
+export const userIdSchema = idSchema("user");
 
 export const createUserSchema = z.object({
   username: usernameSchema,
