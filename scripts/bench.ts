@@ -56,7 +56,7 @@ try {
     writeResults("# Benchmark results", [
       "# Benchmark results",
       "",
-      `Last whole run: \`npm run bench ${[...registry, ...load].join(" ")}\`, ${started.toISOString().slice(0, 16)}Z (${durations.join(", ")}).`,
+      `Last whole run: \`npm run bench -- ${[...registry, ...load].join(" ")}\`, ${started.toISOString().slice(0, 16)}Z (${durations.join(", ")}).`,
       "",
       machineLine(version),
       `Data: ${Object.entries(sizes)

@@ -55,11 +55,13 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
 
   /** The call is refused with `message` and writes no request. */
   async function refused(call: Promise<unknown>, message: RegExp | string) {
-    const before = await requests();
-    const error = await call.then(
+    // The call is already under way: take its outcome at once, so an early refusal is never unhandled.
+    const outcome = call.then(
       () => null,
       (e: unknown) => e,
     );
+    const before = await requests();
+    const error = await outcome;
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toMatch(message);
     expect(await requests()).toBe(before);
