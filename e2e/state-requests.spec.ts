@@ -23,8 +23,9 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
 
   const form = page.getByRole("form", { name: "Request a state" });
   await form.getByLabel("State").selectOption("serverOutzoneManual");
-  const from = pragueWallTime(7);
-  const to = pragueWallTime(14);
+  // 10:00 six days ahead is always within "upcoming 7 days" (seven days ahead is not after 10:00).
+  const from = pragueWallTime(6);
+  const to = pragueWallTime(13);
   await form.getByLabel(/^Start/).fill(from);
   await form.getByLabel(/^End/).fill(to);
   await form.getByLabel(/^Reason/).fill("court order 1/2026");
