@@ -27,6 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <Link href="/requests">Requests</Link>
               {roleAllows(actor.role, "audit.read") && <Link href="/audit">Audit log</Link>}
               {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">Users</Link>}
+              {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">API tokens</Link>}
             </nav>
           )}
           {actor && (

@@ -34,6 +34,8 @@ interface Fixtures {
   newDomain(): Promise<number>;
   /** A scheduled block on a new domain, made directly in the database. */
   newBlock(): Promise<number>;
+  /** An API token of its own, made directly in the database. */
+  newToken(): Promise<number>;
 }
 
 interface ActionCase {
@@ -53,6 +55,11 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/admin/users/actions.ts#createUserAction": {
     allowed: ["admin"],
     form: () => form({ username: `new-user-${++created}`, role: "support", password: "a long enough password" }),
+  },
+  "app/admin/tokens/actions.ts#createApiTokenAction": { allowed: ["admin"], form: () => form({ name: `matrix client ${randomUUID()}` }) },
+  "app/admin/tokens/actions.ts#revokeApiTokenAction": {
+    allowed: ["admin"],
+    form: async (_, fx) => form({ tokenId: await fx.newToken() }),
   },
   "app/admin/users/actions.ts#setUserRoleAction": { allowed: ["admin"], form: (id) => form({ userId: id, role: "operator" }) },
   "app/admin/users/actions.ts#disableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
@@ -124,6 +131,8 @@ const ACTIONS: Record<string, ActionCase> = {
 const PUBLIC_ROUTES: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in, sign-out and session endpoints (CSRF-protected by next-auth)",
   "app/api/health/route.ts": "health for load balancers and monitors: database, migrations, state engine lag; no registry data",
+  "app/api/state-changes/route.ts":
+    "the state change feed for other systems: authenticated by API token in lib/feed.ts (lib/feed.test.ts), not by session",
 };
 
 /** Route handlers that check access themselves (GET), who may call them, and a request for them. */
@@ -210,6 +219,12 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         await db.sql.query("INSERT INTO console.request_meta (request_id, author, block_id) VALUES ($1, 'matrix', $2)", [requestId, id]);
         return id;
       },
+      newToken: async () => {
+        const [{ id }] = await db.sql.query<{ id: number }>(
+          "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",
+        );
+        return id;
+      },
       futureRequest: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to) VALUES ($1, 7, $2, $2::timestamptz + interval '1 day') RETURNING id",
@@ -233,6 +248,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   const usersSnapshot = async () => [
     await db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id"),
     await db.sql.query("SELECT id, valid_from, valid_to, canceled FROM object_state_request ORDER BY id"),
+    await db.sql.query("SELECT id, name, revoked_at FROM console.api_tokens ORDER BY id"),
   ];
   const deniedCount = async () =>
     (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.audit_log WHERE action = 'access.denied'"))[0].n;

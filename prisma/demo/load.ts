@@ -162,8 +162,11 @@ export async function seedDemo(
     if (statesAt) {
       // The first build writes all history at once: its table's indexes are built after it too.
       const history = await deferIndexes(tx, ["object_state"]);
+      // The registry's past, not news: the state change feed starts after the load.
+      await tx.query("SELECT set_config('registry.state_feed', 'off', true)");
       onProgress({ phase: "state history", done: total, total });
       await runStateEngine(tx, { at: statesAt, full: true });
+      await tx.query("SELECT set_config('registry.state_feed', 'on', true)");
       await build(history);
     }
   });
