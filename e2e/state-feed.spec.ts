@@ -14,8 +14,10 @@ test("an administrator gives a zone generator a token, which reads the feed unti
   await page.screenshot({ path: testInfo.outputPath("api-tokens.png"), fullPage: true });
 
   // The feed, with the token and without a session.
-  const api = await page.context().request;
-  const feed = await api.get("/api/state-changes?after=0&limit=5&states=outzone", { headers: { Authorization: `Bearer ${token}`, Cookie: "" } });
+  const api = page.context().request;
+  const feed = await api.get("/api/state-changes?after=0&limit=5&states=outzone", {
+    headers: { Authorization: `Bearer ${token}`, Cookie: "" },
+  });
   expect(feed.status()).toBe(200);
   const body = await feed.json();
   expect(body).toMatchObject({ changes: expect.any(Array), next: expect.any(Number), more: expect.any(Boolean) });
