@@ -18,11 +18,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="topbar">
-          <Link href="/objects" className="brand">
+          <Link href="/" className="brand">
             Registry State Console
           </Link>
           {actor && (
             <nav className="main-nav" aria-label="Main">
+              <Link href="/">Overview</Link>
               <Link href="/objects">Objects</Link>
               <Link href="/requests">Requests</Link>
               {roleAllows(actor.role, "audit.read") && <Link href="/audit">Audit log</Link>}

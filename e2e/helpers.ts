@@ -12,7 +12,9 @@ export async function signIn(page: Page, username: string, password: string, bas
   await page.getByLabel("User name").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page).toHaveURL(/\/objects/);
+  // The start page after sign-in is the overview; the tests begin at the object list.
+  await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
+  await page.goto(`${base}/objects`);
 }
 
 export function signInAsAdmin(page: Page): Promise<void> {

@@ -54,7 +54,7 @@ test("a support worker finds the objects but no write controls", async ({ page }
   await signIn(page, "sam", "sam's long password");
   await expect(page.locator("table.data-table tbody tr")).toHaveCount(50);
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByRole("link")).toHaveText(["Objects", "Requests"]);
+  await expect(nav.getByRole("link")).toHaveText(["Overview", "Objects", "Requests"]);
   // Reading controls only: filters, export, sorting.
   await expect(page.getByRole("button")).toHaveText(["Sign out", "Apply filters", "Export CSV", /^Name \/ handle/, /^Created/]);
   await page.screenshot({ path: testInfo.outputPath("objects-as-support.png"), fullPage: true });

@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: "Sign in" };
 /** Only same-site paths are followed after sign-in. */
 function safeCallback(value: string | string[] | undefined): string {
   const path = Array.isArray(value) ? value[0] : value;
-  return path && /^\/(?![/\\])/.test(path) ? path : "/objects";
+  return path && /^\/(?![/\\])/.test(path) ? path : "/";
 }
 
 export default async function LoginPage(props: PageProps<"/login">) {

@@ -22,6 +22,8 @@ const MODES = [
   { value: "now", label: "has now" },
   { value: "at", label: "had at" },
   { value: "during", label: "had at any time in" },
+  { value: "entered", label: "entered in" },
+  { value: "left", label: "left in" },
   { value: "not", label: "does not have now" },
 ];
 
@@ -91,7 +93,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
     changes.states = form.getAll("states").join(",");
     // Only what the chosen state mode uses.
     if (changes.mode !== "at") changes.at = "";
-    if (changes.mode !== "during") Object.assign(changes, { from: "", to: "" });
+    if (!["during", "entered", "left"].includes(changes.mode ?? "")) Object.assign(changes, { from: "", to: "" });
     if (changes.mode === "now") changes.mode = "";
     if (changes.match === "contains") changes.match = "";
     if (changes.state_match === "all") changes.state_match = "";

@@ -60,7 +60,11 @@ describe("object list filters from URL parameters", () => {
     ["a reversed range", { states: "outzone", mode: "during", from: "2026-05-01", to: "2026-04-01" }, "The range ends before it starts"],
     ["an instant missing", { states: "outzone", mode: "at" }, "“had at” needs an instant; showing who has the states now."],
     ["SQL-looking text as a registrar", { registrar: "x' OR 1=1 --" }, "is not a registrar handle; it was left out."],
-    ["an unknown mode", { states: "outzone", mode: "ever" }, "State mode “ever” is not one of now, at, during, not; using “now”."],
+    [
+      "an unknown mode",
+      { states: "outzone", mode: "ever" },
+      "State mode “ever” is not one of now, at, during, entered, left, not; using “now”.",
+    ],
     ["an unknown type", { type: "registrar" }, "Unknown object type “registrar”; showing all types."],
     ["a bad deleted mode", { deleted: "yes" }, "is not include, only or exclude"],
   ])("names %s in a notice and falls back", (_, params, notice) => {
@@ -164,6 +168,21 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
     expect(await names({ states: "serverBlocked", mode: "during", from: "2025-05-31", to: "2026-10-02" })).toEqual([
       "blocked-last-year.cz",
       "blocked-now.cz",
+    ]);
+  });
+
+  it("entered in and left in a range: the history row begins (ends) inside it", async () => {
+    expect(await names({ states: "serverBlocked", mode: "entered", from: "2025-03-01", to: "2025-03-02" })).toEqual([
+      "blocked-last-year.cz",
+    ]);
+    expect(await names({ states: "serverBlocked", mode: "entered", from: "2025-03-02", to: "2026-09-30" })).toEqual([]);
+    expect(await names({ states: "serverBlocked", mode: "left", from: "2025-05-31", to: "2025-06-02" })).toEqual(["blocked-last-year.cz"]);
+    expect(await names({ states: "serverBlocked", mode: "left", from: "2026-01-01", to: "2026-11-22" })).toEqual([]);
+    expect(
+      await names({ states: "serverBlocked,outzone", state_match: "any", mode: "entered", from: "2026-09-30", to: "2026-10-02" }),
+    ).toEqual(["blocked-now.cz"]);
+    expect(parseFilter({ states: "outzone", mode: "left" }, catalogue).notices).toEqual([
+      "“left in” needs a start and an end; showing who has the states now.",
     ]);
   });
 

@@ -4,7 +4,7 @@
 // without an offset are read in the registry's time zone, also passed in.
 import { zonedTimeToInstant } from "../format/datetime";
 
-export type StateMode = "now" | "at" | "during" | "not";
+export type StateMode = "now" | "at" | "during" | "entered" | "left" | "not";
 export type DeletedMode = "exclude" | "include" | "only";
 
 export interface StateFilter {
@@ -13,7 +13,7 @@ export interface StateFilter {
   mode: StateMode;
   /** all: every listed state; any: at least one. With "not": lacks all of them / lacks at least one. */
   match: "all" | "any";
-  /** The instant for "at"; the range [from, to) for "during". */
+  /** The instant for "at"; the range [from, to) for "during", "entered" and "left". */
   at?: Date;
   from?: Date;
   to?: Date;
@@ -80,7 +80,8 @@ const isWallTime = (time: string) => {
 };
 
 const NAME_MAX = 255;
-const STATE_MODES: StateMode[] = ["now", "at", "during", "not"];
+const RANGE_MODE_LABELS: Record<string, string> = { during: "had at any time in", entered: "entered in", left: "left in" };
+const STATE_MODES: StateMode[] = ["now", "at", "during", "entered", "left", "not"];
 
 /** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
 export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: string[] } {
@@ -179,12 +180,12 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
         state.mode = "now";
       }
     }
-    if (mode === "during") {
+    if (mode === "during" || mode === "entered" || mode === "left") {
       state.from = instantParam("from", "The range start");
       state.to = instantParam("to", "The range end");
       if (!state.from || !state.to || state.from >= state.to) {
         if (state.from && state.to) notices.push("The range ends before it starts; showing who has the states now.");
-        else notices.push("“had at any time in” needs a start and an end; showing who has the states now.");
+        else notices.push(`“${RANGE_MODE_LABELS[mode]}” needs a start and an end; showing who has the states now.`);
         state.mode = "now";
         delete state.from;
         delete state.to;
@@ -254,6 +255,9 @@ export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where:
       when = `os.valid_from <= ${at} AND (os.valid_to IS NULL OR os.valid_to > ${at})`;
     }
     if (state.mode === "during") when = `os.valid_from < ${p(state.to)} AND (os.valid_to IS NULL OR os.valid_to > ${p(state.from)})`;
+    // A history row that begins (ends) in the range: the state was entered (left) then.
+    if (state.mode === "entered") when = `os.valid_from >= ${p(state.from)} AND os.valid_from < ${p(state.to)}`;
+    if (state.mode === "left") when = `os.valid_to >= ${p(state.from)} AND os.valid_to < ${p(state.to)}`;
     const row = (stateSql: string) =>
       `EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = o.id AND os.state_id ${stateSql} AND ${when})`;
     if (state.mode === "not") {

@@ -1,0 +1,96 @@
+// The start page's charts: plain SVG drawn on the server, every mark a link to the list of exactly
+// the objects it counts.
+
+export interface Bar {
+  label: string;
+  value: number;
+  href: string;
+  title: string;
+  className?: string;
+}
+
+/** Horizontal bars, one per state. */
+export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const row = 24;
+  const labelWidth = 250;
+  const width = 720;
+  const barSpace = width - labelWidth - 80;
+  return (
+    <svg className="chart bar-chart" viewBox={`0 0 ${width} ${bars.length * row + 8}`} role="img" aria-label={label}>
+      {bars.map((bar, i) => {
+        const y = i * row + 4;
+        const w = bar.value === 0 ? 0 : Math.max(2, (bar.value / max) * barSpace);
+        return (
+          <a key={bar.label} href={bar.href} aria-label={bar.title} className="chart-link">
+            <title>{bar.title}</title>
+            <text x={labelWidth - 8} y={y + 15} textAnchor="end" className="chart-label">
+              {bar.label}
+            </text>
+            <rect
+              x={labelWidth}
+              y={y + 3}
+              width={w}
+              height={row - 8}
+              className={`chart-bar ${bar.className ?? ""}`}
+              data-state={bar.label}
+            />
+            <text x={labelWidth + w + 6} y={y + 15} className="chart-value">
+              {bar.value.toLocaleString("en")}
+            </text>
+          </a>
+        );
+      })}
+    </svg>
+  );
+}
+
+export interface Point {
+  label: string;
+  value: number;
+  href: string;
+  title: string;
+}
+
+/** Lines over days; each point a link. */
+export function LineChart({ series, label }: { series: { name: string; className: string; points: Point[] }[]; label: string }) {
+  const width = 720;
+  const height = 220;
+  const left = 48;
+  const bottom = 28;
+  const top = 12;
+  const n = Math.max(1, ...series.map((s) => s.points.length));
+  const max = Math.max(1, ...series.flatMap((s) => s.points.map((p) => p.value)));
+  const x = (i: number) => left + (i * (width - left - 12)) / Math.max(1, n - 1);
+  const y = (v: number) => top + (1 - v / max) * (height - top - bottom);
+  const first = series[0]?.points ?? [];
+  return (
+    <svg className="chart line-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
+      <line x1={left} x2={width - 12} y1={y(0)} y2={y(0)} className="chart-axis" />
+      <text x={left - 6} y={y(max) + 4} textAnchor="end" className="chart-value">
+        {max.toLocaleString("en")}
+      </text>
+      <text x={left - 6} y={y(0) + 4} textAnchor="end" className="chart-value">
+        0
+      </text>
+      {[0, Math.floor((n - 1) / 2), n - 1].map((i) =>
+        first[i] ? (
+          <text key={i} x={x(i)} y={height - 8} textAnchor={i === 0 ? "start" : i === n - 1 ? "end" : "middle"} className="chart-label">
+            {first[i].label}
+          </text>
+        ) : null,
+      )}
+      {series.map((s) => (
+        <g key={s.name} className={s.className}>
+          <polyline points={s.points.map((p, i) => `${x(i)},${y(p.value)}`).join(" ")} className="chart-line" />
+          {s.points.map((p, i) => (
+            <a key={p.label} href={p.href} aria-label={p.title} className="chart-link">
+              <title>{p.title}</title>
+              <circle cx={x(i)} cy={y(p.value)} r={4} className="chart-point" data-day={p.label} data-series={s.name} />
+            </a>
+          ))}
+        </g>
+      ))}
+    </svg>
+  );
+}

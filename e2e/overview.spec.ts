@@ -1,0 +1,40 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN_PASSWORD } from "./helpers";
+
+test("the overview is the start page: its charts have data, and a bar and a day open the list of exactly those objects", async ({
+  page,
+}, testInfo) => {
+  await page.goto("/login");
+  await page.getByLabel("User name").fill("admin");
+  await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+
+  const bars = page.locator("svg.bar-chart rect.chart-bar");
+  expect(await bars.count()).toBeGreaterThan(10);
+  await expect(page.locator('svg.line-chart circle[data-series="entered"]')).toHaveCount(30);
+  await expect(page.locator('svg.line-chart circle[data-series="left"]')).toHaveCount(30);
+  await expect(page.getByRole("link", { name: /requests? start or end in the next 7 days/ })).toBeVisible();
+  await expect(page.getByText(/Last run .*; history exact up to/)).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("overview.png"), fullPage: true });
+
+  // The outzone bar: its figure is the list's total.
+  const outzone = page.getByRole("link", { name: /^outzone: [\d,]+ objects/ });
+  const figure = Number(/^outzone: ([\d,]+)/.exec((await outzone.getAttribute("aria-label")) as string)?.[1].replaceAll(",", ""));
+  expect(figure).toBeGreaterThan(0);
+  await outzone.click();
+  await expect(page).toHaveURL(/\/objects\?states=outzone$/);
+  const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
+  expect(total).toBe(figure);
+
+  // Yesterday's "entered" point: the objects that entered a state that day.
+  await page.goto("/");
+  const point = page.locator('svg.line-chart a:has(circle[data-series="entered"])').nth(28);
+  const label = (await point.getAttribute("aria-label")) as string;
+  const entered = Number(/: ([\d,]+) objects entered/.exec(label)?.[1].replaceAll(",", ""));
+  await point.click();
+  await expect(page).toHaveURL(/mode=entered/);
+  const listed = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
+  expect(listed).toBe(entered);
+});

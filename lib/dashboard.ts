@@ -1,0 +1,97 @@
+import "server-only";
+import { authorize } from "./auth/guard";
+import { roleAllows } from "./auth/roles";
+import { readConfig } from "./config";
+import { stateEngineStatus } from "./states/engine";
+
+// The start page's figures. Each counts exactly the objects (or requests) of the list its link
+// opens: live objects, as the object list shows by default.
+
+export interface StateCount {
+  name: string;
+  description: string;
+  manual: boolean;
+  external: boolean;
+  /** Live objects that have the state now. */
+  objects: number;
+}
+
+export interface DayChanges {
+  /** The registry's calendar day, YYYY-MM-DD. */
+  day: string;
+  /** The day's start and end as instants (the list's range filter). */
+  from: string;
+  to: string;
+  /** Live objects that entered (left) at least one state that day. */
+  entered: number;
+  left: number;
+}
+
+export interface Dashboard {
+  states: StateCount[];
+  days: DayChanges[];
+  /** Requests starting or ending in the next 7 days (/requests?upcoming=1). */
+  upcoming: number;
+  engine: { cursor: string | null; lastRunAt: string | null; lastRunKind: string | null; lagSeconds: number | null; waiting: number };
+  /** The newest audited actions, for those who may read the audit log; null for others. */
+  recent: { at: string; actor: string | null; action: string; result: string }[] | null;
+  timeZone: string;
+}
+
+export async function dashboard(): Promise<Dashboard> {
+  const { db, actor } = await authorize("registry.read", "dashboard.read");
+  const timeZone = readConfig().registryTimeZone;
+  const [states, days, [{ upcoming }], engine, recent] = await Promise.all([
+    db.sql.query<{ name: string; description: string; manual: boolean; external: boolean; objects: number }>(
+      `WITH open AS (
+         SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
+          WHERE os.valid_to IS NULL AND o.erdate IS NULL GROUP BY os.state_id)
+       SELECT s.name, coalesce(d.description, s.name) AS description, s.manual, s.external, coalesce(open.objects, 0) AS objects
+         FROM enum_object_states s LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+         LEFT JOIN open ON open.state_id = s.id
+        ORDER BY s.importance DESC NULLS LAST, s.id`,
+    ),
+    // One pass over the history per direction, grouped by the registry's calendar day.
+    db.sql.query<{ day: string; from: Date; to: Date; entered: number; left: number }>(
+      `WITH d AS (
+         SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
+           FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
+       entered AS (
+         SELECT (os.valid_from AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+           FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
+          WHERE os.valid_from >= (SELECT min("from") FROM d) GROUP BY 1),
+       left_ AS (
+         SELECT (os.valid_to AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+           FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
+          WHERE os.valid_to >= (SELECT min("from") FROM d) GROUP BY 1)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d."from", d."to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
+         FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
+      [timeZone],
+    ),
+    db.sql.query<{ upcoming: number }>(
+      `SELECT count(*)::int AS upcoming FROM object_state_request r
+        WHERE r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
+           OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`,
+    ),
+    stateEngineStatus(db.sql),
+    roleAllows(actor.role, "audit.read")
+      ? db.sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
+          "SELECT at, actor, action, result FROM console.audit_log ORDER BY id DESC LIMIT 8",
+        )
+      : Promise.resolve(null),
+  ]);
+  return {
+    states,
+    days: days.map((d) => ({ ...d, from: d.from.toISOString(), to: d.to.toISOString() })),
+    upcoming,
+    engine: {
+      cursor: engine.cursor?.toISOString() ?? null,
+      lastRunAt: engine.lastRunAt?.toISOString() ?? null,
+      lastRunKind: engine.lastRunKind,
+      lagSeconds: engine.cursor ? Math.max(0, Math.round((Date.now() - engine.cursor.getTime()) / 1000)) : null,
+      waiting: engine.markedObjects,
+    },
+    recent: recent?.map((r) => ({ ...r, at: r.at.toISOString() })) ?? null,
+    timeZone,
+  };
+}
