@@ -9,15 +9,19 @@ import { listHref } from "@/lib/objects/url";
 export const metadata: Metadata = { title: "Overview" };
 
 /** The start page: where the registry's states stand, what changed lately, what comes next. */
-export default async function OverviewPage() {
-  const d = await forPage(() => dashboard());
+export default async function OverviewPage(props: PageProps<"/">) {
+  const refresh = (await props.searchParams).refresh === "1";
+  const d = await forPage(() => dashboard({ refresh }));
   const allStates = d.states.map((s) => s.name).join(",");
   const lag = d.engine.lagSeconds;
   return (
     <>
       <div className="page-head">
         <h1>Overview</h1>
-        <p className="muted">Live objects; times in {d.timeZone}. Every figure opens the list of exactly what it counts.</p>
+        <p className="muted">
+          Live objects; times in {d.timeZone}. Every figure opens the list of exactly what it counts. Counts as of {formatInstant(d.asOf)}{" "}
+          (kept for a minute) · <Link href="/?refresh=1">count again now</Link>
+        </p>
       </div>
       <div className="dashboard">
         <section className="panel" aria-labelledby="by-state">

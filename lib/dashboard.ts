@@ -2,6 +2,7 @@ import "server-only";
 import { authorize } from "./auth/guard";
 import { roleAllows } from "./auth/roles";
 import { readConfig } from "./config";
+import type { SqlExecutor } from "./db/driver";
 import { stateEngineStatus } from "./states/engine";
 
 // The start page's figures. Each counts exactly the objects (or requests) of the list its link
@@ -36,13 +37,62 @@ export interface Dashboard {
   /** The newest audited actions, for those who may read the audit log; null for others. */
   recent: { at: string; actor: string | null; action: string; result: string }[] | null;
   timeZone: string;
+  /** When the counts were taken (they are kept for a minute). */
+  asOf: string;
 }
 
-export async function dashboard(): Promise<Dashboard> {
+// The registry-wide counts take seconds at 1.5 million domains (they read every open state and a
+// month of history), so each process keeps them for a while; the page says as of when.
+const FIGURES_TTL_MS = 60_000;
+const cache = new Map<string, { at: number; figures: Promise<Figures> }>(); // per database
+
+interface Figures {
+  states: StateCount[];
+  days: DayChanges[];
+  upcoming: number;
+  asOf: string;
+}
+
+export async function dashboard(options: { refresh?: boolean } = {}): Promise<Dashboard> {
   const { db, actor } = await authorize("registry.read", "dashboard.read");
   const timeZone = readConfig().registryTimeZone;
-  const [states, days, [{ upcoming }], engine, recent] = await Promise.all([
-    db.sql.query<{ name: string; description: string; manual: boolean; external: boolean; objects: number }>(
+  const key = db.sql.location;
+  let cached = cache.get(key);
+  if (options.refresh || !cached || Date.now() - cached.at > FIGURES_TTL_MS) {
+    const figures = registryFigures(db.sql, timeZone);
+    cached = { at: Date.now(), figures };
+    cache.set(key, cached);
+    figures.catch(() => {
+      if (cache.get(key)?.figures === figures) cache.delete(key);
+    });
+  }
+  const [figures, engine, recent] = await Promise.all([
+    cached.figures,
+    stateEngineStatus(db.sql),
+    roleAllows(actor.role, "audit.read")
+      ? db.sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
+          "SELECT at, actor, action, result FROM console.audit_log ORDER BY id DESC LIMIT 8",
+        )
+      : Promise.resolve(null),
+  ]);
+  return {
+    ...figures,
+    engine: {
+      cursor: engine.cursor?.toISOString() ?? null,
+      lastRunAt: engine.lastRunAt?.toISOString() ?? null,
+      lastRunKind: engine.lastRunKind,
+      lagSeconds: engine.cursor ? Math.max(0, Math.round((Date.now() - engine.cursor.getTime()) / 1000)) : null,
+      waiting: engine.markedObjects,
+    },
+    recent: recent?.map((r) => ({ ...r, at: r.at.toISOString() })) ?? null,
+    timeZone,
+  };
+}
+
+async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figures> {
+  const asOf = new Date().toISOString();
+  const [states, days, [{ upcoming }]] = await Promise.all([
+    db.query<{ name: string; description: string; manual: boolean; external: boolean; objects: number }>(
       `WITH open AS (
          SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
           WHERE os.valid_to IS NULL AND o.erdate IS NULL GROUP BY os.state_id)
@@ -52,7 +102,7 @@ export async function dashboard(): Promise<Dashboard> {
         ORDER BY s.importance DESC NULLS LAST, s.id`,
     ),
     // One pass over the history per direction, grouped by the registry's calendar day.
-    db.sql.query<{ day: string; from: Date; to: Date; entered: number; left: number }>(
+    db.query<{ day: string; from: Date; to: Date; entered: number; left: number }>(
       `WITH d AS (
          SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
            FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
@@ -68,30 +118,11 @@ export async function dashboard(): Promise<Dashboard> {
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
       [timeZone],
     ),
-    db.sql.query<{ upcoming: number }>(
+    db.query<{ upcoming: number }>(
       `SELECT count(*)::int AS upcoming FROM object_state_request r
         WHERE r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
            OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`,
     ),
-    stateEngineStatus(db.sql),
-    roleAllows(actor.role, "audit.read")
-      ? db.sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
-          "SELECT at, actor, action, result FROM console.audit_log ORDER BY id DESC LIMIT 8",
-        )
-      : Promise.resolve(null),
   ]);
-  return {
-    states,
-    days: days.map((d) => ({ ...d, from: d.from.toISOString(), to: d.to.toISOString() })),
-    upcoming,
-    engine: {
-      cursor: engine.cursor?.toISOString() ?? null,
-      lastRunAt: engine.lastRunAt?.toISOString() ?? null,
-      lastRunKind: engine.lastRunKind,
-      lagSeconds: engine.cursor ? Math.max(0, Math.round((Date.now() - engine.cursor.getTime()) / 1000)) : null,
-      waiting: engine.markedObjects,
-    },
-    recent: recent?.map((r) => ({ ...r, at: r.at.toISOString() })) ?? null,
-    timeZone,
-  };
+  return { states, days: days.map((d) => ({ ...d, from: d.from.toISOString(), to: d.to.toISOString() })), upcoming, asOf };
 }

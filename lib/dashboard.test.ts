@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RequestContext } from "./auth/request-context";
+import { dashboard } from "./dashboard";
+import type { Database } from "./db/client";
+import { listObjects } from "./objects/list";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
+import { testBackends } from "./testing/databases";
+import { actAs, anonymous, signedInAs } from "./testing/sessions";
+
+const DAY = 86_400_000;
+
+describe.each(testBackends())("the overview's figures on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let support: RequestContext;
+  let admin: RequestContext;
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "OVERVIEW-HOLDER", "2020-01-01T00:00:00Z");
+      const nsset = await createObject(tx, TYPE.nsset, "OVERVIEW-NS", "2020-01-01T00:00:00Z");
+      for (let i = 1; i <= 5; i++) {
+        const id = await createDomain(tx, {
+          name: `overview-${i}.cz`,
+          crdate: "2021-01-01T00:00:00Z",
+          exdate: "2030-01-01",
+          registrant: holder,
+          nsset: i <= 2 ? null : nsset,
+        });
+        // Blocked three days ago for a day: entered and left inside the 30 days.
+        if (i === 3)
+          await createRequest(
+            tx,
+            id,
+            "serverBlocked",
+            new Date(Date.now() - 3 * DAY).toISOString(),
+            new Date(Date.now() - 2 * DAY).toISOString(),
+          );
+      }
+      const deleted = await createDomain(tx, {
+        name: "overview-gone.cz",
+        crdate: "2021-01-01T00:00:00Z",
+        exdate: "2030-01-01",
+        registrant: holder,
+        nsset: null,
+      });
+      await tx.query("UPDATE object_registry SET erdate = now() - interval '1 day' WHERE id = $1", [deleted]);
+    }));
+    support = await signedInAs(db, "support");
+    admin = await signedInAs(db, "admin");
+  }, 60_000);
+  afterAll(() => drop());
+
+  it("counts exactly the objects of the list each figure opens", async () => {
+    const d = await actAs(support, () => dashboard({ refresh: true }));
+    const total = async (params: Record<string, string>) => (await actAs(support, () => listObjects(params))).total;
+    const byName = Object.fromEntries(d.states.map((s) => [s.name, s.objects]));
+    expect(byName.outzone).toBe(2);
+    for (const state of ["outzone", "nssetMissing", "linked", "serverBlocked"])
+      expect(byName[state], state).toBe(await total({ states: state }));
+    const all = d.states.map((s) => s.name).join(",");
+    expect(d.days).toHaveLength(30);
+    let entered = 0;
+    let left = 0;
+    for (const day of d.days) {
+      expect(day.entered).toBe(await total({ states: all, state_match: "any", mode: "entered", from: day.from, to: day.to }));
+      expect(day.left).toBe(await total({ states: all, state_match: "any", mode: "left", from: day.from, to: day.to }));
+      entered += day.entered;
+      left += day.left;
+    }
+    expect(entered).toBeGreaterThanOrEqual(1);
+    expect(left).toBeGreaterThanOrEqual(1);
+    expect(d.recent).toBeNull();
+    expect((await actAs(admin, () => dashboard())).recent).toEqual(expect.any(Array)); // administrators see the audit log
+    await expect(actAs(anonymous(db), () => dashboard())).rejects.toThrow(/Sign in/);
+  });
+});
