@@ -20,7 +20,7 @@ export interface StateCount {
 export interface DayChanges {
   /** The registry's calendar day, YYYY-MM-DD. */
   day: string;
-  /** The day's start and end as instants (the list's range filter). */
+  /** The day's start and the next day's start as wall times in the registry's zone (the list's range filter and form read them so). */
   from: string;
   to: string;
   /** Live objects that entered (left) at least one state that day. */
@@ -102,7 +102,7 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
         ORDER BY s.importance DESC NULLS LAST, s.id`,
     ),
     // One pass over the history per direction, grouped by the registry's calendar day.
-    db.query<{ day: string; from: Date; to: Date; entered: number; left: number }>(
+    db.query<{ day: string; from: string; to: string; entered: number; left: number }>(
       `WITH d AS (
          SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
            FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
@@ -114,7 +114,8 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
          SELECT (os.valid_to AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
            FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
           WHERE os.valid_to >= (SELECT min("from") FROM d) GROUP BY 1)
-       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d."from", d."to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d.day, 'YYYY-MM-DD"T00:00"') AS "from",
+              to_char(d.day + 1, 'YYYY-MM-DD"T00:00"') AS "to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
       [timeZone],
     ),
@@ -124,5 +125,5 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
            OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`,
     ),
   ]);
-  return { states, days: days.map((d) => ({ ...d, from: d.from.toISOString(), to: d.to.toISOString() })), upcoming, asOf };
+  return { states, days, upcoming, asOf };
 }
