@@ -58,7 +58,9 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
   const timeZone = readConfig().registryTimeZone;
   const key = db.sql.location;
   let cached = cache.get(key);
-  if (options.refresh || !cached || Date.now() - cached.at > FIGURES_TTL_MS) {
+  // "Count again now" at most every 5 seconds: any reader may ask, and a count reads the registry.
+  const age = cached ? Date.now() - cached.at : Number.POSITIVE_INFINITY;
+  if (!cached || age > FIGURES_TTL_MS || (options.refresh && age > 5_000)) {
     const figures = registryFigures(db.sql, timeZone);
     cached = { at: Date.now(), figures };
     cache.set(key, cached);

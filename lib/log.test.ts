@@ -84,6 +84,11 @@ describe("JSON logs with request ids", () => {
     expect(lines.at(-1)).toMatchObject({ requestId: id, status: 503 });
   });
 
+  it("survives a broken log pipe, as node's own console does", () => {
+    expect(() => out.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).not.toThrow();
+    expect(() => err.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).not.toThrow();
+  });
+
   it("writes lines outside any request without an id", () => {
     written = "";
     console.log("state engine run: %d state(s) opened", 3);

@@ -56,6 +56,9 @@ let installed = false;
 export function installJsonLogs(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): void {
   if (installed) return;
   installed = true;
+  // Like node's own console: a log pipe that breaks (the collector restarted) must not take the
+  // server down with an unhandled 'error' event.
+  for (const stream of new Set([out, err])) stream.on("error", () => {});
   const write =
     (stream: NodeJS.WritableStream, level: Level) =>
     (...args: unknown[]) => {

@@ -1,13 +1,8 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { safeLocalPath } from "@/lib/paths";
 
 export const metadata: Metadata = { title: "Sign in" };
-
-/** Only same-site paths are followed after sign-in. */
-function safeCallback(value: string | string[] | undefined): string {
-  const path = Array.isArray(value) ? value[0] : value;
-  return path && /^\/(?![/\\])/.test(path) ? path : "/";
-}
 
 export default async function LoginPage(props: PageProps<"/login">) {
   const params = await props.searchParams;
@@ -17,7 +12,8 @@ export default async function LoginPage(props: PageProps<"/login">) {
     <section className="sign-in-page">
       <h1>Sign in</h1>
       <p className="muted">Registry State Console is for the registry's administrators and support staff.</p>
-      <SignInForm callbackUrl={safeCallback(params.callbackUrl)} initialError={error} ssoName={ssoName} />
+      {/* Only paths of this console are followed after sign-in. */}
+      <SignInForm callbackUrl={safeLocalPath(params.callbackUrl, "/")} initialError={error} ssoName={ssoName} />
     </section>
   );
 }

@@ -1,16 +1,12 @@
 import type { Metadata } from "next";
+import { safeLocalPath } from "@/lib/paths";
 
 export const metadata: Metadata = { title: "Database unavailable" };
 
-/** Only paths of this console: never another site, never a protocol-relative URL. */
-function safeNext(value: string | string[] | undefined): string {
-  const next = Array.isArray(value) ? value[0] : value;
-  return next && /^\/(?![/\\])/.test(next) && next.length <= 2000 && !next.startsWith("/unavailable") ? next : "/objects";
-}
-
 /** Where pages go when the database cannot be reached; it tries the page again every 5 seconds. */
 export default async function UnavailablePage(props: PageProps<"/unavailable">) {
-  const next = safeNext((await props.searchParams).next);
+  const given = safeLocalPath((await props.searchParams).next, "/objects");
+  const next = given.startsWith("/unavailable") ? "/objects" : given;
   return (
     <div className="error-page" role="alert">
       <meta httpEquiv="refresh" content={`5;url=${next}`} />

@@ -4,7 +4,7 @@ import { idSchema } from "../actions/ids";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { checkRequest, keySchema, materialise, reasonSchema, requestChange, when } from "./write";
+import { checkRequest, keySchema, LOCK_OBJECT, materialise, reasonSchema, requestChange, when } from "./write";
 
 /** The states a block may set besides serverBlocked: the server*Prohibited ones. */
 export const isProhibition = (name: string) => /^server\w+Prohibited$/.test(name);
@@ -66,7 +66,13 @@ async function restoreDisplaced(
  * remembered, to be restored on unblocking; one that would start inside the block is refused.
  */
 export function blockObject(input: unknown): Promise<{ message: string; blockId: number }> {
-  return requestChange("block.create", blockSchema, input, (tx, data, actor, now) => blockWork(tx, data, actor, now));
+  return requestChange(
+    "block.create",
+    blockSchema,
+    input,
+    (data) => [LOCK_OBJECT.byId, data.objectId],
+    (tx, data, actor, now) => blockWork(tx, data, actor, now),
+  );
 }
 
 /** Checks and writes one block inside the caller's transaction (a form's, or a bulk apply's, with `batchId`). */
@@ -129,7 +135,7 @@ export async function blockWork(
       "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5, $6)",
       [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
     );
-  await materialise(tx, object.id);
+  await materialise(tx, object.id, now);
   const names = states.map((s) => s.name).join(", ");
   return {
     message: `Block ${blockId}: ${object.name} blocked from ${from <= now ? "now" : when(from)} ${to ? `until ${when(to)}` : "with no end"} (serverBlocked, ${names}).`,
@@ -143,75 +149,76 @@ export async function blockWork(
  * Lifts a block: its requests end now (or, not begun, never take effect), and the prohibitions it
  * cut are restored as they were before it began.
  */
-/** Every writer takes its object's lock first, so writers of one object never deadlock. */
-async function lockBlockObject(tx: SqlExecutor, blockId: number): Promise<void> {
-  await tx.query("SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM console.blocks WHERE id = $1) FOR UPDATE", [blockId]);
-}
 
 export function unblockObject(input: unknown): Promise<{ message: string }> {
-  return requestChange("block.unblock", unblockSchema, input, async (tx, data, actor, now) => {
-    await lockBlockObject(tx, data.blockId);
-    const [block] = await tx.query<{
-      id: number;
-      object_id: number;
-      name: string;
-      unblocked_at: Date | null;
-      valid_from: Date;
-      valid_to: Date | null;
-    }>(
-      `SELECT b.id, b.object_id, o.name, b.unblocked_at, r.valid_from, r.valid_to
+  return requestChange(
+    "block.unblock",
+    unblockSchema,
+    input,
+    (data) => [LOCK_OBJECT.byBlock, data.blockId],
+    async (tx, data, actor, now) => {
+      const [block] = await tx.query<{
+        id: number;
+        object_id: number;
+        name: string;
+        unblocked_at: Date | null;
+        valid_from: Date;
+        valid_to: Date | null;
+      }>(
+        `SELECT b.id, b.object_id, o.name, b.unblocked_at, r.valid_from, r.valid_to
          FROM console.blocks b JOIN object_registry o ON o.id = b.object_id JOIN object_state_request r ON r.id = b.blocked_request_id
         WHERE b.id = $1 FOR UPDATE OF b`,
-      [data.blockId],
-    );
-    if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
-    if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
-    if (block.valid_to && block.valid_to <= now)
-      throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
-    await endBlock(tx, block.id, now, actor.username);
-    await tx.query(
-      `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
+        [data.blockId],
+      );
+      if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+      if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
+      if (block.valid_to && block.valid_to <= now)
+        throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
+      await endBlock(tx, block.id, now, actor.username);
+      await tx.query(
+        `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
         WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1`,
-      [block.id, data.reason],
-    );
-    await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
-      block.id,
-      actor.username,
-      actor.userId,
-    ]);
-    const begun = block.valid_from <= now;
-    const displaced = await tx.query<{ request_id: number; state_id: number; original_valid_to: Date | null; reason: string | null }>(
-      `SELECT d.request_id, r.state_id, d.original_valid_to, rr.reason_creation AS reason
+        [block.id, data.reason],
+      );
+      await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
+        block.id,
+        actor.username,
+        actor.userId,
+      ]);
+      const begun = block.valid_from <= now;
+      const displaced = await tx.query<{ request_id: number; state_id: number; original_valid_to: Date | null; reason: string | null }>(
+        `SELECT d.request_id, r.state_id, d.original_valid_to, rr.reason_creation AS reason
          FROM console.block_displaced d JOIN object_state_request r ON r.id = d.request_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id WHERE d.block_id = $1`,
-      [block.id],
-    );
-    let restored = 0;
-    for (const d of displaced) {
-      if (d.original_valid_to && d.original_valid_to <= now) continue;
-      if (!begun) {
-        // The block never began: the request simply keeps its old end.
-        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
-      } else {
-        await restoreDisplaced(
-          tx,
-          block.object_id,
-          d.state_id,
-          d.original_valid_to,
-          now,
-          actor,
-          `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`,
-        );
+        [block.id],
+      );
+      let restored = 0;
+      for (const d of displaced) {
+        if (d.original_valid_to && d.original_valid_to <= now) continue;
+        if (!begun) {
+          // The block never began: the request simply keeps its old end.
+          await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+        } else {
+          await restoreDisplaced(
+            tx,
+            block.object_id,
+            d.state_id,
+            d.original_valid_to,
+            now,
+            actor,
+            `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`,
+          );
+        }
+        restored++;
       }
-      restored++;
-    }
-    await materialise(tx, block.object_id);
-    return {
-      message: `Block ${block.id} lifted: ${block.name} is no longer blocked${restored ? `; ${restored} earlier prohibition(s) restored` : ""}.`,
-      objectId: block.object_id,
-      audited: { blockId: block.id, restored, begun, reason: data.reason },
-    };
-  });
+      await materialise(tx, block.object_id, now);
+      return {
+        message: `Block ${block.id} lifted: ${block.name} is no longer blocked${restored ? `; ${restored} earlier prohibition(s) restored` : ""}.`,
+        objectId: block.object_id,
+        audited: { blockId: block.id, restored, begun, reason: data.reason },
+      };
+    },
+  );
 }
 
 /** The object's block that is in force or scheduled, if any. */
@@ -252,83 +259,88 @@ export const changeBlockSchema = z.object({
  * chosen and come back when dropped. One not yet begun may also move its start.
  */
 export function changeBlock(input: unknown): Promise<{ message: string; blockId: number }> {
-  return requestChange("block.change", changeBlockSchema, input, async (tx, data, actor, now) => {
-    await lockBlockObject(tx, data.blockId);
-    const [block] = await tx.query<{
-      id: number;
-      object_id: number;
-      unblocked_at: Date | null;
-      valid_from: Date;
-      valid_to: Date | null;
-      prohibitions: string[];
-    }>(
-      `SELECT b.id, b.object_id, b.unblocked_at, r.valid_from, r.valid_to,
+  return requestChange(
+    "block.change",
+    changeBlockSchema,
+    input,
+    (data) => [LOCK_OBJECT.byBlock, data.blockId],
+    async (tx, data, actor, now) => {
+      const [block] = await tx.query<{
+        id: number;
+        object_id: number;
+        unblocked_at: Date | null;
+        valid_from: Date;
+        valid_to: Date | null;
+        prohibitions: string[];
+      }>(
+        `SELECT b.id, b.object_id, b.unblocked_at, r.valid_from, r.valid_to,
               ARRAY(SELECT s.name FROM console.request_meta m JOIN object_state_request x ON x.id = m.request_id
                       JOIN enum_object_states s ON s.id = x.state_id WHERE m.block_id = b.id AND x.id <> b.blocked_request_id) AS prohibitions
          FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id WHERE b.id = $1 FOR UPDATE OF b`,
-      [data.blockId],
-    );
-    if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
-    if (block.unblocked_at)
-      throw new InputError(`Block ${block.id} was lifted on ${when(block.unblocked_at)}; block the object again instead.`);
-    if (block.valid_to && block.valid_to <= now)
-      throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; block the object again instead.`);
-    const begun = block.valid_from <= now;
-    if (begun && data.from)
-      throw new InputError(`Block ${block.id} began on ${when(block.valid_from)}; its start cannot move.`, { from: ["Already begun."] });
-    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
+        [data.blockId],
+      );
+      if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+      if (block.unblocked_at)
+        throw new InputError(`Block ${block.id} was lifted on ${when(block.unblocked_at)}; block the object again instead.`);
+      if (block.valid_to && block.valid_to <= now)
+        throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; block the object again instead.`);
+      const begun = block.valid_from <= now;
+      if (begun && data.from)
+        throw new InputError(`Block ${block.id} began on ${when(block.valid_from)}; its start cannot move.`, { from: ["Already begun."] });
+      const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
 
-    // The old block ends now (not begun: never takes effect).
-    await endBlock(tx, block.id, now, `${actor.username} (changed)`);
-    const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
-      `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
+      // The old block ends now (not begun: never takes effect).
+      await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+      const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
+        `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
          JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,
-      [block.id],
-    );
-    // Not begun: displaced requests get their old ends back; the new block displaces them again.
-    if (!begun)
-      for (const d of displaced)
-        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+        [block.id],
+      );
+      // Not begun: displaced requests get their old ends back; the new block displaces them again.
+      if (!begun)
+        for (const d of displaced)
+          await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
 
-    const result = await blockWork(
-      tx,
-      {
-        objectId: block.object_id,
-        from: begun ? "" : data.from || block.valid_from.toISOString(),
-        to: data.to,
-        prohibitions,
-        reason: data.reason,
-      },
-      actor,
-      now,
-    );
-    if (begun)
-      for (const d of displaced) {
-        if (prohibitions.includes(d.state)) {
-          // Still prohibited by the block: still displaced, to come back when it is lifted.
-          await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
-            result.blockId,
-            d.request_id,
-            d.original_valid_to,
-          ]);
-        } else if (!d.original_valid_to || d.original_valid_to > now) {
-          await restoreDisplaced(
-            tx,
-            block.object_id,
-            d.state_id,
-            d.original_valid_to,
-            now,
-            actor,
-            `restored when block ${block.id} changed`,
-          );
+      const result = await blockWork(
+        tx,
+        {
+          objectId: block.object_id,
+          from: begun ? "" : data.from || block.valid_from.toISOString(),
+          to: data.to,
+          prohibitions,
+          reason: data.reason,
+        },
+        actor,
+        now,
+      );
+      if (begun)
+        for (const d of displaced) {
+          if (prohibitions.includes(d.state)) {
+            // Still prohibited by the block: still displaced, to come back when it is lifted.
+            await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+              result.blockId,
+              d.request_id,
+              d.original_valid_to,
+            ]);
+          } else if (!d.original_valid_to || d.original_valid_to > now) {
+            await restoreDisplaced(
+              tx,
+              block.object_id,
+              d.state_id,
+              d.original_valid_to,
+              now,
+              actor,
+              `restored when block ${block.id} changed`,
+            );
+          }
         }
-      }
-    await materialise(tx, block.object_id);
-    return {
-      message: `Block ${block.id} changed: ${result.message}`,
-      blockId: result.blockId,
-      objectId: block.object_id,
-      audited: { replaced: block.id, ...result.audited },
-    };
-  });
+      await materialise(tx, block.object_id, now);
+      return {
+        message: `Block ${block.id} changed: ${result.message}`,
+        blockId: result.blockId,
+        objectId: block.object_id,
+        audited: { replaced: block.id, ...result.audited },
+      };
+    },
+  );
 }

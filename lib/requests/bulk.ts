@@ -127,7 +127,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     const outcomes = await db.sql.transaction(async (tx) => {
       // All the objects' locks first, in id order: two bulk changes over the same objects, or a
       // bulk change and a single one, wait for each other instead of deadlocking.
-      await tx.query("SELECT 1 FROM object_registry WHERE id = ANY ($1::int[]) ORDER BY id FOR UPDATE", [
+      await tx.query("SELECT 1 FROM object_registry WHERE id = ANY ($1::int[]) ORDER BY id FOR NO KEY UPDATE", [
         targets.flatMap((t) => (t.id === null ? [] : [t.id])),
       ]);
       if (data.apply) {
@@ -136,7 +136,9 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
         ]);
         if (again.n > 0) throw new AlreadyApplied(again.n);
       }
-      const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
+      // The instant after the locks: not before the change of a writer this one waited for.
+      const [{ now }] = await tx.query<{ now: Date }>("SELECT statement_timestamp() AS now");
+      await tx.query("SELECT set_config('registry.state_clock', $1, true)", [now.toISOString()]);
       const outcomes: BulkOutcome[] = [];
       for (const target of targets) {
         if (target.id === null) {

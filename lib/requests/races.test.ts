@@ -175,7 +175,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
     // The engine brings every object up to now; then every promise must hold.
     await runStateEngine(db.sql);
     const check = await checkDatabase(db.sql);
-    expect(check.checks.filter((c) => c.violations > 0)).toEqual([]);
+    expect(check.checks.filter((c) => c.violations > 0).map((c) => `${c.name}: ${c.examples.join("; ")}`)).toEqual([]);
 
     // Every success has exactly one audit row of its kind naming it; every refusal a message.
     for (const success of outcomes.filter((o) => o.ok && o.audited)) {

@@ -77,7 +77,7 @@ export async function checkRequest(
 ): Promise<Checked> {
   const [object] = await tx.query<{ id: number; name: string; type: string; type_id: number; erdate: Date | null }>(
     `SELECT o.id, o.name, t.name AS type, o.type AS type_id, o.erdate FROM object_registry o JOIN enum_object_type t ON t.id = o.type
-      WHERE o.id = $1 FOR UPDATE OF o`,
+      WHERE o.id = $1 FOR NO KEY UPDATE OF o`,
     [data.objectId],
   );
   if (!object) throw new InputError(`There is no object with id ${data.objectId}.`, { objectId: ["Unknown object."] });
@@ -141,20 +141,31 @@ export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "fr
 }
 
 /** Brings the object's history up to now in this transaction: a request in force takes hold at once. */
-export async function materialise(tx: SqlExecutor, objectId: number): Promise<void> {
-  await tx.query("SELECT * FROM state_engine_run(now(), false, $1)", [objectId]);
+export async function materialise(tx: SqlExecutor, objectId: number, now: Date): Promise<void> {
+  await tx.query("SELECT * FROM state_engine_run($2, false, $1)", [objectId, now]);
 }
 
 export const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
 
+/** The SQL that takes the lock of the object a change is about (by the input's id). */
+export const LOCK_OBJECT = {
+  byId: "SELECT 1 FROM object_registry WHERE id = $1 FOR NO KEY UPDATE",
+  byRequest: "SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM object_state_request WHERE id = $1) FOR NO KEY UPDATE",
+  byBlock: "SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM console.blocks WHERE id = $1) FOR NO KEY UPDATE",
+};
+
 /**
- * A request change (see auditedChange), with the transaction's instant and the object it touched
- * recorded in the audit row.
+ * A request change (see auditedChange), with the object it touched recorded in the audit row.
+ * Every writer takes its object's lock first (`lock`: the SQL and the id), so writers of one object
+ * never deadlock, and only then reads the change's instant: a writer that waited for another one
+ * must not date its change before the other's (a cancellation "before" the request it cancels left
+ * a history row that ended where it began).
  */
 export function requestChange<S extends z.ZodType, T extends { message: string }>(
   action: string,
   schema: S,
   input: unknown,
+  lock: (data: z.output<S>) => [sql: string, id: number],
   work: (
     tx: SqlExecutor,
     data: z.output<S>,
@@ -163,7 +174,11 @@ export function requestChange<S extends z.ZodType, T extends { message: string }
   ) => Promise<T & { objectId: number; audited: Record<string, unknown> }>,
 ): Promise<T> {
   return auditedChange("requests.write", action, schema, input, async (tx, data, actor) => {
-    const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
+    const [sql, id] = lock(data);
+    await tx.query(sql, [id]);
+    const [{ now }] = await tx.query<{ now: Date }>("SELECT statement_timestamp() AS now");
+    // The state triggers and the engine take the same instant as "now" for this change.
+    await tx.query("SELECT set_config('registry.state_clock', $1, true)", [now.toISOString()]);
     const result = await work(tx, data, actor, now);
     return { result, audit: { objectIds: [result.objectId], input: result.audited } };
   });
@@ -208,7 +223,7 @@ export async function createWork(
     "INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5)",
     [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
   );
-  await materialise(tx, c.object.id);
+  await materialise(tx, c.object.id, now);
   return {
     message: `Request ${requestId}: ${c.state.name} on ${c.object.name} from ${when(c.from)} ${c.to ? `until ${when(c.to)}` : "with no end"}.`,
     requestId,
@@ -221,27 +236,32 @@ export async function createWork(
 /** Creates a manual state request (see checkRequest for the rules). */
 export async function createStateRequest(input: unknown): Promise<CreatedRequest> {
   try {
-    return await requestChange("request.create", createRequestSchema, input, async (tx, data, actor, now) => {
-      // One writer per object from here on; a repeated submission waits here and then finds the first.
-      await tx.query("SELECT 1 FROM object_registry WHERE id = $1 FOR UPDATE", [data.objectId]);
-      if (data.idempotencyKey) {
-        const [earlier] = await tx.query<{ request_id: number; object_id: number }>(
-          `SELECT m.request_id, r.object_id FROM console.request_meta m JOIN object_state_request r ON r.id = m.request_id
+    // One writer per object; a repeated submission waits for the object and then finds the first.
+    return await requestChange(
+      "request.create",
+      createRequestSchema,
+      input,
+      (data) => [LOCK_OBJECT.byId, data.objectId],
+      async (tx, data, actor, now) => {
+        if (data.idempotencyKey) {
+          const [earlier] = await tx.query<{ request_id: number; object_id: number }>(
+            `SELECT m.request_id, r.object_id FROM console.request_meta m JOIN object_state_request r ON r.id = m.request_id
             WHERE m.idempotency_key = $1`,
-          [data.idempotencyKey],
-        );
-        if (earlier)
-          return {
-            message: `This form was already sent: request ${earlier.request_id} exists; nothing new was created.`,
-            requestId: earlier.request_id,
-            repeated: true,
-            objectId: earlier.object_id,
-            // Not a second "request created": the audit row says which request it repeated.
-            audited: { repeatOf: earlier.request_id },
-          };
-      }
-      return createWork(tx, data, actor, now);
-    });
+            [data.idempotencyKey],
+          );
+          if (earlier)
+            return {
+              message: `This form was already sent: request ${earlier.request_id} exists; nothing new was created.`,
+              requestId: earlier.request_id,
+              repeated: true,
+              objectId: earlier.object_id,
+              // Not a second "request created": the audit row says which request it repeated.
+              audited: { repeatOf: earlier.request_id },
+            };
+        }
+        return createWork(tx, data, actor, now);
+      },
+    );
   } catch (error) {
     // Two submissions of one form at the same instant: the second finds the first.
     if (isCode(error, "23505") && typeof (input as { idempotencyKey?: unknown })?.idempotencyKey === "string")
@@ -257,57 +277,61 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
  * its state closes in the same transaction.
  */
 export function cancelStateRequest(input: unknown): Promise<{ message: string }> {
-  return requestChange("request.cancel", cancelRequestSchema, input, async (tx, data, actor, now) => {
-    // Every writer takes its object's lock first, so writers of one object never deadlock.
-    await tx.query("SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM object_state_request WHERE id = $1) FOR UPDATE", [
-      data.requestId,
-    ]);
-    const [request] = await tx.query<{
-      id: number;
-      object_id: number;
-      object: string;
-      state: string;
-      valid_from: Date;
-      valid_to: Date | null;
-      canceled: Date | null;
-    }>(
-      `SELECT r.id, r.object_id, o.name AS object, s.name AS state, r.valid_from, r.valid_to, r.canceled
+  return requestChange(
+    "request.cancel",
+    cancelRequestSchema,
+    input,
+    (data) => [LOCK_OBJECT.byRequest, data.requestId],
+    async (tx, data, actor, now) => {
+      const [request] = await tx.query<{
+        id: number;
+        object_id: number;
+        object: string;
+        state: string;
+        valid_from: Date;
+        valid_to: Date | null;
+        canceled: Date | null;
+      }>(
+        `SELECT r.id, r.object_id, o.name AS object, s.name AS state, r.valid_from, r.valid_to, r.canceled
          FROM object_state_request r JOIN object_registry o ON o.id = r.object_id JOIN enum_object_states s ON s.id = r.state_id
         WHERE r.id = $1 FOR UPDATE OF r`,
-      [data.requestId],
-    );
-    if (!request) throw new InputError(`There is no request ${data.requestId}.`, { requestId: ["Unknown request."] });
-    if (request.canceled) throw new InputError(`Request ${request.id} was already canceled on ${when(request.canceled)}.`);
-    const [meta] = await tx.query<{ block_id: number | null }>("SELECT block_id FROM console.request_meta WHERE request_id = $1", [
-      request.id,
-    ]);
-    if (meta?.block_id)
-      throw new InputError(`Request ${request.id} is part of block ${meta.block_id}; lift the block to end it.`, {
-        requestId: ["Part of a block."],
-      });
-    if (request.valid_to && request.valid_to <= now)
-      throw new InputError(`Request ${request.id} ended on ${when(request.valid_to)}; only requests that have not ended can be canceled.`);
-    await tx.query("UPDATE object_state_request SET canceled = $2 WHERE id = $1", [request.id, now]);
-    await tx.query(
-      `INSERT INTO object_state_request_reason (object_state_request_id, reason_cancellation) VALUES ($1, $2)
+        [data.requestId],
+      );
+      if (!request) throw new InputError(`There is no request ${data.requestId}.`, { requestId: ["Unknown request."] });
+      if (request.canceled) throw new InputError(`Request ${request.id} was already canceled on ${when(request.canceled)}.`);
+      const [meta] = await tx.query<{ block_id: number | null }>("SELECT block_id FROM console.request_meta WHERE request_id = $1", [
+        request.id,
+      ]);
+      if (meta?.block_id)
+        throw new InputError(`Request ${request.id} is part of block ${meta.block_id}; lift the block to end it.`, {
+          requestId: ["Part of a block."],
+        });
+      if (request.valid_to && request.valid_to <= now)
+        throw new InputError(
+          `Request ${request.id} ended on ${when(request.valid_to)}; only requests that have not ended can be canceled.`,
+        );
+      await tx.query("UPDATE object_state_request SET canceled = $2 WHERE id = $1", [request.id, now]);
+      await tx.query(
+        `INSERT INTO object_state_request_reason (object_state_request_id, reason_cancellation) VALUES ($1, $2)
        ON CONFLICT (object_state_request_id) DO UPDATE SET reason_cancellation = excluded.reason_cancellation`,
-      [request.id, data.reason],
-    );
-    await tx.query(
-      `INSERT INTO console.request_meta (request_id, author, canceled_by, canceled_by_id) VALUES ($1, 'outside the console', $2, $3)
+        [request.id, data.reason],
+      );
+      await tx.query(
+        `INSERT INTO console.request_meta (request_id, author, canceled_by, canceled_by_id) VALUES ($1, 'outside the console', $2, $3)
        ON CONFLICT (request_id) DO UPDATE SET canceled_by = excluded.canceled_by, canceled_by_id = excluded.canceled_by_id`,
-      [request.id, actor.username, actor.userId],
-    );
-    await materialise(tx, request.object_id);
-    const started = request.valid_from <= now;
-    return {
-      message: started
-        ? `Request ${request.id} canceled: ${request.state} on ${request.object} ended now.`
-        : `Request ${request.id} canceled: ${request.state} on ${request.object} will not take effect.`,
-      objectId: request.object_id,
-      audited: { requestId: request.id, state: request.state, wasInForce: started, reason: data.reason },
-    };
-  });
+        [request.id, actor.username, actor.userId],
+      );
+      await materialise(tx, request.object_id, now);
+      const started = request.valid_from <= now;
+      return {
+        message: started
+          ? `Request ${request.id} canceled: ${request.state} on ${request.object} ended now.`
+          : `Request ${request.id} canceled: ${request.state} on ${request.object} will not take effect.`,
+        objectId: request.object_id,
+        audited: { requestId: request.id, state: request.state, wasInForce: started, reason: data.reason },
+      };
+    },
+  );
 }
 
 /** Raised inside a preview's transaction to roll it back after reading what the request would do. */

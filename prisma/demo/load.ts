@@ -146,6 +146,8 @@ export async function seedDemo(
         for (const batch of chunk.batches) await insertRows(tx, batch.table, batch.rows);
         onProgress({ phase: chunk.phase, done: chunk.done, total: chunk.total });
       })();
+      // Awaited below; until then a failure must not count as unhandled (the generator may throw first).
+      writing.catch(() => {});
     }
     await writing;
     const build = async (statements: string[]) => {
