@@ -145,11 +145,32 @@ export async function blockWork(
   };
 }
 
+/** A block with its period and prohibitions, locked for a change; refused when there is none. */
+async function lockedBlock(tx: SqlExecutor, blockId: number) {
+  const [block] = await tx.query<{
+    id: number;
+    object_id: number;
+    name: string;
+    unblocked_at: Date | null;
+    valid_from: Date;
+    valid_to: Date | null;
+    prohibitions: string[];
+  }>(
+    `SELECT b.id, b.object_id, o.name, b.unblocked_at, r.valid_from, r.valid_to,
+            ARRAY(SELECT s.name FROM console.request_meta m JOIN object_state_request x ON x.id = m.request_id
+                    JOIN enum_object_states s ON s.id = x.state_id WHERE m.block_id = b.id AND x.id <> b.blocked_request_id) AS prohibitions
+       FROM console.blocks b JOIN object_registry o ON o.id = b.object_id JOIN object_state_request r ON r.id = b.blocked_request_id
+      WHERE b.id = $1 FOR UPDATE OF b`,
+    [blockId],
+  );
+  if (!block) throw new InputError(`There is no block ${blockId}.`, { blockId: ["Unknown block."] });
+  return block;
+}
+
 /**
  * Lifts a block: its requests end now (or, not begun, never take effect), and the prohibitions it
  * cut are restored as they were before it began.
  */
-
 export function unblockObject(input: unknown): Promise<{ message: string }> {
   return requestChange(
     "block.unblock",
@@ -157,20 +178,7 @@ export function unblockObject(input: unknown): Promise<{ message: string }> {
     input,
     (data) => [LOCK_OBJECT.byBlock, data.blockId],
     async (tx, data, actor, now) => {
-      const [block] = await tx.query<{
-        id: number;
-        object_id: number;
-        name: string;
-        unblocked_at: Date | null;
-        valid_from: Date;
-        valid_to: Date | null;
-      }>(
-        `SELECT b.id, b.object_id, o.name, b.unblocked_at, r.valid_from, r.valid_to
-         FROM console.blocks b JOIN object_registry o ON o.id = b.object_id JOIN object_state_request r ON r.id = b.blocked_request_id
-        WHERE b.id = $1 FOR UPDATE OF b`,
-        [data.blockId],
-      );
-      if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+      const block = await lockedBlock(tx, data.blockId);
       if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
       if (block.valid_to && block.valid_to <= now)
         throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
@@ -265,21 +273,7 @@ export function changeBlock(input: unknown): Promise<{ message: string; blockId:
     input,
     (data) => [LOCK_OBJECT.byBlock, data.blockId],
     async (tx, data, actor, now) => {
-      const [block] = await tx.query<{
-        id: number;
-        object_id: number;
-        unblocked_at: Date | null;
-        valid_from: Date;
-        valid_to: Date | null;
-        prohibitions: string[];
-      }>(
-        `SELECT b.id, b.object_id, b.unblocked_at, r.valid_from, r.valid_to,
-              ARRAY(SELECT s.name FROM console.request_meta m JOIN object_state_request x ON x.id = m.request_id
-                      JOIN enum_object_states s ON s.id = x.state_id WHERE m.block_id = b.id AND x.id <> b.blocked_request_id) AS prohibitions
-         FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id WHERE b.id = $1 FOR UPDATE OF b`,
-        [data.blockId],
-      );
-      if (!block) throw new InputError(`There is no block ${data.blockId}.`, { blockId: ["Unknown block."] });
+      const block = await lockedBlock(tx, data.blockId);
       if (block.unblocked_at)
         throw new InputError(`Block ${block.id} was lifted on ${when(block.unblocked_at)}; block the object again instead.`);
       if (block.valid_to && block.valid_to <= now)
