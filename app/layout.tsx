@@ -2,45 +2,65 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { LanguageSwitch } from "@/components/i18n/language-switch";
+import { I18nProvider } from "@/components/i18n/provider";
 import { currentActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
+import { registryZone } from "@/lib/format/datetime";
+import { MESSAGES, type Messages } from "@/lib/i18n/messages";
+import { getLocale, getTranslations } from "@/lib/i18n/server";
+import { setLanguageAction } from "./preferences/actions";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Registry State Console", template: "%s · Registry State Console" },
-  description: "See and steer the states of registry objects.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("common");
+  return {
+    title: { default: t("brand"), template: t("titleTemplate", { page: "%s" }) },
+    description: t("description"),
+  };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Only decides what the navigation offers; every page and action checks access itself.
   const actor = await currentActor().catch(() => null);
+  const locale = await getLocale();
+  const t = await getTranslations("common");
+  const timeZone = registryZone();
   return (
-    <html lang="en">
+    <html lang={locale}>
       <body>
-        <header className="topbar">
-          <Link href="/" className="brand">
-            Registry State Console
-          </Link>
-          {actor && (
-            <nav className="main-nav" aria-label="Main">
-              <Link href="/">Overview</Link>
-              <Link href="/objects">Objects</Link>
-              <Link href="/requests">Requests</Link>
-              {roleAllows(actor.role, "audit.read") && <Link href="/audit">Audit log</Link>}
-              {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">Users</Link>}
-              {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">API tokens</Link>}
-            </nav>
-          )}
-          {actor && (
+        <I18nProvider locale={locale} messages={MESSAGES[locale] as Messages} timeZone={timeZone}>
+          <header className="topbar">
+            <Link href="/" className="brand">
+              {t("brand")}
+            </Link>
+            {actor && (
+              <nav className="main-nav" aria-label={t("nav.label")}>
+                <Link href="/">{t("nav.overview")}</Link>
+                <Link href="/objects">{t("nav.objects")}</Link>
+                <Link href="/requests">{t("nav.requests")}</Link>
+                {roleAllows(actor.role, "audit.read") && <Link href="/audit">{t("nav.audit")}</Link>}
+                {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">{t("nav.users")}</Link>}
+                {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">{t("nav.tokens")}</Link>}
+              </nav>
+            )}
             <div className="who">
-              <span>
-                {actor.username} <span className="role">{actor.role}</span>
+              <span className="zone" title={t("timeZone", { zone: timeZone })}>
+                {t("timeZone", { zone: timeZone })}
               </span>
-              <SignOutButton />
+              <LanguageSwitch save={actor ? setLanguageAction : undefined} />
+              {actor && (
+                <>
+                  <span>
+                    {actor.username} <span className="role">{t(`roles.${actor.role}`)}</span>
+                  </span>
+                  <SignOutButton />
+                </>
+              )}
             </div>
-          )}
-        </header>
-        <main className="content">{children}</main>
+          </header>
+          <main className="content">{children}</main>
+        </I18nProvider>
       </body>
     </html>
   );

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getToken } from "next-auth/jwt";
 import { type Database, getDatabase } from "../db/client";
+import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "../i18n/config";
 
 /** What the signed session cookie says: which console session it belongs to. */
 export interface SessionClaims {
@@ -13,6 +14,8 @@ export interface RequestContext {
   claims: SessionClaims | null;
   clientAddress: string | null;
   userAgent: string | null;
+  /** The browser's language: its console-locale cookie, else its Accept-Language; null: neither names one. */
+  locale?: Locale | null;
   /** Set by tests and command-line tools; requests use the process's database. */
   db?: Database;
 }
@@ -47,6 +50,9 @@ async function fromNextRequest(): Promise<RequestContext> {
     claims,
     clientAddress: firstForwarded(headerList.get("x-forwarded-for")) ?? headerList.get("x-real-ip"),
     userAgent: headerList.get("user-agent"),
+    locale: ((cookie) => (isLocale(cookie) ? cookie : negotiateLocale(headerList.get("accept-language"))))(
+      cookieJar.get(LOCALE_COOKIE)?.value,
+    ),
   };
 }
 

@@ -11,6 +11,8 @@ export const PERMISSIONS = {
   "audit.read": ["admin"],
   /** Add users, change roles, disable, enable, force sign-out. */
   "users.manage": ["admin"],
+  /** One's own preferences (the console's language). */
+  "self.preferences": ["admin", "operator", "support"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { SqlExecutor } from "../db/driver";
+import { isLocale, type Locale } from "../i18n/config";
 import { isRole, type Role } from "./roles";
 
 export const IDLE_TIMEOUT_MS = 30 * 60 * 1000;
@@ -14,6 +15,8 @@ export interface Actor {
   role: Role;
   sessionId: string | null;
   clientAddress: string | null;
+  /** The language the person chose in the console; null or absent: not chosen, the browser's decides. */
+  locale?: Locale | null;
 }
 
 export type SessionEnd = "signed_out" | "idle" | "expired" | "disabled" | "revoked";
@@ -43,6 +46,7 @@ interface SessionRow {
   role: string;
   disabled_at: Date | null;
   user_version: number;
+  locale: string | null;
 }
 
 /**
@@ -56,7 +60,7 @@ export async function validateSession(
 ): Promise<{ actor: Omit<Actor, "clientAddress"> } | { ended: SessionEnd | "unknown" }> {
   const [row] = await db.query<SessionRow>(
     `SELECT s.id, s.ended_at, s.created_at, s.last_seen_at, s.session_version,
-            u.id AS user_id, u.username, u.role, u.disabled_at, u.session_version AS user_version
+            u.id AS user_id, u.username, u.role, u.disabled_at, u.session_version AS user_version, u.locale
        FROM console.sessions s JOIN console.users u ON u.id = s.user_id
       WHERE s.id = $1`,
     [sessionId],
@@ -80,7 +84,15 @@ export async function validateSession(
     await db.query("UPDATE console.sessions SET last_seen_at = $2 WHERE id = $1", [sessionId, now]);
   }
   if (!isRole(row.role)) return { ended: "revoked" };
-  return { actor: { userId: row.user_id, username: row.username, role: row.role, sessionId: row.id } };
+  return {
+    actor: {
+      userId: row.user_id,
+      username: row.username,
+      role: row.role,
+      sessionId: row.id,
+      locale: isLocale(row.locale) ? row.locale : null,
+    },
+  };
 }
 
 export async function endSession(db: SqlExecutor, sessionId: string, reason: SessionEnd, now: Date = new Date()): Promise<void> {

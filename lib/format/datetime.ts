@@ -1,35 +1,19 @@
 import { readConfig } from "../config";
+import type { Locale } from "../i18n/config";
+import { formatInstant as formatIn } from "./instant";
 
 // Reading the configuration validates the whole environment: done again only when the zone's variable changes.
 let zoneCache: { env: string | undefined; zone: string } | null = null;
-function registryZone(): string {
+/** The registry's time zone (REGISTRY_TIMEZONE): every instant the console shows is in it. */
+export function registryZone(): string {
   const env = process.env.REGISTRY_TIMEZONE;
   if (!zoneCache || zoneCache.env !== env) zoneCache = { env, zone: readConfig().registryTimeZone };
   return zoneCache.zone;
 }
 
-// Building an Intl.DateTimeFormat costs far more than using one: one per time zone, kept.
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** An instant in the registry's time zone, with the zone shown: "2026-11-22 14:05 CET". */
-export function formatInstant(iso: string, timeZone: string = registryZone()): string {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "short",
-    });
-    formats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(new Date(iso));
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
+/** An instant in the registry's time zone, in `locale` (English by default): see ./instant. */
+export function formatInstant(value: string | Date, locale: Locale = "en", timeZone: string = registryZone()): string {
+  return formatIn(value, locale, timeZone);
 }
 
 /** The offset of `timeZone` from UTC at an instant, in minutes. */
@@ -64,15 +48,4 @@ export function zonedTimeToInstant(wallTime: string, timeZone: string): Date {
     if (zoneOffsetMinutes(instant, timeZone) === offset) return new Date(instant);
   }
   return new Date(asUtc - before * 60_000);
-}
-
-/** A period from `from` to `to` (null: no end) in the registry's time zone: "2026-11-29 10:00 CET → open-ended". */
-export function formatPeriod(from: string, to: string | null): string {
-  return `${formatInstant(from)} → ${to ? formatInstant(to) : "open-ended"}`;
-}
-
-/** When a request was canceled, by whom and why, as the request lists show it; "—" when it was not. */
-export function formatCancellation(r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }): string {
-  if (!r.canceled) return "—";
-  return `${formatInstant(r.canceled)}${r.canceledBy ? ` by ${r.canceledBy}` : ""}${r.cancelReason ? `: ${r.cancelReason}` : ""}`;
 }

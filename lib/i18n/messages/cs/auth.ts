@@ -1,0 +1,4 @@
+import type { Catalog } from "../catalog";
+import type { auth as en } from "../en/auth";
+
+export const auth: Catalog<typeof en> = {};

@@ -1,0 +1,40 @@
+import type { Catalog } from "../catalog";
+import type { common as en } from "../en/common";
+
+export const common: Catalog<typeof en> = {
+  brand: "Konzole stavů registru",
+  description: "Přehled a řízení stavů objektů registru.",
+  titleTemplate: "{page} · Konzole stavů registru",
+  nav: {
+    label: "Hlavní",
+    overview: "Přehled",
+    objects: "Objekty",
+    requests: "Požadavky",
+    audit: "Auditní záznam",
+    users: "Uživatelé",
+    tokens: "API tokeny",
+  },
+  roles: { admin: "správce", operator: "operátor", support: "podpora" },
+  signOut: "Odhlásit",
+  language: {
+    label: "Jazyk",
+    changed: "Konzole nyní mluví česky.",
+  },
+  timeZone: "Časy v zóně {zone}",
+  none: "—",
+  never: "nikdy",
+  openEnded: "bez konce",
+  inForce: "platí",
+  period: "{from} → {to}",
+  system: "systém",
+  loading: "Načítá se…",
+  errors: {
+    unauthenticated: "Pro práci s konzolí se přihlaste; vaše relace mohla skončit.",
+    forbidden: "Vaše role ({role}) toto nesmí.",
+    unavailable:
+      "Databáze registru teď není dostupná (restartuje se, nebo je přerušena síť k ní). Nic nezůstalo napůl: každá změna se uloží celá, nebo vůbec. Zkuste to za chvíli znovu; znovu odeslaný formulář svou změnu nikdy neprovede dvakrát.",
+    failed: "Změna se nezdařila a nic nebylo změněno. Zkuste to znovu, nebo požádejte správce o kontrolu logu.",
+    invalid: "Zadání není platné.",
+    nul: "Formulář obsahuje znak NUL (\\0), který žádné pole nesmí obsahovat; nic nebylo změněno.",
+  },
+};

@@ -1,0 +1,1 @@
+export const admin = {} as const;

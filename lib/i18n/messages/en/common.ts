@@ -1,0 +1,37 @@
+export const common = {
+  brand: "Registry State Console",
+  description: "See and steer the states of registry objects.",
+  titleTemplate: "{page} · Registry State Console",
+  nav: {
+    label: "Main",
+    overview: "Overview",
+    objects: "Objects",
+    requests: "Requests",
+    audit: "Audit log",
+    users: "Users",
+    tokens: "API tokens",
+  },
+  roles: { admin: "admin", operator: "operator", support: "support" },
+  signOut: "Sign out",
+  language: {
+    label: "Language",
+    changed: "The console speaks English now.",
+  },
+  timeZone: "Times in {zone}",
+  none: "—",
+  never: "never",
+  openEnded: "open-ended",
+  inForce: "in force",
+  period: "{from} → {to}",
+  system: "system",
+  loading: "Loading…",
+  errors: {
+    unauthenticated: "Sign in to use the console; your session may have ended.",
+    forbidden: "Your role ({role}) may not do this.",
+    unavailable:
+      "The registry database is unavailable right now (restarting, or the network to it is down). Nothing was half-done: every change is saved whole or not at all. Try again in a moment; a form sent again never makes its change twice.",
+    failed: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",
+    invalid: "The input is not valid.",
+    nul: "The form holds a NUL character (\\0), which no field may contain; nothing was changed.",
+  },
+} as const;

@@ -1,0 +1,1 @@
+export const dashboard = {} as const;

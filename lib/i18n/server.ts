@@ -1,0 +1,42 @@
+import { cache } from "react";
+import { createTranslator, type NamespaceKeys, type NestedKeyOf } from "use-intl/core";
+import { currentActor } from "../auth/guard";
+import { currentRequest } from "../auth/request-context";
+import { registryZone } from "../format/datetime";
+import { type ConsoleFormat, consoleFormat } from "../format/instant";
+import { DEFAULT_LOCALE, type Locale } from "./config";
+import { MESSAGES, type Messages } from "./messages";
+import "./app-config";
+
+/**
+ * The language of the current request: the signed-in person's choice, else the browser's (its
+ * console-locale cookie, else Accept-Language), else English. Outside a request (tests, the
+ * command line) English, unless the test's request context names a language.
+ */
+export const getLocale = cache(async (): Promise<Locale> => {
+  const actor = await currentActor().catch(() => null);
+  if (actor?.locale) return actor.locale;
+  const request = await currentRequest().catch(() => null);
+  return request?.locale ?? DEFAULT_LOCALE;
+});
+
+/** A translator of `locale`'s messages, optionally within one namespace; a missing message shows its key. */
+export function translator<NS extends NamespaceKeys<Messages, NestedKeyOf<Messages>> = never>(locale: Locale, namespace?: NS) {
+  return createTranslator<Messages, NS>({
+    locale,
+    messages: MESSAGES[locale] as Messages,
+    namespace,
+    timeZone: registryZone(),
+    onError: (error) => console.error(error),
+  });
+}
+
+/** Translations for a server component, server action or route: the current request's language. */
+export async function getTranslations<NS extends NamespaceKeys<Messages, NestedKeyOf<Messages>> = never>(namespace?: NS) {
+  return translator<NS>(await getLocale(), namespace);
+}
+
+/** Dates and numbers as the current request's language writes them, in the registry's time zone. */
+export async function getFormat(): Promise<ConsoleFormat> {
+  return consoleFormat(await getLocale(), registryZone());
+}
