@@ -1,12 +1,14 @@
 import Link from "next/link";
+import { getTranslations } from "@/lib/i18n/server";
 
-export default function Forbidden() {
+export default async function Forbidden() {
+  const t = await getTranslations("auth");
   return (
     <section className="message-page">
-      <h1>Not allowed</h1>
-      <p>Your role does not allow this page or action. An administrator can change your role under Users.</p>
+      <h1>{t("forbidden.title")}</h1>
+      <p>{t("forbidden.text")}</p>
       <p>
-        <Link href="/objects">Back to the objects</Link>
+        <Link href="/objects">{t("forbidden.back")}</Link>
       </p>
     </section>
   );

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
 import { I18nProvider } from "@/components/i18n/provider";
-import { currentActor } from "@/lib/auth/guard";
+import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
 import { registryZone } from "@/lib/format/datetime";
 import { MESSAGES, type Messages } from "@/lib/i18n/messages";
@@ -22,7 +22,7 @@ export async function generateMetadata(): Promise<Metadata> {
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // Only decides what the navigation offers; every page and action checks access itself.
-  const actor = await currentActor().catch(() => null);
+  const actor = await renderingActor();
   const locale = await getLocale();
   const t = await getTranslations("common");
   const timeZone = registryZone();

@@ -3,94 +3,109 @@ import Link from "next/link";
 import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { forPage } from "@/lib/auth/page";
 import { dashboard } from "@/lib/dashboard";
-import { formatInstant } from "@/lib/format/datetime";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 
-export const metadata: Metadata = { title: "Overview" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("dashboard");
+  return { title: t("title") };
+}
 
 /** The start page: where the registry's states stand, what changed lately, what comes next. */
 export default async function OverviewPage(props: PageProps<"/">) {
   const refresh = (await props.searchParams).refresh === "1";
   const d = await forPage(() => dashboard({ refresh }));
+  const t = await getTranslations("dashboard");
+  const tc = await getTranslations("common");
+  const fmt = await getFormat();
   const allStates = d.states.map((s) => s.name).join(",");
   const lag = d.engine.lagSeconds;
   return (
     <>
       <div className="page-head">
-        <h1>Overview</h1>
+        <h1>{t("title")}</h1>
         <p className="muted">
-          Live objects; times in {d.timeZone}. Every figure opens the list of exactly what it counts. Counts as of {formatInstant(d.asOf)}{" "}
-          (kept for a minute) · <Link href="/?refresh=1">count again now</Link>
+          {t.rich("intro", {
+            zone: d.timeZone,
+            asOf: fmt.instant(d.asOf),
+            refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
+          })}
         </p>
       </div>
       <div className="dashboard">
         <section className="panel" aria-labelledby="by-state">
-          <h2 id="by-state">Objects per state now</h2>
+          <h2 id="by-state">{t("byState.title")}</h2>
           <BarChart
-            label="Live objects per current state"
+            label={t("byState.chart")}
             bars={d.states.map((s) => ({
-              label: s.name,
+              state: s.name,
               value: s.objects,
               href: listHref({}, { states: s.name }),
-              title: `${s.name}: ${s.objects.toLocaleString("en")} objects — ${s.description}`,
+              description: s.description,
               className: s.external ? "external" : s.manual ? "manual" : "",
             }))}
           />
         </section>
         <section className="panel" aria-labelledby="per-day">
-          <h2 id="per-day">States entered and left per day, last 30 days</h2>
+          <h2 id="per-day">{t("perDay.title")}</h2>
           <p className="muted">
-            Objects that entered (<span className="legend entered">■</span>) or left (<span className="legend left">■</span>) at least one
-            state that day.
+            {t.rich("perDay.legend", {
+              entered: (chunks) => <span className="legend entered">{chunks}</span>,
+              left: (chunks) => <span className="legend left">{chunks}</span>,
+            })}
           </p>
           <LineChart
-            label="Objects entering and leaving states per day"
+            label={t("perDay.chart")}
             series={(["entered", "left"] as const).map((change) => ({
               name: change,
               className: change,
               points: d.days.map((day) => ({
-                label: day.day,
+                day: day.day,
                 value: day[change],
                 href: listHref({}, { states: allStates, state_match: "any", mode: change, from: day.from, to: day.to }),
-                title: `${day.day}: ${day[change].toLocaleString("en")} objects ${change} a state`,
               })),
             }))}
           />
         </section>
         <section className="panel" aria-labelledby="next">
-          <h2 id="next">Coming up</h2>
+          <h2 id="next">{t("upcoming.title")}</h2>
           <p>
-            <Link href="/requests?upcoming=1">
-              {d.upcoming.toLocaleString("en")} request{d.upcoming === 1 ? "" : "s"} start or end in the next 7 days
-            </Link>
+            <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
           </p>
-          <h2>State engine</h2>
+          <h2>{t("engine.title")}</h2>
           <p>
-            {d.engine.lastRunAt ? (
-              <>
-                Last run {formatInstant(d.engine.lastRunAt)} ({d.engine.lastRunKind}); history exact up to{" "}
-                {d.engine.cursor ? formatInstant(d.engine.cursor) : "—"}
-                {lag !== null && <>, {lag < 120 ? `${lag} s` : `${Math.round(lag / 60)} min`} ago</>}.
-              </>
-            ) : (
-              "The state engine has not run yet."
-            )}{" "}
-            {d.engine.waiting > 0 && `${d.engine.waiting} object(s) wait for its next run.`}
+            {d.engine.lastRunAt
+              ? t("engine.lastRun", {
+                  at: fmt.instant(d.engine.lastRunAt),
+                  kind: d.engine.lastRunKind ?? "",
+                  cursor: d.engine.cursor ? fmt.instant(d.engine.cursor) : tc("none"),
+                  lag:
+                    lag === null
+                      ? ""
+                      : t("engine.lag", {
+                          ago:
+                            lag < 120
+                              ? t("engine.seconds", { n: fmt.number(lag) })
+                              : t("engine.minutes", { n: fmt.number(Math.round(lag / 60)) }),
+                        }),
+                })
+              : t("engine.notRun")}{" "}
+            {d.engine.waiting > 0 && t("engine.waiting", { count: d.engine.waiting })}
           </p>
         </section>
         <section className="panel" aria-labelledby="recent">
-          <h2 id="recent">Recent actions</h2>
+          <h2 id="recent">{t("recent.title")}</h2>
           {d.recent === null ? (
-            <p className="muted">The audit log is for administrators.</p>
+            <p className="muted">{t("recent.adminsOnly")}</p>
           ) : (
             <ul className="recent">
               {d.recent.map((r) => (
                 <li key={`${r.at}-${r.action}`}>
-                  {formatInstant(r.at)} · {r.actor ?? "system"} · {r.action} · {r.result}
+                  {t("recent.entry", { at: fmt.instant(r.at), actor: r.actor ?? tc("system"), action: r.action, result: r.result })}
                 </li>
               ))}
               <li>
-                <Link href="/audit">The whole audit log</Link>
+                <Link href="/audit">{t("recent.all")}</Link>
               </li>
             </ul>
           )}

@@ -1,16 +1,15 @@
 import Link from "next/link";
+import { getTranslations } from "@/lib/i18n/server";
 
-export default function Unauthorized() {
+export default async function Unauthorized() {
+  const t = await getTranslations("auth");
   return (
     <section className="message-page">
-      <h1>Sign in to continue</h1>
-      <p>
-        You are not signed in, or your session has ended (after 30 minutes without activity, 12 hours at most, or when an administrator
-        ended it).
-      </p>
+      <h1>{t("unauthorized.title")}</h1>
+      <p>{t("unauthorized.text")}</p>
       <p>
         <Link className="button" href="/login">
-          Sign in
+          {t("unauthorized.signIn")}
         </Link>
       </p>
     </section>

@@ -74,4 +74,17 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     expect((await actAs(admin, () => dashboard())).recent).toEqual(expect.any(Array)); // administrators see the audit log
     await expect(actAs(anonymous(db), () => dashboard())).rejects.toThrow(/Sign in/);
   });
+
+  it("describes the states in the reader's language, from one kept reading of the counts", async () => {
+    const english = await actAs(support, () => dashboard({ refresh: true }));
+    // Read right after the English one: the kept counts, described in Czech.
+    const czech = await actAs({ ...support, locale: "cs" }, () => dashboard());
+    expect(czech.asOf).toBe(english.asOf);
+    const described = (d: typeof english, name: string) => d.states.find((s) => s.name === name)?.description;
+    expect(described(english, "outzone")).toBe("The domain isn't generated in the zone");
+    expect(described(czech, "outzone")).toBe("Doména není generována do zóny");
+    expect(described(czech, "linked")).toBe("Je navázán na další záznam v registru");
+    expect(described(await actAs(support, () => dashboard()), "outzone")).toBe("The domain isn't generated in the zone");
+    expect(czech.states.map((s) => [s.name, s.objects])).toEqual(english.states.map((s) => [s.name, s.objects]));
+  });
 });

@@ -3,6 +3,8 @@ import { authorize } from "./auth/guard";
 import { roleAllows } from "./auth/roles";
 import { readConfig } from "./config";
 import type { SqlExecutor } from "./db/driver";
+import { descriptionLang } from "./i18n/config";
+import { getLocale } from "./i18n/server";
 import { stateEngineStatus } from "./states/engine";
 
 // The start page's figures. Each counts exactly the objects (or requests) of the list its link
@@ -42,12 +44,14 @@ export interface Dashboard {
 }
 
 // The registry-wide counts take seconds at 1.5 million domains (they read every open state and a
-// month of history), so each process keeps them for a while; the page says as of when.
+// month of history), so each process keeps them for a while; the page says as of when. One
+// reading serves every language: it keeps each state's descriptions in all of them.
 const FIGURES_TTL_MS = 60_000;
 const cache = new Map<string, { at: number; figures: Promise<Figures> }>(); // per database
 
 interface Figures {
-  states: StateCount[];
+  /** The counts, with the state's descriptions by enum_object_states_desc.lang ('EN', 'CS'). */
+  states: (Omit<StateCount, "description"> & { descriptions: Record<string, string> })[];
   days: DayChanges[];
   upcoming: number;
   asOf: string;
@@ -68,7 +72,7 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
       if (cache.get(key)?.figures === figures) cache.delete(key);
     });
   }
-  const [figures, engine, recent] = await Promise.all([
+  const [figures, engine, recent, locale] = await Promise.all([
     cached.figures,
     stateEngineStatus(db.sql),
     roleAllows(actor.role, "audit.read")
@@ -76,9 +80,13 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
           "SELECT at, actor, action, result FROM console.audit_log ORDER BY id DESC LIMIT 8",
         )
       : Promise.resolve(null),
+    getLocale(),
   ]);
+  const lang = descriptionLang(locale);
   return {
     ...figures,
+    // In the reader's language, else English, else the state's name.
+    states: figures.states.map(({ descriptions, ...s }) => ({ ...s, description: descriptions[lang] ?? descriptions.EN ?? s.name })),
     engine: {
       cursor: engine.cursor?.toISOString() ?? null,
       lastRunAt: engine.lastRunAt?.toISOString() ?? null,
@@ -94,12 +102,14 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
 async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figures> {
   const asOf = new Date().toISOString();
   const [states, days, [{ upcoming }]] = await Promise.all([
-    db.query<{ name: string; description: string; manual: boolean; external: boolean; objects: number }>(
+    db.query<Figures["states"][number]>(
       `WITH open AS (
          SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
           WHERE os.valid_to IS NULL AND o.erdate IS NULL GROUP BY os.state_id)
-       SELECT s.name, coalesce(d.description, s.name) AS description, s.manual, s.external, coalesce(open.objects, 0) AS objects
-         FROM enum_object_states s LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+       SELECT s.name, s.manual, s.external, coalesce(open.objects, 0) AS objects,
+              coalesce((SELECT jsonb_object_agg(d.lang, d.description) FROM enum_object_states_desc d
+                         WHERE d.state_id = s.id AND d.description IS NOT NULL), '{}') AS descriptions
+         FROM enum_object_states s
          LEFT JOIN open ON open.state_id = s.id
         ORDER BY s.importance DESC NULLS LAST, s.id`,
     ),

@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as z from "zod";
 import { auditedChange } from "./actions/change";
 import { idSchema } from "./actions/ids";
+import { type Message, msg, zodError } from "./actions/message";
 import { InputError } from "./actions/result";
 import { authorize } from "./auth/guard";
 import { requestDatabase } from "./auth/request-context";
@@ -177,24 +178,24 @@ export async function listApiTokens(): Promise<ApiTokenRecord[]> {
 
 const createTokenSchema = z.object({
   name: z
-    .string({ error: "Name the client." })
+    .string({ error: zodError("tokens.nameMissing") })
     .trim()
-    .min(1, { error: "Name the client." })
-    .max(100, { error: "Names have at most 100 characters." }),
+    .min(1, { error: zodError("tokens.nameMissing") })
+    .max(100, { error: zodError("tokens.nameTooLong", { max: 100 }) }),
 });
 
 /** A new token for a client; the token itself is in the result only, never stored. */
-export function createApiToken(input: unknown): Promise<{ message: string; token: string }> {
+export function createApiToken(input: unknown): Promise<{ message: Message; token: string }> {
   return auditedChange("users.manage", "token.create", createTokenSchema, input, async (tx, data, actor) => {
     const [taken] = await tx.query("SELECT 1 FROM console.api_tokens WHERE lower(name) = lower($1)", [data.name]);
-    if (taken) throw new InputError(`A client named “${data.name}” exists already; choose another name.`, { name: ["Taken."] });
+    if (taken) throw new InputError(msg("tokens.nameTaken", { name: data.name }), { name: [msg("field.taken")] });
     const token = `rsc_${randomBytes(32).toString("base64url")}`;
     const [{ id }] = await tx.query<{ id: number }>(
       "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ($1, $2, $3) RETURNING id",
       [data.name, hash(token), actor.username],
     );
     return {
-      result: { message: `Token for ${data.name}: copy it now, it is not shown again.`, token },
+      result: { message: msg("tokens.created", { name: data.name }), token },
       audit: { input: { tokenId: id, name: data.name } },
     };
   });
@@ -203,15 +204,18 @@ export function createApiToken(input: unknown): Promise<{ message: string; token
 const revokeTokenSchema = z.object({ tokenId: idSchema("token") });
 
 /** Revokes a client's token: its next request is refused. */
-export function revokeApiToken(input: unknown): Promise<{ message: string }> {
+export function revokeApiToken(input: unknown): Promise<{ message: Message }> {
   return auditedChange("users.manage", "token.revoke", revokeTokenSchema, input, async (tx, data, actor) => {
     const [token] = await tx.query<{ name: string; revoked_at: Date | null }>(
       "SELECT name, revoked_at FROM console.api_tokens WHERE id = $1 FOR UPDATE",
       [data.tokenId],
     );
-    if (!token) throw new InputError(`There is no token ${data.tokenId}.`);
-    if (token.revoked_at) throw new InputError(`The token of ${token.name} was already revoked.`);
+    if (!token) throw new InputError(msg("tokens.noToken", { id: String(data.tokenId) }));
+    if (token.revoked_at) throw new InputError(msg("tokens.alreadyRevoked", { name: token.name }));
     await tx.query("UPDATE console.api_tokens SET revoked_at = now(), revoked_by = $2 WHERE id = $1", [data.tokenId, actor.username]);
-    return { result: { message: `The token of ${token.name} is revoked.` }, audit: { input: { tokenId: data.tokenId, name: token.name } } };
+    return {
+      result: { message: msg("tokens.revoked", { name: token.name }) },
+      audit: { input: { tokenId: data.tokenId, name: token.name } },
+    };
   });
 }

@@ -2,80 +2,87 @@ import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
 import { listAudit } from "@/lib/audit/query";
 import { forPage } from "@/lib/auth/page";
-import { formatInstant } from "@/lib/format/datetime";
+import { isRole } from "@/lib/auth/roles";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 
-export const metadata: Metadata = { title: "Audit log" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("admin");
+  return { title: t("audit.title") };
+}
 
 export default async function AuditPage(props: PageProps<"/audit">) {
   const params = await props.searchParams;
   const audit = await forPage(() => listAudit(params));
   const older = new URLSearchParams(Object.entries(audit.filters).filter(([, v]) => v));
   if (audit.nextBefore) older.set("before", String(audit.nextBefore));
+  const t = await getTranslations("admin");
+  const tc = await getTranslations("common");
+  const fmt = await getFormat();
   return (
     <>
       <div className="page-head">
-        <h1>Audit log</h1>
-        <p className="muted">Newest first · append-only, hash-chained</p>
+        <h1>{t("audit.title")}</h1>
+        <p className="muted">{t("audit.subtitle")}</p>
       </div>
       <Notices notices={audit.notices} />
       <form className="filters" method="get">
         <label>
-          Actor
+          {t("audit.filters.actor")}
           <input name="actor" defaultValue={audit.filters.actor} />
         </label>
         <label>
-          Action
+          {t("audit.filters.action")}
           <select name="action" defaultValue={audit.filters.action}>
-            <option value="">any</option>
+            <option value="">{t("audit.filters.anyAction")}</option>
             {audit.actions.map((a) => (
               <option key={a}>{a}</option>
             ))}
           </select>
         </label>
         <label>
-          Object (id, name or handle)
+          {t("audit.filters.object")}
           <input name="object" defaultValue={audit.filters.object} />
         </label>
         <label>
-          From
+          {t("audit.filters.from")}
           <input name="from" type="datetime-local" defaultValue={audit.filters.from} />
         </label>
         <label>
-          To
+          {t("audit.filters.to")}
           <input name="to" type="datetime-local" defaultValue={audit.filters.to} />
         </label>
-        <button type="submit">Filter</button>
+        <button type="submit">{t("audit.filters.submit")}</button>
       </form>
       {audit.rows.length === 0 ? (
-        <p className="empty">No audit entries match.</p>
+        <p className="empty">{t("audit.empty")}</p>
       ) : (
         <table className="data-table">
           <thead>
             <tr>
-              <th scope="col">#</th>
-              <th scope="col">Time</th>
-              <th scope="col">Actor</th>
-              <th scope="col">Action</th>
-              <th scope="col">Objects</th>
-              <th scope="col">Input</th>
-              <th scope="col">Result</th>
-              <th scope="col">Client</th>
+              <th scope="col">{t("audit.columns.id")}</th>
+              <th scope="col">{t("audit.columns.time")}</th>
+              <th scope="col">{t("audit.columns.actor")}</th>
+              <th scope="col">{t("audit.columns.action")}</th>
+              <th scope="col">{t("audit.columns.objects")}</th>
+              <th scope="col">{t("audit.columns.input")}</th>
+              <th scope="col">{t("audit.columns.result")}</th>
+              <th scope="col">{t("audit.columns.client")}</th>
             </tr>
           </thead>
           <tbody>
             {audit.rows.map((row) => (
               <tr key={row.id}>
-                <td>{row.id}</td>
-                <td className="nowrap">{formatInstant(row.at)}</td>
+                <td>{String(row.id)}</td>
+                <td className="nowrap">{fmt.instant(row.at)}</td>
                 <td>
-                  {row.actor ?? "—"}
-                  {row.role && <div className="muted">{row.role}</div>}
+                  {row.actor ?? tc("none")}
+                  {row.role && <div className="muted">{isRole(row.role) ? tc(`roles.${row.role}`) : row.role}</div>}
                 </td>
                 <td className="mono">{row.action}</td>
                 <td>{row.objectIds.join(", ")}</td>
                 <td className="mono">{Object.keys(row.input).length ? JSON.stringify(row.input) : ""}</td>
                 <td className={`result-${row.result}`}>
-                  {row.result}
+                  {t("audit.result", { result: row.result })}
                   {row.errorCode && <div className="muted">{row.errorCode}</div>}
                 </td>
                 <td className="mono">{row.clientAddress ?? ""}</td>
@@ -85,9 +92,9 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         </table>
       )}
       {audit.nextBefore && (
-        <nav className="pager" aria-label="Pages">
+        <nav className="pager" aria-label={t("audit.pages")}>
           <a className="pager-link" href={`/audit?${older.toString()}`}>
-            Older entries ›
+            {t("audit.older")}
           </a>
         </nav>
       )}

@@ -1,17 +1,22 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { getTranslations } from "@/lib/i18n/server";
 import { safeLocalPath } from "@/lib/paths";
 
-export const metadata: Metadata = { title: "Sign in" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("auth");
+  return { title: t("login.title") };
+}
 
 export default async function LoginPage(props: PageProps<"/login">) {
   const params = await props.searchParams;
+  const t = await getTranslations("auth");
   const error = Array.isArray(params.error) ? params.error[0] : params.error;
-  const ssoName = process.env.OIDC_ISSUER ? (process.env.OIDC_NAME ?? "single sign-on") : undefined;
+  const ssoName = process.env.OIDC_ISSUER ? (process.env.OIDC_NAME ?? t("login.sso")) : undefined;
   return (
     <section className="sign-in-page">
-      <h1>Sign in</h1>
-      <p className="muted">Registry State Console is for the registry's administrators and support staff.</p>
+      <h1>{t("login.title")}</h1>
+      <p className="muted">{t("login.intro")}</p>
       {/* Only paths of this console are followed after sign-in. */}
       <SignInForm callbackUrl={safeLocalPath(params.callbackUrl, "/")} initialError={error} ssoName={ssoName} />
     </section>

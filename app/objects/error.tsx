@@ -1,18 +1,18 @@
 "use client";
 
+import { useTranslations } from "@/lib/i18n/client";
+
 export default function ObjectsError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const t = useTranslations("objects");
   return (
     <div className="error-page" role="alert">
-      <h1>The object list could not be loaded</h1>
-      <p>
-        The database did not answer as expected{error.digest ? ` (reference ${error.digest}, in the server log)` : ""}. Your filters are
-        kept in the address.
-      </p>
+      <h1>{t("error.title")}</h1>
+      <p>{t("error.body", { reference: error.digest ? t("error.reference", { digest: error.digest }) : "" })}</p>
       <p>
         <button type="button" onClick={reset}>
-          Try again
+          {t("error.retry")}
         </button>{" "}
-        <a href="/objects">Open the list without filters</a>
+        <a href="/objects">{t("error.withoutFilters")}</a>
       </p>
     </div>
   );

@@ -1,4 +1,3 @@
-import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
 import { Notices } from "@/components/notices";
@@ -10,12 +9,15 @@ import { authorize, currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
-import { formatInstant } from "@/lib/format/datetime";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
 import { fromStart, listHref, listQuery } from "@/lib/objects/url";
 
-export const metadata: Metadata = { title: "Objects" };
+export async function generateMetadata() {
+  const t = await getTranslations("objects");
+  return { title: t("title") };
+}
 
 const SORTABLE = ["name", "created", "expires"] as const;
 
@@ -28,13 +30,14 @@ type Params = Awaited<PageProps<"/objects">["searchParams"]>;
 export default async function ObjectsPage(props: PageProps<"/objects">) {
   const params = await props.searchParams;
   await forPage(() => authorize("registry.read", "objects.list"));
+  const t = await getTranslations("objects");
   return (
     <Suspense
       key={listQuery(params)}
       fallback={
         <div className="loading" role="status" aria-live="polite">
-          <h1>Objects</h1>
-          <p>Loading objects…</p>
+          <h1>{t("title")}</h1>
+          <p>{t("loading")}</p>
         </div>
       }
     >
@@ -45,12 +48,17 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
 
 async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
+  const [t, fmt] = await Promise.all([getTranslations("objects"), getFormat()]);
   const actor = await currentActor();
   const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
   if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
 
-  const rows = list.rows.map((row) => ({ ...row, created: formatInstant(row.created) }));
+  const rows = list.rows.map((row) => ({
+    ...row,
+    created: fmt.instant(row.created),
+    expires: row.expires && fmt.day(row.expires),
+  }));
   const sortHrefs: Record<string, { asc: string; desc: string }> = {};
   for (const key of SORTABLE) {
     if (key === "expires" && list.type !== "domain") continue;
@@ -62,16 +70,16 @@ async function ObjectList({ params }: { params: Params }) {
   const sort = sortParam(list.sort);
   const here = { ...params, sort: sort === "name" ? undefined : sort };
   const atStart = list.atStart;
-  const total = `${list.estimated ? "about " : ""}${list.total.toLocaleString("en")}`;
-  const what = list.type ? `${list.type}s` : "objects";
+  const total = list.estimated ? t("count.about", { n: fmt.number(list.total) }) : fmt.number(list.total);
+  const type = list.type ?? "all";
 
   return (
     <>
       <div className="page-head">
-        <h1>Objects</h1>
+        <h1>{t("title")}</h1>
         <p className="muted" aria-live="polite">
-          {total} {list.filter.deleted === "only" ? "deleted" : "matching"} {what}
-          {list.estimated && <span title="Counting them all would take too long; this is the database's estimate."> (estimate)</span>}
+          {t(list.filter.deleted === "only" ? "count.deleted" : "count.matching", { count: list.total, total, type })}
+          {list.estimated && <span title={t("count.estimateHint")}> {t("count.estimate")}</span>}
         </p>
       </div>
       <Notices notices={list.notices} />
@@ -86,16 +94,16 @@ async function ObjectList({ params }: { params: Params }) {
       <div className="list-tools">
         {canWrite && (
           <a href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}>
-            Bulk change these…
+            {t("bulkChange")}
           </a>
         )}
         <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} total={list.total} />
       </div>
       {rows.length === 0 ? (
         <div className="empty" role="status">
-          <p>No {what} match these filters.</p>
+          <p>{t("empty.text", { type })}</p>
           <p>
-            <a href="/objects">Clear all filters</a>
+            <a href="/objects">{t("empty.clear")}</a>
           </p>
         </div>
       ) : (
@@ -106,7 +114,12 @@ async function ObjectList({ params }: { params: Params }) {
             previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}
             next={list.next ? listHref(here, fromStart({ after: list.next })) : null}
             last={list.atEnd ? null : listHref(here, fromStart({ last: "1" }))}
-            status={`${rows.length.toLocaleString("en")} rows${atStart ? " from the start" : list.atEnd ? " at the end" : ""} · ${total} in all`}
+            status={t("pager.status", {
+              count: rows.length,
+              rows: fmt.number(rows.length),
+              position: atStart ? "start" : list.atEnd ? "end" : "middle",
+              total,
+            })}
           />
         </>
       )}

@@ -3,33 +3,49 @@ import Link from "next/link";
 import { Notices } from "@/components/notices";
 import { SimpleTable } from "@/components/simple-table";
 import { forPage } from "@/lib/auth/page";
-import { formatCancellation, formatPeriod } from "@/lib/format/datetime";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
-import { listRequests, PHASES } from "@/lib/requests/read";
+import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
 
-export const metadata: Metadata = { title: "Requests" };
+/** A phase's message key ("in force" has a space, its key does not). */
+const phaseKey = (phase: Phase) => (phase === "in force" ? "inForce" : phase);
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("requests");
+  return { title: t("list.title") };
+}
 
 export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
+  const [t, tc, fmt] = await Promise.all([getTranslations("requests"), getTranslations("common"), getFormat()]);
   const f = list.filter;
   const here = (changes: Record<string, string | null>) => listHref(params, { after: null, ...changes }, "/requests");
+  const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+  // When a request was canceled, by whom and why; "—" when it was not.
+  const cancellation = (r: RequestRow) => {
+    if (!r.canceled) return tc("none");
+    const when = fmt.instant(r.canceled);
+    if (r.canceledBy && r.cancelReason) return t("list.cancellation.full", { when, who: r.canceledBy, reason: r.cancelReason });
+    if (r.canceledBy) return t("list.cancellation.by", { when, who: r.canceledBy });
+    if (r.cancelReason) return t("list.cancellation.reason", { when, reason: r.cancelReason });
+    return t("list.cancellation.plain", { when });
+  };
   return (
     <>
       <div className="page-head">
-        <h1>Requests</h1>
+        <h1>{t("list.title")}</h1>
         <p className="muted">
-          {f.upcoming ? "Starting or ending in the next 7 days, soonest first" : "All manual state requests, newest start first"} ·{" "}
-          <a href="/requests/bulk">Bulk change…</a>
+          {f.upcoming ? t("list.upcomingHint") : t("list.allHint")} · <a href="/requests/bulk">{t("list.bulkLink")}</a>
         </p>
       </div>
       <Notices notices={list.notices} />
-      <nav className="type-filter" aria-label="Request views">
+      <nav className="type-filter" aria-label={t("list.views.label")}>
         <a href="/requests" aria-current={!f.upcoming && !f.phase ? "page" : undefined}>
-          all
+          {t("list.views.all")}
         </a>
         <a href="/requests?upcoming=1" aria-current={f.upcoming ? "page" : undefined}>
-          upcoming 7 days
+          {t("list.views.upcoming")}
         </a>
         {PHASES.map((phase) => (
           <a
@@ -37,80 +53,82 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
             href={`/requests?phase=${encodeURIComponent(phase)}`}
             aria-current={f.phase === phase && !f.upcoming ? "page" : undefined}
           >
-            {phase}
+            {t(`list.views.phases.${phaseKey(phase)}`)}
           </a>
         ))}
       </nav>
-      <form className="filters" method="get" action="/requests" aria-label="Filter requests">
+      <form className="filters" method="get" action="/requests" aria-label={t("list.filters.label")}>
         <div className="filter-row">
           <label>
-            Phase
+            {t("list.filters.phase")}
             <select name="phase" defaultValue={f.phase ?? ""}>
-              <option value="">any</option>
+              <option value="">{t("list.filters.anyPhase")}</option>
               {PHASES.map((phase) => (
-                <option key={phase}>{phase}</option>
+                <option key={phase} value={phase}>
+                  {t(`phases.${phaseKey(phase)}`)}
+                </option>
               ))}
             </select>
           </label>
           <label>
-            State
+            {t("list.filters.state")}
             <select name="state" defaultValue={f.state ?? ""}>
-              <option value="">any</option>
+              <option value="">{t("list.filters.anyState")}</option>
               {list.states.map((s) => (
                 <option key={s}>{s}</option>
               ))}
             </select>
           </label>
           <label>
-            Author
+            {t("list.filters.author")}
             <input name="author" defaultValue={f.author ?? ""} maxLength={64} />
           </label>
           <label>
-            In force after
+            {t("list.filters.from")}
             <input name="from" type="date" defaultValue={f.from ?? ""} />
           </label>
           <label>
-            Starting before
+            {t("list.filters.to")}
             <input name="to" type="date" defaultValue={f.to ?? ""} />
           </label>
           <label>
-            Batch
+            {t("list.filters.batch")}
             <input name="batch" defaultValue={f.batch ?? ""} maxLength={36} />
           </label>
           {f.upcoming && <input type="hidden" name="upcoming" value="1" />}
-          <button type="submit">Apply filters</button>
+          <button type="submit">{t("list.filters.apply")}</button>
         </div>
       </form>
       <SimpleTable
         className="requests"
-        empty="No requests match."
+        empty={t("list.empty")}
         rows={list.rows}
         rowKey={(r) => r.id}
         columns={[
-          { header: "Request", cell: (r) => r.id },
+          { header: t("list.columns.request"), cell: (r) => String(r.id) },
           {
-            header: "Object",
+            header: t("list.columns.object"),
             cell: (r) => (
               <Link href={`/objects/${r.objectId}#requests`}>
-                {r.object} <span className="muted">({r.objectType})</span>
+                {r.object} <span className="muted">({t("type", { type: r.objectType })})</span>
               </Link>
             ),
           },
-          { header: "State", cell: (r) => r.state },
-          { header: "Phase", cell: (r) => <span className={`status status-${r.phase.replace(" ", "-")}`}>{r.phase}</span> },
-          { header: "Period", className: "nowrap", cell: (r) => formatPeriod(r.from, r.to) },
-          { header: "Reason", cell: (r) => r.reason ?? "—" },
-          { header: "Author", cell: (r) => r.author ?? "—" },
+          { header: t("list.columns.state"), cell: (r) => r.state },
           {
-            header: "Canceled",
-            cell: (r) => formatCancellation(r),
+            header: t("list.columns.phase"),
+            cell: (r) => <span className={`status status-${r.phase.replace(" ", "-")}`}>{t(`phases.${phaseKey(r.phase)}`)}</span>,
           },
+          { header: t("list.columns.period"), className: "nowrap", cell: (r) => period(r.from, r.to) },
+          { header: t("list.columns.reason"), cell: (r) => r.reason ?? tc("none") },
+          { header: t("list.columns.author"), cell: (r) => r.author ?? tc("none") },
+          { header: t("list.columns.canceled"), cell: (r) => cancellation(r) },
         ]}
       />
       {list.next && (
-        <nav className="pager" aria-label="Pages">
+        <nav className="pager" aria-label={t("list.pager.label")}>
           <a className="pager-link" href={here({ after: list.next })} rel="next">
-            Next ›
+            {t("list.pager.next")}
           </a>
         </nav>
       )}

@@ -2,22 +2,27 @@
 
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { useTranslations } from "@/lib/i18n/client";
 
-const MESSAGES: Record<string, string> = {
-  CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
-  Throttled: "Too many failed sign-ins for this user name. Wait a minute, then try again.",
-  AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
-};
+/** The sign-in errors (next-auth's codes and the console's own) that have a message of their own; others get a general one. */
+const KNOWN_ERRORS = ["CredentialsSignin", "Throttled", "AccessDenied"] as const;
+type KnownError = (typeof KNOWN_ERRORS)[number];
+
+function isKnownError(code: string): code is KnownError {
+  return (KNOWN_ERRORS as readonly string[]).includes(code);
+}
 
 export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl: string; initialError?: string; ssoName?: string }) {
-  const [error, setError] = useState(initialError ? (MESSAGES[initialError] ?? "Sign-in failed. Try again.") : "");
+  const t = useTranslations("auth.signIn");
+  // The error's code, translated when shown (the page's language may change while it is shown).
+  const [error, setError] = useState<string | null>(initialError || null);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setPending(true);
-    setError("");
+    setError(null);
     const result = await signIn("credentials", {
       username: String(form.get("username") ?? ""),
       password: String(form.get("password") ?? ""),
@@ -25,7 +30,7 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
     });
     setPending(false);
     if (!result || result.error) {
-      setError(MESSAGES[result?.error ?? ""] ?? "Sign-in failed. Try again.");
+      setError(result?.error ?? "");
       return;
     }
     // A full navigation, not router.replace: the client router may hold a prefetch of the target
@@ -36,24 +41,24 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
   return (
     <form className="sign-in" onSubmit={onSubmit}>
       <label>
-        User name
+        {t("username")}
         <input name="username" autoComplete="username" required maxLength={200} />
       </label>
       <label>
-        Password
+        {t("password")}
         <input name="password" type="password" autoComplete="current-password" required maxLength={200} />
       </label>
-      {error && (
+      {error !== null && (
         <p className="form-error" role="alert">
-          {error}
+          {isKnownError(error) ? t(`errors.${error}`) : t("errors.other")}
         </p>
       )}
       <button type="submit" disabled={pending}>
-        {pending ? "Signing in…" : "Sign in"}
+        {pending ? t("pending") : t("submit")}
       </button>
       {ssoName && (
         <button type="button" className="secondary" onClick={() => signIn("oidc", { callbackUrl })}>
-          Sign in with {ssoName}
+          {t("withSso", { name: ssoName })}
         </button>
       )}
     </form>

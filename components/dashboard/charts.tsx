@@ -1,16 +1,25 @@
-// The start page's charts: plain SVG drawn on the server, every mark a link to the list of exactly
-// the objects it counts.
+"use client";
+
+// The start page's charts: plain SVG (rendered on the server too), every mark a link to the list
+// of exactly the objects it counts. Figures, days and the marks' accessible labels are written in
+// the page's language.
+
+import { useFormat, useTranslations } from "@/lib/i18n/client";
 
 export interface Bar {
-  label: string;
+  /** The state's name (a technical token, shown as it is). */
+  state: string;
   value: number;
   href: string;
-  title: string;
+  /** The state's description, in the bar's title. */
+  description: string;
   className?: string;
 }
 
 /** Horizontal bars, one per state. */
 export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
+  const t = useTranslations("dashboard");
+  const fmt = useFormat();
   const max = Math.max(1, ...bars.map((b) => b.value));
   const row = 24;
   const labelWidth = 250;
@@ -21,11 +30,12 @@ export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
       {bars.map((bar, i) => {
         const y = i * row + 4;
         const w = bar.value === 0 ? 0 : Math.max(2, (bar.value / max) * barSpace);
+        const title = t("byState.bar", { state: bar.state, count: bar.value, description: bar.description });
         return (
-          <a key={bar.label} href={bar.href} aria-label={bar.title} className="chart-link">
-            <title>{bar.title}</title>
+          <a key={bar.state} href={bar.href} aria-label={title} className="chart-link">
+            <title>{title}</title>
             <text x={labelWidth - 8} y={y + 15} textAnchor="end" className="chart-label">
-              {bar.label}
+              {bar.state}
             </text>
             <rect
               x={labelWidth}
@@ -33,10 +43,10 @@ export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
               width={w}
               height={row - 8}
               className={`chart-bar ${bar.className ?? ""}`}
-              data-state={bar.label}
+              data-state={bar.state}
             />
             <text x={labelWidth + w + 6} y={y + 15} className="chart-value">
-              {bar.value.toLocaleString("en")}
+              {fmt.number(bar.value)}
             </text>
           </a>
         );
@@ -46,14 +56,22 @@ export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
 }
 
 export interface Point {
-  label: string;
+  /** The registry's calendar day, YYYY-MM-DD (shown as the page's language writes it). */
+  day: string;
   value: number;
   href: string;
-  title: string;
 }
 
-/** Lines over days; each point a link. */
-export function LineChart({ series, label }: { series: { name: string; className: string; points: Point[] }[]; label: string }) {
+/** Lines over days, one per kind of change; each point a link. */
+export function LineChart({
+  series,
+  label,
+}: {
+  series: { name: "entered" | "left"; className: string; points: Point[] }[];
+  label: string;
+}) {
+  const t = useTranslations("dashboard");
+  const fmt = useFormat();
   const width = 720;
   const height = 220;
   const left = 48;
@@ -68,27 +86,30 @@ export function LineChart({ series, label }: { series: { name: string; className
     <svg className="chart line-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label}>
       <line x1={left} x2={width - 12} y1={y(0)} y2={y(0)} className="chart-axis" />
       <text x={left - 6} y={y(max) + 4} textAnchor="end" className="chart-value">
-        {max.toLocaleString("en")}
+        {fmt.number(max)}
       </text>
       <text x={left - 6} y={y(0) + 4} textAnchor="end" className="chart-value">
-        0
+        {fmt.number(0)}
       </text>
       {[0, Math.floor((n - 1) / 2), n - 1].map((i) =>
         first[i] ? (
           <text key={i} x={x(i)} y={height - 8} textAnchor={i === 0 ? "start" : i === n - 1 ? "end" : "middle"} className="chart-label">
-            {first[i].label}
+            {fmt.day(first[i].day)}
           </text>
         ) : null,
       )}
       {series.map((s) => (
         <g key={s.name} className={s.className}>
           <polyline points={s.points.map((p, i) => `${x(i)},${y(p.value)}`).join(" ")} className="chart-line" />
-          {s.points.map((p, i) => (
-            <a key={p.label} href={p.href} aria-label={p.title} className="chart-link">
-              <title>{p.title}</title>
-              <circle cx={x(i)} cy={y(p.value)} r={4} className="chart-point" data-day={p.label} data-series={s.name} />
-            </a>
-          ))}
+          {s.points.map((p, i) => {
+            const title = t("perDay.point", { day: fmt.day(p.day), count: p.value, change: s.name });
+            return (
+              <a key={p.day} href={p.href} aria-label={title} className="chart-link">
+                <title>{title}</title>
+                <circle cx={x(i)} cy={y(p.value)} r={4} className="chart-point" data-day={p.day} data-series={s.name} />
+              </a>
+            );
+          })}
         </g>
       ))}
     </svg>

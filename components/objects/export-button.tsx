@@ -1,6 +1,7 @@
 "use client";
 
 import { useRef, useState } from "react";
+import { useFormat, useTranslations } from "@/lib/i18n/client";
 
 interface ExportButtonProps {
   /** The list's query string: the export has the same filters and order. */
@@ -13,13 +14,17 @@ type Progress =
   | { state: "idle" }
   | { state: "running"; rows: number; total: number; estimated: boolean }
   | { state: "done"; rows: number; file: string }
-  | { state: "failed"; message: string };
+  | { state: "canceled" }
+  /** `detail`: the server's answer, or null when it said nothing but its status. */
+  | { state: "failed"; detail: string | null; status: number | null };
 
 /**
  * Streams the whole filtered result as CSV, counting rows as they arrive so large exports show
  * progress, then hands the file to the browser. Cancel stops the download and the server's reading.
  */
 export function ExportButton({ query, total }: ExportButtonProps) {
+  const t = useTranslations("objects");
+  const fmt = useFormat();
   const [progress, setProgress] = useState<Progress>({ state: "idle" });
   const abort = useRef<AbortController | null>(null);
 
@@ -31,7 +36,7 @@ export function ExportButton({ query, total }: ExportButtonProps) {
       const response = await fetch(`/objects/export${query ? `?${query}` : ""}`, { signal: controller.signal });
       if (!response.ok || !response.body) {
         const detail = (await response.text().catch(() => "")).slice(0, 300);
-        throw new Error(detail || `the server answered ${response.status}`);
+        throw new ExportRefused(detail || null, response.status);
       }
       const expected = Number(response.headers.get("X-Total-Count") ?? total);
       const estimated = response.headers.get("X-Total-Estimated") === "true";
@@ -57,8 +62,9 @@ export function ExportButton({ query, total }: ExportButtonProps) {
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
       setProgress({ state: "done", rows, file });
     } catch (error) {
-      if (controller.signal.aborted) setProgress({ state: "failed", message: "Export canceled." });
-      else setProgress({ state: "failed", message: `Export failed: ${error instanceof Error ? error.message : String(error)}` });
+      if (controller.signal.aborted) setProgress({ state: "canceled" });
+      else if (error instanceof ExportRefused) setProgress({ state: "failed", detail: error.detail, status: error.status });
+      else setProgress({ state: "failed", detail: error instanceof Error ? error.message : String(error), status: null });
     } finally {
       abort.current = null;
     }
@@ -69,25 +75,42 @@ export function ExportButton({ query, total }: ExportButtonProps) {
       {progress.state === "running" ? (
         <>
           <button type="button" onClick={() => abort.current?.abort()}>
-            Cancel export
+            {t("export.cancel")}
           </button>
-          <progress max={Math.max(progress.total, progress.rows, 1)} value={progress.rows} aria-label="Export progress" />
+          <progress max={Math.max(progress.total, progress.rows, 1)} value={progress.rows} aria-label={t("export.progressLabel")} />
           <span role="status">
-            {progress.rows.toLocaleString("en")} of {progress.estimated ? "about " : ""}
-            {progress.total.toLocaleString("en")} rows
+            {t("export.progress", {
+              count: progress.total,
+              rows: fmt.number(progress.rows),
+              total: progress.estimated ? t("count.about", { n: fmt.number(progress.total) }) : fmt.number(progress.total),
+            })}
           </span>
         </>
       ) : (
         <button type="button" onClick={start}>
-          Export CSV
+          {t("export.start")}
         </button>
       )}
       {progress.state === "done" && (
-        <span role="status">
-          Exported {progress.rows.toLocaleString("en")} rows to {progress.file}.
+        <span role="status">{t("export.done", { count: progress.rows, rows: fmt.number(progress.rows), file: progress.file })}</span>
+      )}
+      {progress.state === "canceled" && <span role="alert">{t("export.canceled")}</span>}
+      {progress.state === "failed" && (
+        <span role="alert">
+          {t("export.failed", { detail: progress.detail ?? t("export.serverStatus", { status: String(progress.status) }) })}
         </span>
       )}
-      {progress.state === "failed" && <span role="alert">{progress.message}</span>}
     </div>
   );
+}
+
+/** The server refused the export: its answer (if any) and status. */
+class ExportRefused extends Error {
+  detail: string | null;
+  status: number;
+  constructor(detail: string | null, status: number) {
+    super(detail ?? `the server answered ${status}`);
+    this.detail = detail;
+    this.status = status;
+  }
 }

@@ -1,14 +1,17 @@
+import { getTranslations } from "@/lib/i18n/server";
+
 interface ListPagerProps {
   first: string | null;
   previous: string | null;
   next: string | null;
   last: string | null;
-  /** "Rows 1–50 of 1,234" and the like. */
+  /** "50 rows from the start · 1,234 in all" and the like, in the page's language. */
   status: string;
 }
 
 /** First / previous / next / last as plain links (null: not available), so paging works without JavaScript. */
-export function ListPager({ first, previous, next, last, status }: ListPagerProps) {
+export async function ListPager({ first, previous, next, last, status }: ListPagerProps) {
+  const t = await getTranslations("objects");
   const link = (href: string | null, label: string, rel?: string) =>
     href ? (
       <a className="pager-link" href={href} rel={rel}>
@@ -20,12 +23,12 @@ export function ListPager({ first, previous, next, last, status }: ListPagerProp
       </span>
     );
   return (
-    <nav className="pager" aria-label="Pages">
-      {link(first, "« First")}
-      {link(previous, "‹ Previous", "prev")}
+    <nav className="pager" aria-label={t("pager.label")}>
+      {link(first, t("pager.first"))}
+      {link(previous, t("pager.previous"), "prev")}
       <span className="pager-status">{status}</span>
-      {link(next, "Next ›", "next")}
-      {link(last, "Last »")}
+      {link(next, t("pager.next"), "next")}
+      {link(last, t("pager.last"))}
     </nav>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import type { FormEvent } from "react";
+import { useTranslations } from "@/lib/i18n/client";
 import { fromStart, listHref } from "@/lib/objects/url";
 
 export interface FilterFormValues {
@@ -18,28 +19,24 @@ interface ObjectFiltersProps {
   timeZone: string;
 }
 
-const MODES = [
-  { value: "now", label: "has now" },
-  { value: "at", label: "had at" },
-  { value: "during", label: "had at any time in" },
-  { value: "entered", label: "entered in" },
-  { value: "left", label: "left in" },
-  { value: "not", label: "does not have now" },
-];
+/** The state filter's modes, as the URL names them; their labels are the catalogue's filters.modes. */
+const MODES = ["now", "at", "during", "entered", "left", "not"] as const;
 
-/** A labelled select of names; `empty`: a first choice meaning "not set". */
+/** A labelled select of names; `empty`: a first choice meaning "not set"; `show`: a choice's label (default: itself). */
 function ChoiceSelect({
   label,
   name,
   value,
   empty,
   choices,
+  show = (choice) => choice,
 }: {
   label: string;
   name: string;
   value: string;
   empty?: string;
   choices: string[];
+  show?: (choice: string) => string;
 }) {
   return (
     <label>
@@ -48,7 +45,7 @@ function ChoiceSelect({
         {empty !== undefined && <option value="">{empty}</option>}
         {choices.map((choice) => (
           <option key={choice} value={choice}>
-            {choice}
+            {show(choice)}
           </option>
         ))}
       </select>
@@ -74,6 +71,9 @@ const text = (value: string | string[] | undefined) => (Array.isArray(value) ? v
  */
 export function ObjectFilters({ values, types, registrars, states, pageSizes, timeZone }: ObjectFiltersProps) {
   const router = useRouter();
+  const t = useTranslations("objects");
+  const tc = useTranslations("common");
+  const typeName = (type: string) => t("typeName", { type });
   const chosenStates = new Set(
     [values.states ?? []]
       .flat()
@@ -104,58 +104,65 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
   };
 
   return (
-    <form className="filters" method="get" action="/objects" onSubmit={submit} aria-label="Filter objects">
+    <form className="filters" method="get" action="/objects" onSubmit={submit} aria-label={t("filters.label")}>
       <div className="filter-row">
-        <ChoiceSelect label="Type" name="type" value={text(values.type)} empty="all types" choices={types} />
+        <ChoiceSelect
+          label={t("filters.type")}
+          name="type"
+          value={text(values.type)}
+          empty={t("filters.allTypes")}
+          choices={types}
+          show={typeName}
+        />
         <label className="grow">
-          Name or handle
-          <input name="q" type="search" defaultValue={text(values.q)} placeholder="e.g. example.cz or CID-" maxLength={255} />
+          {t("filters.name")}
+          <input name="q" type="search" defaultValue={text(values.q)} placeholder={t("filters.namePlaceholder")} maxLength={255} />
         </label>
         <label>
-          Match
+          {t("filters.match")}
           <select name="match" defaultValue={text(values.match) || "contains"}>
-            <option value="contains">contains</option>
-            <option value="prefix">starts with</option>
+            <option value="contains">{t("filters.contains")}</option>
+            <option value="prefix">{t("filters.prefix")}</option>
           </select>
         </label>
         <ChoiceSelect
-          label="Sponsoring registrar"
+          label={t("filters.registrar")}
           name="registrar"
           value={text(values.registrar)}
-          empty="any registrar"
+          empty={t("filters.anyRegistrar")}
           choices={registrars}
         />
       </div>
 
       <fieldset className="state-filter">
-        <legend>States</legend>
+        <legend>{t("filters.states")}</legend>
         <div className="state-mode">
-          <span className="muted">The object</span>
+          <span className="muted">{t("filters.theObject")}</span>
           {MODES.map((m) => (
-            <label key={m.value} className="inline">
-              <input type="radio" name="mode" value={m.value} defaultChecked={mode === m.value} />
-              {m.label}
+            <label key={m} className="inline">
+              <input type="radio" name="mode" value={m} defaultChecked={mode === m} />
+              {t(`filters.modes.${m}`)}
             </label>
           ))}
           <label className="inline">
-            <select name="state_match" defaultValue={text(values.state_match) || "all"} aria-label="Several states">
-              <option value="all">all of</option>
-              <option value="any">any of</option>
+            <select name="state_match" defaultValue={text(values.state_match) || "all"} aria-label={t("filters.severalStates")}>
+              <option value="all">{t("filters.allOf")}</option>
+              <option value="any">{t("filters.anyOf")}</option>
             </select>
           </label>
-          <span className="muted">the chosen states</span>
+          <span className="muted">{t("filters.chosenStates")}</span>
         </div>
         <div className="state-when">
           <label>
-            Had at ({timeZone})
+            {t("filters.hadAt", { zone: timeZone })}
             <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
           </label>
-          <WhenField label="Any time from" name="from" withTime values={values} />
-          <WhenField label="until" name="to" withTime values={values} />
+          <WhenField label={t("filters.rangeFrom")} name="from" withTime values={values} />
+          <WhenField label={t("filters.rangeTo")} name="to" withTime values={values} />
         </div>
         <div className="state-choices">
           {states.map((s) => (
-            <label key={s.name} className="inline" title={`${s.description} (${s.types.join(", ")})`}>
+            <label key={s.name} className="inline" title={`${s.description} (${s.types.map(typeName).join(", ")})`}>
               <input type="checkbox" name="states" value={s.name} defaultChecked={chosenStates.has(s.name)} />
               {s.name}
             </label>
@@ -175,42 +182,42 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             values.request_state,
         )}
       >
-        <summary>Dates, deleted objects and requests</summary>
+        <summary>{t("filters.more")}</summary>
         <div className="filter-row">
-          <WhenField label="Created from" name="created_from" values={values} />
-          <WhenField label="Created before" name="created_to" values={values} />
-          <WhenField label="Expires from" name="expires_from" values={values} />
-          <WhenField label="Expires before" name="expires_to" values={values} />
+          <WhenField label={t("filters.createdFrom")} name="created_from" values={values} />
+          <WhenField label={t("filters.createdTo")} name="created_to" values={values} />
+          <WhenField label={t("filters.expiresFrom")} name="expires_from" values={values} />
+          <WhenField label={t("filters.expiresTo")} name="expires_to" values={values} />
           <label>
-            Deleted objects
+            {t("filters.deleted")}
             <select name="deleted" defaultValue={text(values.deleted) || "exclude"}>
-              <option value="exclude">left out</option>
-              <option value="include">included</option>
-              <option value="only">only deleted</option>
+              <option value="exclude">{t("filters.deletedExclude")}</option>
+              <option value="include">{t("filters.deletedInclude")}</option>
+              <option value="only">{t("filters.deletedOnly")}</option>
             </select>
           </label>
         </div>
         <div className="filter-row">
           <label className="inline">
             <input type="checkbox" name="pending" value="1" defaultChecked={text(values.pending) === "1"} />
-            has a pending request
+            {t("filters.pending")}
           </label>
           <ChoiceSelect
-            label="Has a request for"
+            label={t("filters.requestFor")}
             name="request_state"
             value={text(values.request_state)}
-            empty="—"
+            empty={tc("none")}
             choices={states.map((s) => s.name)}
           />
-          <WhenField label="starting from" name="request_from" values={values} />
-          <WhenField label="before" name="request_to" values={values} />
+          <WhenField label={t("filters.requestFrom")} name="request_from" values={values} />
+          <WhenField label={t("filters.requestTo")} name="request_to" values={values} />
         </div>
       </details>
 
       <div className="filter-actions">
-        <ChoiceSelect label="Rows per page" name="size" value={text(values.size) || "50"} choices={pageSizes.map(String)} />
-        <button type="submit">Apply filters</button>
-        <a href="/objects">Clear all</a>
+        <ChoiceSelect label={t("filters.pageSize")} name="size" value={text(values.size) || "50"} choices={pageSizes.map(String)} />
+        <button type="submit">{t("filters.apply")}</button>
+        <a href="/objects">{t("filters.clear")}</a>
       </div>
     </form>
   );

@@ -13,6 +13,7 @@ import {
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import { useTranslations } from "@/lib/i18n/client";
 
 export interface ObjectsTableRow {
   id: number;
@@ -46,25 +47,20 @@ interface ObjectsTableProps {
 const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature });
 const helper = createColumnHelper<typeof features, ObjectsTableRow>();
 
-/** Columns a person may hide; name always shows. */
-const COLUMN_LABELS: Record<string, string> = {
-  name: "Name / handle",
-  type: "Type",
-  registrar: "Sponsoring registrar",
-  states: "States now",
-  created: "Created",
-  expires: "Expires",
-  pending: "Pending requests",
-};
+/** The columns (a person may hide all but name); their labels are the catalogue's table.columns. */
+const COLUMNS = ["name", "type", "registrar", "states", "created", "expires", "pending"] as const;
+type ColumnId = (typeof COLUMNS)[number];
+const isColumn = (id: string): id is ColumnId => (COLUMNS as readonly string[]).includes(id);
 const VISIBILITY_KEY = "objects.columns";
 
 function StateBadges({ names, catalogue }: { names: string[]; catalogue: Map<string, StateBadgeInfo> }) {
-  if (names.length === 0) return <span className="muted">none</span>;
+  const t = useTranslations("objects");
+  if (names.length === 0) return <span className="muted">{t("table.noStates")}</span>;
   return (
     <ul className="badges">
       {names.map((name) => {
         const info = catalogue.get(name);
-        const marks = [info?.manual ? "manual" : "automatic", info?.external ? "external (shown to registrars)" : "internal"];
+        const marks = [info?.manual ? t("table.manual") : t("table.automatic"), info?.external ? t("table.external") : t("table.internal")];
         return (
           <li
             key={name}
@@ -81,6 +77,9 @@ function StateBadges({ names, catalogue }: { names: string[]; catalogue: Map<str
 
 export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableProps) {
   const router = useRouter();
+  const t = useTranslations("objects");
+  const tc = useTranslations("common");
+  const label = (id: string) => (isColumn(id) ? t(`table.columns.${id}`) : id);
   const catalogue = new Map(states.map((s) => [s.name, s]));
   const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
 
@@ -111,7 +110,7 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
   const columns = helper.columns([
     helper.accessor("name", {
       id: "name",
-      header: COLUMN_LABELS.name,
+      header: label("name"),
       enableHiding: false,
       cell: (info) => (
         <Link href={`/objects/${info.row.original.id}`} className="name">
@@ -121,42 +120,42 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
     }),
     helper.accessor("type", {
       id: "type",
-      header: COLUMN_LABELS.type,
+      header: label("type"),
       enableSorting: false,
-      cell: (info) => <span className={`type type-${info.getValue()}`}>{info.getValue()}</span>,
+      cell: (info) => <span className={`type type-${info.getValue()}`}>{t("typeName", { type: info.getValue() })}</span>,
     }),
     helper.accessor("sponsoringRegistrar", {
       id: "registrar",
-      header: COLUMN_LABELS.registrar,
+      header: label("registrar"),
       enableSorting: false,
-      cell: (info) => info.getValue() ?? "—",
+      cell: (info) => info.getValue() ?? tc("none"),
     }),
     helper.accessor("states", {
       id: "states",
-      header: COLUMN_LABELS.states,
+      header: label("states"),
       enableSorting: false,
       cell: (info) => <StateBadges names={info.getValue()} catalogue={catalogue} />,
     }),
     helper.accessor("created", {
       id: "created",
-      header: COLUMN_LABELS.created,
+      header: label("created"),
       cell: (info) => <span className="nowrap">{info.getValue()}</span>,
     }),
     helper.accessor("expires", {
       id: "expires",
-      header: COLUMN_LABELS.expires,
+      header: label("expires"),
       enableSorting: Boolean(sortHrefs.expires),
-      cell: (info) => <span className="nowrap">{info.getValue() ?? "—"}</span>,
+      cell: (info) => <span className="nowrap">{info.getValue() ?? tc("none")}</span>,
     }),
     helper.accessor("pendingRequests", {
       id: "pending",
-      header: COLUMN_LABELS.pending,
+      header: label("pending"),
       enableSorting: false,
       cell: (info) =>
         info.getValue() > 0 ? (
           <Link
             href={`/objects/${info.row.original.id}#requests`}
-            aria-label={`${info.getValue()} pending requests of ${info.row.original.name}`}
+            aria-label={t("table.pendingLabel", { count: info.getValue(), name: info.row.original.name })}
           >
             {info.getValue()}
           </Link>
@@ -181,9 +180,9 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
   return (
     <>
       <details className="column-picker">
-        <summary>Columns</summary>
+        <summary>{t("table.columnPicker")}</summary>
         <fieldset>
-          <legend>Show columns</legend>
+          <legend>{t("table.showColumns")}</legend>
           {table.getAllLeafColumns().map((column) => (
             <label key={column.id}>
               <input
@@ -192,14 +191,16 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
                 disabled={!column.getCanHide()}
                 onChange={column.getToggleVisibilityHandler()}
               />
-              {COLUMN_LABELS[column.id]}
+              {label(column.id)}
             </label>
           ))}
         </fieldset>
       </details>
       <p className="badge-legend">
-        State badges: <span className="badge external">dark edge</span> external (registrars see it),{" "}
-        <span className="badge manual">yellow</span> manual (set by a request); hover a badge for its meaning.
+        {t.rich("table.legend", {
+          external: (chunks) => <span className="badge external">{chunks}</span>,
+          manual: (chunks) => <span className="badge manual">{chunks}</span>,
+        })}
       </p>
       <table className="data-table objects-table">
         <thead>

@@ -3,6 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
+import { useFormat, useTranslations } from "@/lib/i18n/client";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -24,6 +25,8 @@ const newKey = () => crypto.randomUUID();
  * carries a key of its own, so a double click or a retry creates one request.
  */
 export function RequestForm({ action, preview, objectId, objectName, states, timeZone, reasonMax }: RequestFormProps) {
+  const t = useTranslations("object.form");
+  const { locale } = useFormat();
   const [result, formAction, pending] = useActionState(action, null);
   const [previewed, previewAction, previewing] = useActionState(preview, null);
   const [key, setKey] = useState(newKey);
@@ -46,16 +49,22 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
     }
   }, [result, firstState]);
   const chosen = states.find((s) => s.name === state);
-  const show = (value: string) => (value ? `${value.replace("T", " ")} ${timeZone}` : "");
+  // The wall time typed, in the registry's zone: English "2026-11-29 10:00", Czech "29. 11. 2026 10:00".
+  const show = (value: string) => {
+    const [date = "", time = ""] = value.split("T");
+    const [y, m, d] = date.split("-");
+    const written = locale === "en" || !y || !m || !d ? `${date} ${time}` : `${Number(d)}. ${Number(m)}. ${y} ${time}`;
+    return `${written} ${timeZone}`;
+  };
 
   return (
-    <form ref={formRef} action={formAction} className="request-form" aria-label="Request a state">
+    <form ref={formRef} action={formAction} className="request-form" aria-label={t("label")}>
       <input type="hidden" name="objectId" value={objectId} />
       <input type="hidden" name="idempotencyKey" value={key} />
       <fieldset disabled={pending || previewing} className="plain">
         <div className="filter-row">
           <label>
-            State
+            {t("state")}
             <select name="state" value={state} onChange={(e) => setState(e.target.value)}>
               {states.map((s) => (
                 <option key={s.name} value={s.name}>
@@ -65,23 +74,29 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
             </select>
           </label>
           <label>
-            Start ({timeZone}; empty: now)
+            {t("start", { zone: timeZone })}
             <input name="from" type="datetime-local" step="1" value={from} onChange={(e) => setFrom(e.target.value)} />
           </label>
           <label>
-            End (optional)
+            {t("end")}
             <input name="to" type="datetime-local" step="1" value={to} onChange={(e) => setTo(e.target.value)} />
           </label>
         </div>
         <label className="reason">
-          Reason (required, at most {reasonMax} characters)
+          {t("reason", { max: reasonMax })}
           <textarea name="reason" maxLength={reasonMax} required rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
         {chosen && (
           <p className="preview" role="status" aria-live="polite">
-            {objectName} will get <strong>{chosen.name}</strong> ({chosen.description}) {from ? `from ${show(from)}` : "from now"}{" "}
-            {to ? `until ${show(to)}` : "with no end"}
-            {chosen.refuses.length > 0 ? `; EPP ${chosen.refuses.join(", ")} will be refused` : ""}.
+            {t.rich("preview", {
+              name: objectName,
+              state: chosen.name,
+              description: chosen.description,
+              start: from ? t("fromWhen", { when: show(from) }) : t("fromNow"),
+              end: to ? t("untilWhen", { when: show(to) }) : t("noEnd"),
+              refusal: chosen.refuses.length > 0 ? t("refusal", { commands: chosen.refuses.join(", ") }) : "",
+              b: (chunks) => <strong>{chunks}</strong>,
+            })}
           </p>
         )}
         <div className="filter-actions">
@@ -94,13 +109,13 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
               if (form) startTransition(() => previewAction(new FormData(form)));
             }}
           >
-            Preview what it does
+            {t("previewButton")}
           </button>
-          <button type="submit">Create request</button>
+          <button type="submit">{t("submit")}</button>
         </div>
         {previewed && !previewing && (
           <div className={previewed.ok ? "preview-result" : "form-error"} role={previewed.ok ? "status" : "alert"}>
-            <strong>Preview: </strong>
+            <strong>{t("previewResult")}</strong>
             {previewed.ok ? previewed.message : previewed.error}
           </div>
         )}

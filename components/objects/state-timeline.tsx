@@ -1,6 +1,8 @@
 "use client";
 
 import { useState } from "react";
+import { useFormat, useTranslations } from "@/lib/i18n/client";
+import type { Locale } from "@/lib/i18n/config";
 
 export interface TimelineBar {
   state: string;
@@ -29,12 +31,17 @@ const LEFT = 190;
 const LANE = 26;
 const TOP = 8;
 
-function dayLabel(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(ms));
+/** An axis date as the language writes it: English "2026-11-22" (ISO order), Czech "22. 11. 2026". */
+function dayLabel(ms: number, timeZone: string, locale: Locale): string {
+  return locale === "en"
+    ? new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(ms))
+    : new Intl.DateTimeFormat(locale, { timeZone, year: "numeric", month: "numeric", day: "numeric" }).format(new Date(ms));
 }
 
 /** One lane per state, a bar per period, a "now" line; zoom to the last month, year or the whole life. */
 export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTimelineProps) {
+  const t = useTranslations("object.timeline");
+  const { locale } = useFormat();
   const [zoom, setZoom] = useState<Zoom>("year");
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
   const nowMs = Date.parse(now);
@@ -55,15 +62,15 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
   return (
     <div className="timeline">
       <fieldset className="timeline-zoom">
-        <legend className="visually-hidden">Timeline range</legend>
+        <legend className="visually-hidden">{t("range")}</legend>
         {(["month", "year", "all"] as const).map((z) => (
           <button key={z} type="button" aria-pressed={zoom === z} onClick={() => setZoom(z)}>
-            {z === "month" ? "Last month" : z === "year" ? "Last year" : "All"}
+            {t("zoom", { zoom: z })}
           </button>
         ))}
       </fieldset>
       <div className="timeline-frame">
-        <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={`State timeline, ${zoom === "all" ? "whole life" : `last ${zoom}`}`}>
+        <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={t("label", { zoom })}>
           {lanes.map((lane, i) => (
             <g key={lane}>
               <rect x={0} y={TOP + i * LANE} width={WIDTH} height={LANE} className={i % 2 ? "lane odd" : "lane"} />
@@ -76,7 +83,7 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
             <g key={tick}>
               <line x1={x(tick)} x2={x(tick)} y1={TOP} y2={height - 22} className="tick" />
               <text x={x(tick)} y={height - 8} textAnchor={tick === end ? "end" : "middle"} className="tick-label">
-                {dayLabel(tick, timeZone)}
+                {dayLabel(tick, timeZone, locale)}
               </text>
             </g>
           ))}
@@ -114,7 +121,7 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
             <g>
               <line x1={x(nowMs)} x2={x(nowMs)} y1={TOP - 4} y2={height - 22} className="now-line" />
               <text x={x(nowMs) + 3} y={TOP + 6} className="now-label">
-                now
+                {t("now")}
               </text>
             </g>
           )}
@@ -130,9 +137,7 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
           </div>
         )}
       </div>
-      <p className="muted timeline-legend">
-        Solid bars: recorded history. Dashed: pending requests and what the rules foresee if nothing changes.
-      </p>
+      <p className="muted timeline-legend">{t("legend")}</p>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { startTransition, useActionState, useEffect, useRef, useState } from "re
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
+import { useFormat, useTranslations } from "@/lib/i18n/client";
 import type { BulkResult } from "@/lib/requests/bulk";
 
 interface BulkFormProps {
@@ -23,6 +24,8 @@ interface BulkFormProps {
  * is applied, so a repeated apply does nothing new.
  */
 export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter }: BulkFormProps) {
+  const t = useTranslations("requests.bulk.form");
+  const fmt = useFormat();
   const [result, dispatch, pending] = useActionState(action, null);
   const [batchId, setBatchId] = useState(() => crypto.randomUUID());
   const [kind, setKind] = useState("block");
@@ -39,8 +42,8 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
     count.current = String(data.get("names") ?? "")
       .split(/[\s,;]+/)
       .filter(Boolean).length;
-    const what = filter ? "the objects the filter matches" : `${count.current} objects`;
-    if (apply && !window.confirm(`Apply to all ${what}? All or nothing: if one is refused, nothing changes.`)) return;
+    const question = filter ? t("confirmFilter") : t("confirmCount", { count: count.current });
+    if (apply && !window.confirm(question)) return;
     data.set("apply", apply ? "1" : "0");
     setApplying(apply);
     startTransition(() => dispatch(data));
@@ -48,41 +51,43 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
   const outcomes = result?.ok ? (result.data?.outcomes ?? []) : [];
 
   return (
-    <form ref={form} className="request-form" aria-label="Bulk change" onSubmit={(e) => e.preventDefault()}>
+    <form ref={form} className="request-form" aria-label={t("label")} onSubmit={(e) => e.preventDefault()}>
       <input type="hidden" name="batchId" value={batchId} />
       <fieldset disabled={pending} className="plain">
         {filter ? (
           <p className="preview">
             <input type="hidden" name="filter" value={filter} />
-            Objects: those the list filter <code>{filter}</code> matches (at most {max.toLocaleString("en")}).{" "}
-            <a href="/requests/bulk">Paste names instead</a>
+            {t.rich("fromFilter", { filter, max: fmt.number(max), code: (chunks) => <code>{chunks}</code> })}{" "}
+            <a href="/requests/bulk">{t("pasteInstead")}</a>
           </p>
         ) : (
           <label className="reason">
-            Names or handles (one per line, or separated by spaces or commas; at most {max.toLocaleString("en")})
+            {t("names", { max: fmt.number(max) })}
             <textarea name="names" rows={5} required />
           </label>
         )}
         <div className="filter-row">
           <label>
-            Type
+            {t("type")}
             <select name="type" defaultValue="">
-              <option value="">any type</option>
-              {types.map((t) => (
-                <option key={t}>{t}</option>
+              <option value="">{t("anyType")}</option>
+              {types.map((type) => (
+                <option key={type} value={type}>
+                  {t("typeOption", { type })}
+                </option>
               ))}
             </select>
           </label>
           <label>
-            Change
+            {t("kind")}
             <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
-              <option value="block">administrative block</option>
-              <option value="request">a state request</option>
+              <option value="block">{t("kindBlock")}</option>
+              <option value="request">{t("kindRequest")}</option>
             </select>
           </label>
           {kind === "request" && (
             <label>
-              State
+              {t("state")}
               <select name="state">
                 {states.map((s) => (
                   <option key={s}>{s}</option>
@@ -91,31 +96,37 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
             </label>
           )}
           <label>
-            Start ({timeZone}; empty: now)
+            {t("from", { zone: timeZone })}
             <input name="from" type="datetime-local" step="1" />
           </label>
           <label>
-            End (optional)
+            {t("to")}
             <input name="to" type="datetime-local" step="1" />
           </label>
         </div>
         {kind === "block" && <ProhibitionChoices choices={prohibitions} />}
         <label className="reason">
-          Reason
+          {t("reason")}
           <input name="reason" required maxLength={300} />
         </label>
         <div className="filter-actions">
           <button type="button" className="secondary" onClick={() => send(false)}>
-            Dry run
+            {t("dryRun")}
           </button>
           <button type="button" onClick={() => send(true)}>
-            Apply to all
+            {t("apply")}
           </button>
         </div>
         {pending && (
           <p role="status">
-            <progress aria-label="Bulk progress" /> {applying ? "Applying to" : "Trying"}{" "}
-            {filter ? "the matching objects" : `${count.current.toLocaleString("en")} objects`}…
+            <progress aria-label={t("progress")} />{" "}
+            {applying
+              ? filter
+                ? t("applyingFilter")
+                : t("applyingCount", { count: count.current })
+              : filter
+                ? t("tryingFilter")
+                : t("tryingCount", { count: count.current })}
           </p>
         )}
       </fieldset>
@@ -124,8 +135,8 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
         <table className="data-table bulk-outcomes">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Result</th>
+              <th scope="col">{t("name")}</th>
+              <th scope="col">{t("result")}</th>
             </tr>
           </thead>
           <tbody>

@@ -8,6 +8,8 @@ import {
   setUserPasswordAction,
   setUserRoleAction,
 } from "@/app/admin/users/actions";
+import { isRole } from "@/lib/auth/roles";
+import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "./action-form";
 
 export interface UserRow {
@@ -20,86 +22,95 @@ export interface UserRow {
   lastSeen: string;
 }
 
+/** The role choices: the role's key is what the form sends, its name in the page's language what people see. */
+function RoleOptions({ roles }: { roles: readonly string[] }) {
+  const tc = useTranslations("common");
+  return roles.map((role) => (
+    <option key={role} value={role}>
+      {isRole(role) ? tc(`roles.${role}`) : role}
+    </option>
+  ));
+}
+
 export function AddUserForm({ roles }: { roles: readonly string[] }) {
+  const t = useTranslations("admin.users.add");
   return (
     <ActionForm action={createUserAction}>
       <div className="form-row">
         <label>
-          User name
+          {t("username")}
           <input name="username" required maxLength={64} autoComplete="off" />
         </label>
         <label>
-          Full name
+          {t("displayName")}
           <input name="displayName" maxLength={200} autoComplete="off" />
         </label>
         <label>
-          Role
+          {t("role")}
           <select name="role" defaultValue="support">
-            {roles.map((role) => (
-              <option key={role}>{role}</option>
-            ))}
+            <RoleOptions roles={roles} />
           </select>
         </label>
         <label>
-          Initial password
+          {t("password")}
           <input name="password" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
         </label>
-        <button type="submit">Add user</button>
+        <button type="submit">{t("submit")}</button>
       </div>
     </ActionForm>
   );
 }
 
 export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: readonly string[]; isSelf: boolean }) {
+  const t = useTranslations("admin.users.actions");
+  const name = { user: user.username };
   return (
     <div className="actions">
-      <ActionForm action={setUserRoleAction} confirm={`Change the role of ${user.username}? Their sessions end.`} className="inline">
+      <ActionForm action={setUserRoleAction} confirm={t("confirmRole", name)} className="inline">
         <input type="hidden" name="userId" value={user.id} />
-        <select name="role" defaultValue={user.role} aria-label={`Role of ${user.username}`}>
-          {roles.map((role) => (
-            <option key={role}>{role}</option>
-          ))}
+        <select name="role" defaultValue={user.role} aria-label={t("roleOf", name)}>
+          <RoleOptions roles={roles} />
         </select>
         <button type="submit" className="secondary">
-          Set role
+          {t("setRole")}
         </button>
       </ActionForm>
       {user.disabled ? (
-        <ActionForm action={enableUserAction} confirm={`Let ${user.username} sign in again?`}>
+        <ActionForm action={enableUserAction} confirm={t("confirmEnable", name)}>
           <input type="hidden" name="userId" value={user.id} />
           <button type="submit" className="secondary">
-            Enable
+            {t("enable")}
           </button>
         </ActionForm>
       ) : (
         !isSelf && (
-          <ActionForm action={disableUserAction} confirm={`Disable ${user.username}? They are signed out at once.`}>
+          <ActionForm action={disableUserAction} confirm={t("confirmDisable", name)}>
             <input type="hidden" name="userId" value={user.id} />
             <button type="submit" className="danger">
-              Disable
+              {t("disable")}
             </button>
           </ActionForm>
         )
       )}
-      <ActionForm action={forceSignOutAction} confirm={`End every session of ${user.username}?`}>
+      <ActionForm action={forceSignOutAction} confirm={t("confirmSignOut", name)}>
         <input type="hidden" name="userId" value={user.id} />
         <button type="submit" className="secondary">
-          Sign out everywhere
+          {t("signOutEverywhere")}
         </button>
       </ActionForm>
-      <ActionForm action={setUserPasswordAction} confirm={`Set a new password for ${user.username}?`} className="inline">
+      <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
         <input type="hidden" name="userId" value={user.id} />
         <input
           name="password"
           type="password"
           required
           minLength={12}
-          placeholder="new password"
-          aria-label={`New password for ${user.username}`}
+          placeholder={t("newPassword")}
+          aria-label={t("newPasswordFor", name)}
           autoComplete="new-password"
         />
         <button type="submit" className="secondary">
-          Set password
+          {t("setPassword")}
         </button>
       </ActionForm>
     </div>

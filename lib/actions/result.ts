@@ -1,15 +1,27 @@
 import type * as z from "zod";
 import { AccessError } from "../auth/guard";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "../db/errors";
+import { currentRequest } from "../auth/request-context";
+import { isDatabaseUnavailable } from "../db/errors";
+import { DEFAULT_LOCALE, type Locale } from "../i18n/config";
+import { getLocale } from "../i18n/server";
+import { english, type Message, msg, render, schemaMessage, type Text, zodOwnMessage } from "./message";
 
-/** Bad input: nothing was changed. Field errors name the form fields at fault. */
+export { english, type Message, msg, type Text } from "./message";
+
+/**
+ * Bad input: nothing was changed. Field errors name the form fields at fault. The message is
+ * English (logs, the audit log, tests); `text` and `fieldErrors` are said in the request's
+ * language by toActionResult.
+ */
 export class InputError extends Error {
   override name = "InputError";
+  readonly text: Text;
   constructor(
-    message: string,
-    readonly fieldErrors: Record<string, string[]> = {},
+    message: Text,
+    readonly fieldErrors: Record<string, Text[]> = {},
   ) {
-    super(message);
+    super(english(message));
+    this.text = message;
   }
 }
 
@@ -22,21 +34,32 @@ export type ActionResult<T = undefined> =
       fieldErrors?: Record<string, string[]>;
     };
 
-/** Turns the outcome of a data-access call into what a form shows; unexpected errors stay in the log. */
-export async function toActionResult<T>(work: () => Promise<{ message: string; data?: T }>): Promise<ActionResult<T>> {
+/** The request's language without asking the database (which may be what failed): the browser's. */
+async function browserLocale(): Promise<Locale> {
+  return (await currentRequest().catch(() => null))?.locale ?? DEFAULT_LOCALE;
+}
+
+/**
+ * Turns the outcome of a data-access call into what a form shows, in the request's language;
+ * unexpected errors stay in the log.
+ */
+export async function toActionResult<T>(work: () => Promise<{ message: Text; data?: T }>): Promise<ActionResult<T>> {
   try {
     const { message, data } = await work();
-    return { ok: true, message, data };
+    return { ok: true, message: render(message, await getLocale()), data };
   } catch (error) {
-    if (error instanceof AccessError) return { ok: false, code: error.code, error: error.message };
-    if (error instanceof InputError) return { ok: false, code: "invalid", error: error.message, fieldErrors: error.fieldErrors };
+    if (error instanceof AccessError) return { ok: false, code: error.code, error: render(error.text, await getLocale()) };
+    if (error instanceof InputError) {
+      const locale = await getLocale();
+      const fieldErrors = Object.fromEntries(
+        Object.entries(error.fieldErrors).map(([field, texts]) => [field, texts.map((text) => render(text, locale))]),
+      );
+      return { ok: false, code: "invalid", error: render(error.text, locale), fieldErrors };
+    }
     console.error(error);
-    if (isDatabaseUnavailable(error)) return { ok: false, code: "unavailable", error: DATABASE_UNAVAILABLE };
-    return {
-      ok: false,
-      code: "error",
-      error: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",
-    };
+    if (isDatabaseUnavailable(error))
+      return { ok: false, code: "unavailable", error: render(msg("common.errors.unavailable"), await browserLocale()) };
+    return { ok: false, code: "error", error: render(msg("common.errors.failed"), await getLocale()) };
   }
 }
 
@@ -49,13 +72,24 @@ function hasNul(value: unknown, depth = 0): boolean {
 
 /** The input parsed by `schema`, or an InputError with a message per field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  if (hasNul(input)) throw new InputError("The form holds a NUL character (\\0), which no field may contain; nothing was changed.");
-  const parsed = schema.safeParse(input);
+  if (hasNul(input)) throw new InputError(msg("common.errors.nul"));
+  // Checks without a message of ours get zod's own, in each language.
+  const own = new Map<string, Message>();
+  const parsed = schema.safeParse(input, {
+    error: (issue) => {
+      const message = zodOwnMessage(issue);
+      const text = english(message);
+      own.set(text, message);
+      return text;
+    },
+  });
   if (parsed.success) return parsed.data;
-  const fieldErrors: Record<string, string[]> = {};
+  const said = (text: string) => own.get(text) ?? schemaMessage(text);
+  const fieldErrors: Record<string, Text[]> = {};
   for (const issue of parsed.error.issues) {
     const field = String(issue.path[0] ?? "form");
-    fieldErrors[field] = [...(fieldErrors[field] ?? []), issue.message];
+    fieldErrors[field] = [...(fieldErrors[field] ?? []), said(issue.message)];
   }
-  throw new InputError(parsed.error.issues[0]?.message ?? "The input is not valid.", fieldErrors);
+  const first = parsed.error.issues[0];
+  throw new InputError(first ? said(first.message) : msg("common.errors.invalid"), fieldErrors);
 }

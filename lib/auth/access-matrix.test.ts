@@ -121,6 +121,10 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),
   },
+  "app/preferences/actions.ts#setLanguageAction": {
+    allowed: ["support", "operator", "admin"],
+    form: () => form({ locale: "cs" }),
+  },
   "app/admin/users/actions.ts#setUserPasswordAction": {
     allowed: ["admin"],
     form: (id) => form({ userId: id, password: "another long password" }),

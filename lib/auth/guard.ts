@@ -1,16 +1,22 @@
+import { cache } from "react";
+import type { Message } from "../actions/message";
 import { audit } from "../audit/log";
 import type { Database } from "../db/client";
 import { currentRequest, requestDatabase } from "./request-context";
 import { type Permission, roleAllows } from "./roles";
 import { type Actor, validateSession } from "./sessions";
 
-/** A refused request: 401 without a valid session, 403 when the role may not do it. */
+/**
+ * A refused request: 401 without a valid session, 403 when the role may not do it. The message is
+ * English (logs, tests); `text` is what toActionResult says in the request's language.
+ */
 export class AccessError extends Error {
   override name = "AccessError";
   constructor(
     readonly status: 401 | 403,
     readonly code: "unauthenticated" | "forbidden",
     message: string,
+    readonly text: Message | string = message,
   ) {
     super(message);
   }
@@ -25,6 +31,12 @@ export async function currentActor(): Promise<Actor | null> {
   if (!("actor" in result)) return null;
   return { ...result.actor, clientAddress: request.clientAddress };
 }
+
+/**
+ * The signed-in person, looked up once per page render (React's request cache): for what a page
+ * shows around its data — navigation, language. Reads and writes still pass authorize().
+ */
+export const renderingActor = cache(async (): Promise<Actor | null> => currentActor().catch(() => null));
 
 /**
  * The gate of every read and write in the data-access layer: returns the actor when their role
@@ -42,11 +54,16 @@ export async function authorize(permission: Permission, attempted: string): Prom
       actor: request.claims ? { username: `session:${request.claims.sid}`, clientAddress: request.clientAddress } : null,
       input: { attempted, permission },
     });
-    throw new AccessError(401, "unauthenticated", "Sign in to use the console; your session may have ended.");
+    throw new AccessError(401, "unauthenticated", "Sign in to use the console; your session may have ended.", {
+      key: "common.errors.unauthenticated",
+    });
   }
   if (!roleAllows(actor.role, permission)) {
     await audit(db.sql, { action: "access.denied", result: "refused", errorCode: "forbidden", actor, input: { attempted, permission } });
-    throw new AccessError(403, "forbidden", `Your role (${actor.role}) may not do this.`);
+    throw new AccessError(403, "forbidden", `Your role (${actor.role}) may not do this.`, {
+      key: "common.errors.forbidden",
+      values: { role: { key: `common.roles.${actor.role}` } },
+    });
   }
   return { actor, db };
 }

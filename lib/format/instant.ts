@@ -45,11 +45,20 @@ export function formatNumber(value: number, locale: Locale): string {
   return format.format(value);
 }
 
+/** A calendar date (YYYY-MM-DD, as the registry stores expirations) as the language writes it: English as is, Czech "22. 11. 2026". */
+export function formatDay(value: string, locale: Locale): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match || locale === "en") return value;
+  return `${Number(match[3])}. ${Number(match[2])}. ${match[1]}`;
+}
+
 /** The formatting of one language in the registry's time zone, for pages and components. */
 export interface ConsoleFormat {
   locale: Locale;
   timeZone: string;
   instant(value: string | Date): string;
+  /** A calendar date, YYYY-MM-DD. */
+  day(value: string): string;
   number(value: number): string;
 }
 
@@ -58,6 +67,7 @@ export function consoleFormat(locale: Locale, timeZone: string): ConsoleFormat {
     locale,
     timeZone,
     instant: (value) => formatInstant(value, locale, timeZone),
+    day: (value) => formatDay(value, locale),
     number: (value) => formatNumber(value, locale),
   };
 }

@@ -1,6 +1,6 @@
 import { cache } from "react";
 import { createTranslator, type NamespaceKeys, type NestedKeyOf } from "use-intl/core";
-import { currentActor } from "../auth/guard";
+import { renderingActor } from "../auth/guard";
 import { currentRequest } from "../auth/request-context";
 import { registryZone } from "../format/datetime";
 import { type ConsoleFormat, consoleFormat } from "../format/instant";
@@ -14,7 +14,7 @@ import "./app-config";
  * command line) English, unless the test's request context names a language.
  */
 export const getLocale = cache(async (): Promise<Locale> => {
-  const actor = await currentActor().catch(() => null);
+  const actor = await renderingActor();
   if (actor?.locale) return actor.locale;
   const request = await currentRequest().catch(() => null);
   return request?.locale ?? DEFAULT_LOCALE;

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
+import type { Locale } from "../i18n/config";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { type HistoryPeriod, objectDetail, objectIdByName, PAGE_ROWS, type RequestStatus, type StateRequest, visibleRows } from "./detail";
+import { reasonText } from "./reasons";
 
 // The registry's time zone is Europe/Prague (enum_parameters); NOW is 11:00 there.
 const NOW = new Date("2026-11-22T10:00:00Z");
@@ -13,15 +15,15 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   let drop: () => Promise<void>;
   const ids: Record<string, number> = {};
 
-  /** Each current state of the object at NOW with the reason state_reasons gives for it. */
-  async function reasons(name: string): Promise<Record<string, string | null>> {
-    const rows = await db.sql.query<{ name: string; reason: string | null }>(
-      `SELECT s.name, r.reason FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+  /** Each current state of the object at NOW with the reason state_reasons gives for it, in words. */
+  async function reasons(name: string, locale: Locale = "en"): Promise<Record<string, string | null>> {
+    const rows = await db.sql.query<{ name: string; code: string | null; args: Record<string, unknown> | null }>(
+      `SELECT s.name, r.code, r.args FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
          LEFT JOIN state_reasons($1, $2) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.id`,
       [ids[name], NOW],
     );
-    return Object.fromEntries(rows.map((r) => [r.name, r.reason]));
+    return Object.fromEntries(rows.map((r) => [r.name, r.code ? reasonText({ code: r.code, args: r.args ?? {} }, locale) : null]));
   }
 
   beforeAll(async () => {
@@ -117,6 +119,103 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       [NOW],
     );
     expect(unexplained).toEqual([]);
+  });
+
+  it("words the same reasons in Czech, with Czech dates and plurals", async () => {
+    expect(await reasons("old.cz", "cs")).toEqual({
+      expirationWarning: "do data expirace 1. 8. 2026 zbývá nejvýše 30 dní (varování od 2. 7. 2026)",
+      expired: "datum expirace 1. 8. 2026 ≤ dnes (22. 11. 2026)",
+      unguarded:
+        "30 dní nebo více po expiraci: ochranná lhůta skončila 31. 8. 2026 14:00 Europe/Prague (datum expirace 1. 8. 2026 + 30 dní)",
+      outzone: "mimo zónu: po ochranné lhůtě (expirace 1. 8. 2026) a bez serverInzoneManual",
+      deleteCandidate:
+        "ke zrušení: datum expirace 1. 8. 2026 + 45 dní, od 15. 9. 2026 14:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+    });
+    expect(await reasons("no-nsset.cz", "cs")).toEqual({
+      nssetMissing: "doména nemá přiřazen nsset",
+      outzone: "mimo zónu: doména nemá přiřazen nsset",
+    });
+    expect(await reasons("1.0.2.4.e164.arpa", "cs")).toEqual({
+      validationWarning1: "validace končí 1. 12. 2026, zbývá nejvýše 30 dní",
+      validationWarning2: "validace končí 1. 12. 2026, zbývá nejvýše 15 dní",
+    });
+    expect(await reasons("kept-out.cz", "cs")).toEqual({
+      serverOutzoneManual: `vyžádáno na období 1. 10. 2026 10:00 – 1. 1. 2027 01:00 Europe/Prague (požadavek ${ids.request}): „court order 12/2026“`,
+      outzone: "mimo zónu: je vyžádán serverOutzoneManual",
+    });
+    expect((await reasons("kept-in.cz", "cs")).serverInzoneManual).toMatch(
+      /^vyžádáno od 1\. 9\. 2026 02:00 Europe\/Prague na dobu neurčitou \(požadavek \d+\), důvod nebyl uveden$/,
+    );
+    expect(await reasons("HOLDER", "cs")).toEqual({ linked: "odkazují na něj: 7 domén (jako na držitele)" });
+    expect(await reasons("LONELY", "cs")).toEqual({
+      deleteCandidate:
+        "ke zrušení: bez vazeb od 1. 1. 2025 01:00 Europe/Prague (nikdy nebyl navázán; tehdy vytvořen) a uplynulo 6 měsíců; není nastaven serverDeleteProhibited",
+    });
+  });
+
+  it("words counts and plurals of every kind of reference in both languages", () => {
+    const linked = {
+      code: "linked",
+      args: { registrant: 1, domainContact: 3, nssetContact: 1234, keysetContact: 0, nssetOf: 5, keysetOf: 2 },
+    };
+    expect(reasonText(linked, "en")).toBe(
+      "referenced by 1 domain(s) as registrant, 3 domain(s) as admin or temporary contact, 1234 nsset(s) as technical contact, 5 domain(s) as their nsset, 2 domain(s) as their keyset",
+    );
+    expect(reasonText(linked, "cs")).toBe(
+      "odkazují na něj: 1 doména (jako na držitele), 3 domény (jako na administrativní nebo dočasný kontakt), 1\u00a0234 nssetů (jako na technický kontakt), 5 domén (jako na svůj nsset), 2 domény (jako na svůj keyset)",
+    );
+    const ever = {
+      code: "deleteCandidateUnlinked",
+      args: { since: "2026-03-01T12:30:00+00:00", neverLinked: false, months: 2, zone: "Europe/Prague" },
+    };
+    expect(reasonText(ever, "en")).toBe(
+      "to be deleted: not linked since 2026-03-01 13:30 Europe/Prague, and 2 months have passed; no serverDeleteProhibited",
+    );
+    expect(reasonText(ever, "cs")).toBe(
+      "ke zrušení: bez vazeb od 1. 3. 2026 13:30 Europe/Prague a uplynuly 2 měsíce; není nastaven serverDeleteProhibited",
+    );
+    expect(reasonText({ code: "expirationWarning", args: { exdate: "2026-12-01", days: 1, warningFrom: "2026-11-30" } }, "cs")).toBe(
+      "do data expirace 1. 12. 2026 zbývá nejvýše 1 den (varování od 30. 11. 2026)",
+    );
+    expect(reasonText({ code: "a rule this console does not know", args: {} }, "en")).toBeNull();
+  });
+
+  it("reads the object page in Czech: Czech state descriptions and reasons, English ones unchanged", async () => {
+    const support = await signedInAs(db, "support");
+    const english = await actAs(support, () => objectDetail(ids["kept-out.cz"]));
+    const czech = await actAs({ ...support, locale: "cs" }, () => objectDetail(ids["kept-out.cz"]));
+    const state = (detail: typeof czech, name: string) => detail?.states.find((s) => s.name === name);
+    expect(state(english, "serverOutzoneManual")).toMatchObject({
+      description: "The domain is administratively kept out of zone",
+      reason: `requested for 2026-10-01 10:00 – 2027-01-01 01:00 Europe/Prague (request ${ids.request}): “court order 12/2026”`,
+    });
+    expect(state(english, "outzone")).toMatchObject({
+      description: "The domain isn't generated in the zone",
+      reason: "out of the zone: serverOutzoneManual is requested",
+    });
+    expect(state(czech, "serverOutzoneManual")).toMatchObject({
+      description: "Doména je administrativně vyřazena ze zóny",
+      reason: `vyžádáno na období 1. 10. 2026 10:00 – 1. 1. 2027 01:00 Europe/Prague (požadavek ${ids.request}): „court order 12/2026“`,
+      requestId: ids.request,
+    });
+    expect(state(czech, "outzone")).toMatchObject({
+      description: "Doména není generována do zóny",
+      reason: "mimo zónu: je vyžádán serverOutzoneManual",
+    });
+    // What may be requested, described in Czech too.
+    const admin = await signedInAs(db, "admin");
+    const requestable = (await actAs({ ...admin, locale: "cs" }, () => objectDetail(ids["kept-out.cz"])))?.requestable;
+    expect(requestable?.find((r) => r.name === "serverBlocked")?.description).toBe("Administrativně blokováno");
+    // A description missing in Czech falls back to English.
+    await db.sql.query("DELETE FROM enum_object_states_desc WHERE state_id = 15 AND lang = 'CS'");
+    try {
+      const fallback = await actAs({ ...support, locale: "cs" }, () => objectDetail(ids["kept-out.cz"]));
+      expect(state(fallback, "outzone")?.description).toBe("The domain isn't generated in the zone");
+    } finally {
+      await db.sql.query(
+        "INSERT INTO enum_object_states_desc (state_id, lang, description) VALUES (15, 'CS', 'Doména není generována do zóny')",
+      );
+    }
   });
 
   it("reads the object page's data: states with reasons, requests, data with links, what is refused", async () => {

@@ -2,8 +2,11 @@ import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import type { SqlExecutor } from "../db/driver";
+import { descriptionLang } from "../i18n/config";
+import { getLocale } from "../i18n/server";
 import { currentBlock } from "../requests/blocks";
 import { liveObjectsNamed } from "../states/objects";
+import { reasonText } from "./reasons";
 
 /** Another object this one points at (or is pointed at by). */
 export interface ObjectRef {
@@ -17,7 +20,10 @@ export interface CurrentState {
   manual: boolean;
   external: boolean;
   since: string;
-  /** Why it holds, from the rules in SQL (state_reasons); null when no rule or request explains it now. */
+  /**
+   * Why it holds, from the rules in SQL (state_reasons), in the request's language; null when no
+   * rule or request explains it now.
+   */
   reason: string | null;
   requestId: number | null;
 }
@@ -124,6 +130,13 @@ export interface ObjectDetail {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/**
+ * The description of state `s` in the language $2 of enum_object_states_desc ('EN', 'CS'), else
+ * in English, else null (the caller shows the state's name).
+ */
+const DESCRIPTION = `coalesce((SELECT d.description FROM enum_object_states_desc d WHERE d.state_id = s.id AND d.lang = $2),
+                              (SELECT d.description FROM enum_object_states_desc d WHERE d.state_id = s.id AND d.lang = 'EN'))`;
+
 async function refs(db: SqlExecutor, sql: string, id: number): Promise<ObjectRef[]> {
   return db.query<ObjectRef>(sql, [id]);
 }
@@ -175,6 +188,8 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   if (!object) return null;
 
   const canWrite = roleAllows(actor.role, "requests.write");
+  const locale = await getLocale();
+  const lang = descriptionLang(locale);
   const [states, history, requests, projected, refusals, audit, typeData, requestable, block] = await Promise.all([
     sql.query<{
       name: string;
@@ -182,15 +197,15 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       manual: boolean;
       external: boolean;
       valid_from: Date;
-      reason: string | null;
+      code: string | null;
+      args: Record<string, unknown> | null;
       request_id: number | null;
     }>(
-      `SELECT s.name, d.description, s.manual, s.external, os.valid_from, r.reason, r.request_id
+      `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
          FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
          LEFT JOIN state_reasons($1) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id`,
-      [id],
+      [id, lang],
     ),
     sql.query<{ name: string; manual: boolean; external: boolean; valid_from: Date; valid_to: Date | null }>(
       `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
@@ -245,12 +260,11 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     typeSpecific(sql, object.type, id),
     canWrite && !object.erdate
       ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
-          `SELECT s.name, d.description,
+          `SELECT s.name, ${DESCRIPTION} AS description,
                   ARRAY(SELECT c.command::text FROM object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
              FROM enum_object_states s JOIN object_registry o ON o.id = $1 AND o.type = ANY (s.types)
-             LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
             WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
-          [id],
+          [id, lang],
         )
       : Promise.resolve([]),
     currentBlock(sql, id),
@@ -283,7 +297,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       manual: s.manual,
       external: s.external,
       since: s.valid_from.toISOString(),
-      reason: s.reason,
+      reason: s.code ? reasonText({ code: s.code, args: s.args ?? {} }, locale) : null,
       requestId: s.request_id,
     })),
     history: history.map((h) => ({

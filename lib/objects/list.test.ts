@@ -173,6 +173,24 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(outzoneInfo?.description).toMatch(/zone/i);
   });
 
+  it("describes the states in the reader's language, else in English", async () => {
+    const support = await signedInAs(db, "support");
+    const czech = await actAs({ ...support, locale: "cs" }, () => listObjects({ type: "domain", size: "25" }));
+    expect(czech.states.find((s) => s.name === "outzone")?.description).toBe("Doména není generována do zóny");
+    expect((await list({ type: "domain", size: "25" })).states.find((s) => s.name === "outzone")?.description).toBe(
+      "The domain isn't generated in the zone",
+    );
+    await db.sql.query("INSERT INTO enum_object_states (id, name, types, manual, external) VALUES (90, 'englishOnly', '{3}', true, false)");
+    await db.sql.query("INSERT INTO enum_object_states_desc (state_id, lang, description) VALUES (90, 'EN', 'Described in English only')");
+    try {
+      const fallback = await actAs({ ...support, locale: "cs" }, () => listObjects({ type: "domain", size: "25" }));
+      expect(fallback.states.find((s) => s.name === "englishOnly")?.description).toBe("Described in English only");
+    } finally {
+      await db.sql.query("DELETE FROM enum_object_states_desc WHERE state_id = 90");
+      await db.sql.query("DELETE FROM enum_object_states WHERE id = 90");
+    }
+  });
+
   it("exports the whole filtered result as CSV in list order, in batches, and audits the export", async () => {
     const params = { type: "domain", sort: "-expires" };
     const pages = await walk({ ...params, size: "500" }, "next");

@@ -3,6 +3,8 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import type { SqlDriver, SqlExecutor } from "../db/driver";
+import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
+import { getLocale } from "../i18n/server";
 import { liveObjectsNamed } from "../states/objects";
 import { filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
@@ -91,14 +93,18 @@ interface ListRequest {
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
 
-async function readCatalogue(db: SqlExecutor) {
+/** The catalogues the list reads its URL with; state descriptions in `locale` (else English). */
+async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
   const [types, states, registrars] = await Promise.all([
     db.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
     db.query<{ id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }>(
-      `SELECT s.id, s.name, d.description, s.manual, s.external,
+      `SELECT s.id, s.name, coalesce(d.description, en.description) AS description, s.manual, s.external,
               ARRAY(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id) AS types
-         FROM enum_object_states s LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+         FROM enum_object_states s
+         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $1
+         LEFT JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN'
         ORDER BY s.importance DESC NULLS LAST, s.id`,
+      [descriptionLang(locale)],
     ),
     db.query<{ id: number; handle: string }>("SELECT id, handle FROM registrar ORDER BY handle"),
   ]);
@@ -230,7 +236,7 @@ async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: List
  */
 export async function listObjects(params: Params): Promise<ObjectListPage> {
   const { db } = await authorize("registry.read", "objects.list");
-  const catalogue = await readCatalogue(db.sql);
+  const catalogue = await readCatalogue(db.sql, await getLocale());
   const request = parseRequest(params, catalogue);
   const { notices } = request;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../actions/result";
+import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
@@ -52,7 +52,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     expect(await open("now.cz")).toEqual(["serverTransferProhibited"]);
 
     const block = await as(() => blockObject({ objectId: ids["now.cz"], reason: "court order" }));
-    expect(block.message).toMatch(
+    expect(english(block.message)).toMatch(
       /^Block \d+: now\.cz blocked from now with no end \(serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited\)\.$/,
     );
     expect(await open("now.cz")).toEqual(["serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited", "serverBlocked"]);
@@ -80,7 +80,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     );
 
     const lifted = await as(() => unblockObject({ blockId: block.blockId, reason: "order lifted" }));
-    expect(lifted.message).toBe(`Block ${block.blockId} lifted: now.cz is no longer blocked; 1 earlier prohibition(s) restored.`);
+    expect(english(lifted.message)).toBe(`Block ${block.blockId} lifted: now.cz is no longer blocked; 1 earlier prohibition(s) restored.`);
     // The transfer prohibition in force before the block is back, until its old end.
     expect(await open("now.cz")).toEqual(["serverTransferProhibited"]);
     const [restored] = await db.sql.query<{ valid_to: Date }>(
@@ -103,7 +103,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
         reason: "scheduled",
       }),
     );
-    expect(block.message).toMatch(
+    expect(english(block.message)).toMatch(
       /^Block \d+: later\.cz blocked from \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T until .* \(serverBlocked, serverUpdateProhibited\)\.$/,
     );
     expect(await open("later.cz")).toEqual([]);
@@ -138,7 +138,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     const changed = await as(() =>
       changeBlock({ blockId: block.blockId, prohibitions: ["serverDeleteProhibited"], to: iso(Date.now() + 20 * DAY), reason: "narrowed" }),
     );
-    expect(changed.message).toMatch(
+    expect(english(changed.message)).toMatch(
       new RegExp(
         `^Block ${block.blockId} changed: Block \\d+: changed\\.cz blocked from now until .* \\(serverBlocked, serverDeleteProhibited\\)\\.$`,
       ),

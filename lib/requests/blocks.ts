@@ -1,10 +1,11 @@
 import "server-only";
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
+import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { checkRequest, keySchema, LOCK_OBJECT, materialise, reasonSchema, requestChange, when } from "./write";
+import { checkRequest, keySchema, LOCK_OBJECT, materialise, reasonSchema, requestChange } from "./write";
 
 /** The states a block may set besides serverBlocked: the server*Prohibited ones. */
 export const isProhibition = (name: string) => /^server\w+Prohibited$/.test(name);
@@ -65,7 +66,7 @@ async function restoreDisplaced(
  * (now or later). A prohibition request in force when the block begins is cut at its start and
  * remembered, to be restored on unblocking; one that would start inside the block is refused.
  */
-export function blockObject(input: unknown): Promise<{ message: string; blockId: number }> {
+export function blockObject(input: unknown): Promise<{ message: Message; blockId: number }> {
   return requestChange(
     "block.create",
     blockSchema,
@@ -82,7 +83,7 @@ export async function blockWork(
   actor: Actor,
   now: Date,
   batchId: string | null = null,
-): Promise<{ message: string; blockId: number; objectId: number; audited: Record<string, unknown> }> {
+): Promise<{ message: Message; summary: Message; blockId: number; objectId: number; audited: Record<string, unknown> }> {
   const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
   const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now);
   const { object, from, to } = blocked;
@@ -94,8 +95,9 @@ export async function blockWork(
   for (const name of prohibitions) {
     const state = states.find((s) => s.name === name);
     if (!state?.manual || !isProhibition(name))
-      throw new InputError(`${name.slice(0, 50)} is not a prohibition a block can set.`, { prohibitions: ["Unknown prohibition."] });
-    if (!state.applies) throw new InputError(`${name} does not apply to a ${object.type}.`, { prohibitions: ["Not for this type."] });
+      throw new InputError(msg("block.notProhibition", { state: name.slice(0, 50) }), { prohibitions: [msg("field.unknownProhibition")] });
+    if (!state.applies)
+      throw new InputError(msg("request.notForType", { state: name, type: object.type }), { prohibitions: [msg("field.notForType")] });
   }
 
   const [{ id: blockId }] = await tx.query<{ id: number }>(
@@ -112,10 +114,9 @@ export async function blockWork(
     );
     for (const r of overlapping) {
       if (r.valid_from >= from)
-        throw new InputError(
-          `Request ${r.id} for ${state.name} starts inside the block's period (${when(r.valid_from)}); cancel it first or choose another period.`,
-          { from: ["Overlaps a request."] },
-        );
+        throw new InputError(msg("block.startsInside", { id: String(r.id), state: state.name, from: r.valid_from }), {
+          from: [msg("field.overlapsBlockRequest")],
+        });
       // In force when the block begins: it ends there, and comes back when the block is lifted.
       await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
         blockId,
@@ -136,9 +137,18 @@ export async function blockWork(
       [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
     );
   await materialise(tx, object.id, now);
-  const names = states.map((s) => s.name).join(", ");
+  // What the block does (a bulk dry run says it without the id).
+  const summary = msg("block.summary", {
+    object: object.name,
+    start: from <= now ? "now" : "later",
+    from,
+    end: to ? "until" : "open",
+    to: to ?? "",
+    prohibitions: states.map((s) => s.name).join(", "),
+  });
   return {
-    message: `Block ${blockId}: ${object.name} blocked from ${from <= now ? "now" : when(from)} ${to ? `until ${when(to)}` : "with no end"} (serverBlocked, ${names}).`,
+    message: msg("block.created", { id: String(blockId), summary }),
+    summary,
     blockId,
     objectId: object.id,
     audited: { blockId, from, to, prohibitions: states.map((s) => s.name), reason: data.reason, ...(batchId ? { batchId } : {}) },
@@ -163,7 +173,7 @@ async function lockedBlock(tx: SqlExecutor, blockId: number) {
       WHERE b.id = $1 FOR UPDATE OF b`,
     [blockId],
   );
-  if (!block) throw new InputError(`There is no block ${blockId}.`, { blockId: ["Unknown block."] });
+  if (!block) throw new InputError(msg("block.noBlock", { id: String(blockId) }), { blockId: [msg("input.unknown", { what: "block" })] });
   return block;
 }
 
@@ -171,7 +181,7 @@ async function lockedBlock(tx: SqlExecutor, blockId: number) {
  * Lifts a block: its requests end now (or, not begun, never take effect), and the prohibitions it
  * cut are restored as they were before it began.
  */
-export function unblockObject(input: unknown): Promise<{ message: string }> {
+export function unblockObject(input: unknown): Promise<{ message: Message }> {
   return requestChange(
     "block.unblock",
     unblockSchema,
@@ -179,9 +189,9 @@ export function unblockObject(input: unknown): Promise<{ message: string }> {
     (data) => [LOCK_OBJECT.byBlock, data.blockId],
     async (tx, data, actor, now) => {
       const block = await lockedBlock(tx, data.blockId);
-      if (block.unblocked_at) throw new InputError(`Block ${block.id} was already lifted on ${when(block.unblocked_at)}.`);
+      if (block.unblocked_at) throw new InputError(msg("block.alreadyLifted", { id: String(block.id), at: block.unblocked_at }));
       if (block.valid_to && block.valid_to <= now)
-        throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; there is nothing to lift.`);
+        throw new InputError(msg("block.endedNothingToLift", { id: String(block.id), at: block.valid_to }));
       await endBlock(tx, block.id, now, actor.username);
       await tx.query(
         `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
@@ -221,7 +231,7 @@ export function unblockObject(input: unknown): Promise<{ message: string }> {
       }
       await materialise(tx, block.object_id, now);
       return {
-        message: `Block ${block.id} lifted: ${block.name} is no longer blocked${restored ? `; ${restored} earlier prohibition(s) restored` : ""}.`,
+        message: msg("block.lifted", { id: String(block.id), object: block.name, restored }),
         objectId: block.object_id,
         audited: { blockId: block.id, restored, begun, reason: data.reason },
       };
@@ -266,7 +276,7 @@ export const changeBlockSchema = z.object({
  * its end and prohibitions change; prohibitions it had displaced stay displaced while still
  * chosen and come back when dropped. One not yet begun may also move its start.
  */
-export function changeBlock(input: unknown): Promise<{ message: string; blockId: number }> {
+export function changeBlock(input: unknown): Promise<{ message: Message; blockId: number }> {
   return requestChange(
     "block.change",
     changeBlockSchema,
@@ -274,13 +284,12 @@ export function changeBlock(input: unknown): Promise<{ message: string; blockId:
     (data) => [LOCK_OBJECT.byBlock, data.blockId],
     async (tx, data, actor, now) => {
       const block = await lockedBlock(tx, data.blockId);
-      if (block.unblocked_at)
-        throw new InputError(`Block ${block.id} was lifted on ${when(block.unblocked_at)}; block the object again instead.`);
+      if (block.unblocked_at) throw new InputError(msg("block.liftedBlockAgain", { id: String(block.id), at: block.unblocked_at }));
       if (block.valid_to && block.valid_to <= now)
-        throw new InputError(`Block ${block.id} ended on ${when(block.valid_to)}; block the object again instead.`);
+        throw new InputError(msg("block.endedBlockAgain", { id: String(block.id), at: block.valid_to }));
       const begun = block.valid_from <= now;
       if (begun && data.from)
-        throw new InputError(`Block ${block.id} began on ${when(block.valid_from)}; its start cannot move.`, { from: ["Already begun."] });
+        throw new InputError(msg("block.begun", { id: String(block.id), at: block.valid_from }), { from: [msg("field.begun")] });
       const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
 
       // The old block ends now (not begun: never takes effect).
@@ -330,7 +339,7 @@ export function changeBlock(input: unknown): Promise<{ message: string; blockId:
         }
       await materialise(tx, block.object_id, now);
       return {
-        message: `Block ${block.id} changed: ${result.message}`,
+        message: msg("block.changed", { id: String(block.id), change: result.message }),
         blockId: result.blockId,
         objectId: block.object_id,
         audited: { replaced: block.id, ...result.audited },

@@ -1,8 +1,10 @@
 import "server-only";
 import * as z from "zod";
+import { msg, render, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
+import { getLocale } from "../i18n/server";
 import { objectsMatching } from "../objects/list";
 import { blockSchema, blockWork } from "./blocks";
 import { createRequestSchema, createWork, reasonSchema } from "./write";
@@ -11,20 +13,29 @@ import { createRequestSchema, createWork, reasonSchema } from "./write";
 export const BULK_MAX = 10_000;
 
 export const bulkSchema = z.object({
-  names: z.string().max(2_000_000, { error: "The list is too long." }).optional().default(""),
+  names: z
+    .string()
+    .max(2_000_000, { error: zodError("bulk.listTooLong") })
+    .optional()
+    .default(""),
   /** Instead of names: the object list's filter, as its query string. */
-  filter: z.string().max(4_000, { error: "The filter is too long." }).optional().default(""),
+  filter: z
+    .string()
+    .max(4_000, { error: zodError("bulk.filterTooLong") })
+    .optional()
+    .default(""),
   type: z.string().trim().max(20).optional().default(""),
-  kind: z.enum(["request", "block"], { error: "Choose a request or a block." }),
+  kind: z.enum(["request", "block"], { error: zodError("bulk.chooseKind") }),
   state: z.string().trim().max(50).optional().default(""),
   from: z.string().trim().optional().default(""),
   to: z.string().trim().optional().default(""),
   prohibitions: z.array(z.string().trim().max(50)).max(10).optional(),
   reason: reasonSchema,
   apply: z.boolean().optional().default(false),
-  batchId: z.uuid({ error: "The form's batch key is damaged; reload the page." }),
+  batchId: z.uuid({ error: zodError("form.batchDamaged") }),
 });
 
+/** One object's outcome, said in the request's language. */
 export interface BulkOutcome {
   name: string;
   objectId: number | null;
@@ -32,6 +43,7 @@ export interface BulkOutcome {
   message: string;
 }
 
+/** What a bulk change did, said in the request's language (its outcomes are data of the page, not one message). */
 export interface BulkResult {
   message: string;
   applied: boolean;
@@ -64,6 +76,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   const action = parsed.success && parsed.data.apply ? "bulk.apply" : "bulk.dry_run";
   const { db, actor } = await authorize("requests.write", action);
   const data = parseInput(bulkSchema, input);
+  const locale = await getLocale();
   let names = [
     ...new Set(
       data.names
@@ -76,27 +89,21 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   if (names.length === 0 && data.filter) {
     const matching = await objectsMatching(db.sql, Object.fromEntries(new URLSearchParams(data.filter)), BULK_MAX);
     if (matching.notices.length)
-      throw new InputError(`The list filter is not valid: ${matching.notices.join(" ")}`, { filter: ["Invalid."] });
-    if (matching.more)
-      throw new InputError(`The list filter matches more than ${BULK_MAX.toLocaleString("en")} objects; narrow it first.`, {
-        filter: ["Too many."],
-      });
+      throw new InputError(msg("bulk.filterInvalid", { notices: matching.notices.join(" ") }), { filter: [msg("field.invalid")] });
+    if (matching.more) throw new InputError(msg("bulk.filterTooMany", { max: BULK_MAX }), { filter: [msg("field.tooMany")] });
     fromFilter = matching.objects.map((o) => ({ name: o.name, id: o.id, problem: null }));
     names = fromFilter.map((o) => o.name);
   }
-  if (names.length === 0)
-    throw new InputError("Paste at least one name or handle, or start from a list filter that matches objects.", { names: ["Empty."] });
+  if (names.length === 0) throw new InputError(msg("bulk.empty"), { names: [msg("field.empty")] });
   if (names.length > BULK_MAX)
-    throw new InputError(`${names.length} names: one bulk change takes at most ${BULK_MAX.toLocaleString("en")}.`, {
-      names: ["Too many."],
-    });
+    throw new InputError(msg("bulk.tooMany", { count: names.length, max: BULK_MAX }), { names: [msg("field.tooMany")] });
 
   const [done] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
     data.batchId,
   ]);
   if (data.apply && done.n > 0)
     return {
-      message: `This batch was already applied (${done.n} requests); nothing new was done.`,
+      message: render(msg("bulk.alreadyApplied", { count: done.n }), locale),
       applied: true,
       batchId: data.batchId,
       outcomes: [],
@@ -116,10 +123,12 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       return {
         name,
         id: null,
-        problem:
+        problem: render(
           matches.length === 0
-            ? `There is no live ${data.type || "object"} named ${name.slice(0, 255)}.`
-            : `${name} names several objects (${matches.map((m) => m.type).join(", ")}); choose a type.`,
+            ? msg("bulk.noSuchObject", { type: data.type || "object", name: name.slice(0, 255) })
+            : msg("bulk.ambiguous", { name, types: matches.map((m) => m.type).join(", ") }),
+          locale,
+        ),
       };
     });
 
@@ -165,12 +174,12 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
             name: target.name,
             objectId: target.id,
             ok: true,
-            message: data.apply ? result.message : `will apply: ${result.message.replace(/^(Block|Request) \d+: /, "")}`,
+            message: render(data.apply ? result.message : msg("bulk.willApply", { change: result.summary }), locale),
           });
         } catch (error) {
           await tx.query("ROLLBACK TO SAVEPOINT bulk_object");
           if (!(error instanceof InputError)) throw error;
-          outcomes.push({ name: target.name, objectId: target.id, ok: false, message: error.message });
+          outcomes.push({ name: target.name, objectId: target.id, ok: false, message: render(error.text, locale) });
         }
       }
       if (!data.apply || outcomes.some((o) => !o.ok)) throw new RollBack(outcomes);
@@ -184,7 +193,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       return outcomes;
     });
     return {
-      message: `Applied to all ${outcomes.length} objects (batch ${data.batchId}).`,
+      message: render(msg("bulk.applied", { count: outcomes.length, batch: data.batchId }), locale),
       applied: true,
       batchId: data.batchId,
       outcomes,
@@ -192,7 +201,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   } catch (error) {
     if (error instanceof AlreadyApplied)
       return {
-        message: `This batch was already applied (${error.requests} requests); nothing new was done.`,
+        message: render(msg("bulk.alreadyApplied", { count: error.requests }), locale),
         applied: true,
         batchId: data.batchId,
         outcomes: [],
@@ -201,7 +210,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     const refused = error.outcomes.filter((o) => !o.ok).length;
     if (!data.apply)
       return {
-        message: `Dry run: ${error.outcomes.length - refused} of ${error.outcomes.length} will apply${refused ? `, ${refused} refused` : ""}; nothing was changed.`,
+        message: render(msg("bulk.dryRun", { ok: error.outcomes.length - refused, total: error.outcomes.length, refused }), locale),
         applied: false,
         batchId: data.batchId,
         outcomes: error.outcomes,
@@ -214,7 +223,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       input: { batchId: data.batchId, refused },
     });
     return {
-      message: `${refused} of ${error.outcomes.length} cannot be applied; nothing was changed. Fix or remove them and try again.`,
+      message: render(msg("bulk.refused", { refused, total: error.outcomes.length }), locale),
       applied: false,
       batchId: data.batchId,
       outcomes: error.outcomes,

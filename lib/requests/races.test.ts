@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../actions/result";
+import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
@@ -108,24 +108,24 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
           reason: `race ${++n}`,
           idempotencyKey: randomUUID(),
         });
-        return { audited: { action: "request.create", key: "requestId", value: r.requestId }, message: r.message };
+        return { audited: { action: "request.create", key: "requestId", value: r.requestId }, message: english(r.message) };
       });
     };
     const cancel = (requestId: number | undefined, as: RequestContext) =>
       attempt("cancel", as, async () => {
         const r = await cancelStateRequest({ requestId: requestId ?? 999_999_999, reason: `race ${++n}`, idempotencyKey: randomUUID() });
-        return { audited: { action: "request.cancel", key: "requestId", value: requestId as number }, message: r.message };
+        return { audited: { action: "request.cancel", key: "requestId", value: requestId as number }, message: english(r.message) };
       });
     const block = (object: { id: number }, as: RequestContext) =>
       attempt("block", as, async () => {
         const from = rng() < 0.5 ? undefined : iso(Date.now() + Math.floor(rng() * DAY) + 60_000);
         const r = await blockObject({ objectId: object.id, from, reason: `race ${++n}`, idempotencyKey: randomUUID() });
-        return { audited: { action: "block.create", key: "blockId", value: r.blockId }, message: r.message };
+        return { audited: { action: "block.create", key: "blockId", value: r.blockId }, message: english(r.message) };
       });
     const unblock = (blockId: number | undefined, as: RequestContext) =>
       attempt("unblock", as, async () => {
         const r = await unblockObject({ blockId: blockId ?? 999_999_999, reason: `race ${++n}` });
-        return { audited: { action: "block.unblock", key: "blockId", value: blockId as number }, message: r.message };
+        return { audited: { action: "block.unblock", key: "blockId", value: blockId as number }, message: english(r.message) };
       });
     const bulk = (targets: { name: string }[], as: RequestContext) =>
       attempt("bulk", as, async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError } from "../actions/result";
+import { english, InputError } from "../actions/result";
 import { AccessError } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
@@ -76,7 +76,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       to: iso(start + 7 * DAY),
       reason: "court order",
     });
-    expect(future.message).toMatch(/^Request \d+: serverOutzoneManual on a\.cz from \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T until /);
+    expect(english(future.message)).toMatch(/^Request \d+: serverOutzoneManual on a\.cz from \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T until /);
     expect(await openState("a.cz", "serverOutzoneManual")).toBe(false);
     const [meta] = await db.sql.query<{ author: string; reason: string }>(
       `SELECT m.author, rr.reason_creation AS reason FROM console.request_meta m
@@ -224,7 +224,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
   it("cancels a future request so it never holds, and one in force so its state closes at once", async () => {
     const start = Date.now() + 3 * DAY;
     const future = await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start) });
-    expect((await cancel({ requestId: future.requestId })).message).toBe(
+    expect(english((await cancel({ requestId: future.requestId })).message)).toBe(
       `Request ${future.requestId} canceled: serverBlocked on e.cz will not take effect.`,
     );
     // The slot is free again.
@@ -232,7 +232,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
 
     const now = await create({ objectId: ids["e.cz"], state: "serverTransferProhibited" });
     expect(await openState("e.cz", "serverTransferProhibited")).toBe(true);
-    expect((await cancel({ requestId: now.requestId, reason: "registrant asked" })).message).toBe(
+    expect(english((await cancel({ requestId: now.requestId, reason: "registrant asked" })).message)).toBe(
       `Request ${now.requestId} canceled: serverTransferProhibited on e.cz ended now.`,
     );
     expect(await openState("e.cz", "serverTransferProhibited")).toBe(false);

@@ -2,12 +2,14 @@ import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { idSchema } from "../actions/ids";
+import { type Message, msg, render, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
-import { formatInstant } from "../format/datetime";
+import { descriptionLang } from "../i18n/config";
+import { getLocale } from "../i18n/server";
 import { parseInstant } from "../objects/filter";
 
 /** A start this close to now (in the past) is taken as now: the form took a moment to send. */
@@ -15,15 +17,19 @@ const START_GRACE_MS = 60_000;
 export const REASON_MAX = 300;
 
 export const reasonSchema = z
-  .string({ error: "Give a reason." })
+  .string({ error: zodError("reason.missing") })
   .trim()
-  .min(1, { error: "Give a reason." })
-  .max(REASON_MAX, { error: `Reasons have at most ${REASON_MAX} characters.` });
-export const keySchema = z.uuid({ error: "The form's submission key is damaged; reload the page." }).optional();
+  .min(1, { error: zodError("reason.missing") })
+  .max(REASON_MAX, { error: zodError("reason.tooLong", { max: REASON_MAX }) });
+export const keySchema = z.uuid({ error: zodError("form.keyDamaged") }).optional();
 
 export const createRequestSchema = z.object({
   objectId: idSchema("object"),
-  state: z.string({ error: "Choose a state." }).trim().min(1, { error: "Choose a state." }).max(50, { error: "Unknown state." }),
+  state: z
+    .string({ error: zodError("request.chooseState") })
+    .trim()
+    .min(1, { error: zodError("request.chooseState") })
+    .max(50, { error: zodError("field.unknownState") }),
   from: z.string().trim().optional().default(""),
   to: z.string().trim().optional().default(""),
   reason: reasonSchema,
@@ -43,10 +49,11 @@ export interface Checked {
   to: Date | null;
 }
 
-export const when = (d: Date | null) => (d ? formatInstant(d.toISOString()) : "open-ended");
+/** An instant of a message, or "open-ended" for none. */
+const when = (d: Date | null): Date | Message => d ?? msg("common.openEnded");
 
 /** A request that would hold at the same time, for the same state or the other of in/out of zone. */
-async function conflict(tx: SqlExecutor, c: Checked): Promise<string | null> {
+async function conflict(tx: SqlExecutor, c: Checked): Promise<Message | null> {
   const [row] = await tx.query<{ id: number; name: string; valid_from: Date; valid_to: Date | null; same: boolean }>(
     `SELECT r.id, s.name, r.valid_from, r.valid_to, r.state_id = $2 AS same
        FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
@@ -57,10 +64,8 @@ async function conflict(tx: SqlExecutor, c: Checked): Promise<string | null> {
     [c.object.id, c.state.id, c.from, c.to],
   );
   if (!row) return null;
-  const period = `${when(row.valid_from)} → ${when(row.valid_to)}`;
-  return row.same
-    ? `${c.object.name} already has request ${row.id} for ${row.name} (${period}); two requests for one state may not overlap.`
-    : `${c.object.name} has request ${row.id} for ${row.name} (${period}); a domain cannot be kept in and out of the zone at the same time.`;
+  const values = { object: c.object.name, id: String(row.id), state: row.name, from: row.valid_from, to: when(row.valid_to) };
+  return msg(row.same ? "request.sameState" : "request.zoneClash", values);
 }
 
 /**
@@ -80,52 +85,50 @@ export async function checkRequest(
       WHERE o.id = $1 FOR NO KEY UPDATE OF o`,
     [data.objectId],
   );
-  if (!object) throw new InputError(`There is no object with id ${data.objectId}.`, { objectId: ["Unknown object."] });
+  if (!object)
+    throw new InputError(msg("request.noObject", { id: String(data.objectId) }), {
+      objectId: [msg("input.unknown", { what: "object" })],
+    });
   if (object.erdate)
-    throw new InputError(`${object.name} was deleted on ${when(object.erdate)}; deleted objects take no requests.`, {
-      objectId: ["Deleted."],
+    throw new InputError(msg("request.objectDeleted", { object: object.name, at: object.erdate }), {
+      objectId: [msg("field.deleted")],
     });
   const [state] = await tx.query<{ id: number; name: string; manual: boolean; applies: boolean }>(
     "SELECT id, name, manual, $2 = ANY (types) AS applies FROM enum_object_states WHERE name = $1",
     [data.state, object.type_id],
   );
-  if (!state) throw new InputError(`There is no state “${data.state.slice(0, 50)}”.`, { state: ["Unknown state."] });
-  if (!state.manual)
-    throw new InputError(
-      `${state.name} is automatic: the state engine sets it from the registry's data; only manual states can be requested.`,
-      {
-        state: ["Automatic state."],
-      },
-    );
-  if (!state.applies) throw new InputError(`${state.name} does not apply to a ${object.type}.`, { state: ["Not for this type."] });
+  if (!state) throw new InputError(msg("request.noState", { state: data.state.slice(0, 50) }), { state: [msg("field.unknownState")] });
+  if (!state.manual) throw new InputError(msg("request.automatic", { state: state.name }), { state: [msg("field.automatic")] });
+  if (!state.applies)
+    throw new InputError(msg("request.notForType", { state: state.name, type: object.type }), { state: [msg("field.notForType")] });
 
   const zone = readConfig().registryTimeZone;
   let from = now;
   if (data.from) {
     const parsed = parseInstant(data.from, zone);
-    if (!parsed) throw new InputError(`The start “${data.from.slice(0, 40)}” is not a date and time.`, { from: ["Not a date and time."] });
+    if (!parsed)
+      throw new InputError(msg("request.startNotInstant", { value: data.from.slice(0, 40) }), { from: [msg("field.notInstant")] });
     if (parsed.getTime() < now.getTime() - START_GRACE_MS)
-      throw new InputError(`The start ${when(parsed)} is in the past; requests start now or later.`, { from: ["In the past."] });
+      throw new InputError(msg("request.startInPast", { from: parsed }), { from: [msg("field.inPast")] });
     from = parsed.getTime() < now.getTime() ? now : parsed;
   }
   let to: Date | null = null;
   if (data.to) {
     const parsed = parseInstant(data.to, zone);
-    if (!parsed) throw new InputError(`The end “${data.to.slice(0, 40)}” is not a date and time.`, { to: ["Not a date and time."] });
-    if (parsed.getTime() <= now.getTime()) throw new InputError(`The end ${when(parsed)} is in the past.`, { to: ["In the past."] });
+    if (!parsed) throw new InputError(msg("request.endNotInstant", { value: data.to.slice(0, 40) }), { to: [msg("field.notInstant")] });
+    if (parsed.getTime() <= now.getTime()) throw new InputError(msg("request.endInPast", { to: parsed }), { to: [msg("field.inPast")] });
     if (parsed.getTime() <= from.getTime())
-      throw new InputError(`The end ${when(parsed)} is not after the start ${when(from)}.`, { to: ["Before the start."] });
+      throw new InputError(msg("request.endNotAfterStart", { to: parsed, from }), { to: [msg("field.beforeStart")] });
     to = parsed;
   }
   const checked = { object: { id: object.id, name: object.name, type: object.type }, state, from, to };
   const clash = await conflict(tx, checked);
-  if (clash) throw new InputError(clash, { from: ["Overlaps another request."] });
+  if (clash) throw new InputError(clash, { from: [msg("field.overlapsRequest")] });
   const block = await blockOver(tx, checked);
   if (block && !options.viaBlock && state.name.startsWith("server") && state.name !== "serverBlocked")
-    throw new InputError(
-      `${object.name} is administratively blocked (block ${block.id}, ${when(block.from)} → ${when(block.to)}); its server* states change only through the block: change or lift the block instead.`,
-      { state: ["Blocked."] },
-    );
+    throw new InputError(msg("request.blocked", { object: object.name, block: String(block.id), from: block.from, to: when(block.to) }), {
+      state: [msg("field.blocked")],
+    });
   return checked;
 }
 
@@ -161,7 +164,7 @@ export const LOCK_OBJECT = {
  * must not date its change before the other's (a cancellation "before" the request it cancels left
  * a history row that ended where it began).
  */
-export function requestChange<S extends z.ZodType, T extends { message: string }>(
+export function requestChange<S extends z.ZodType, T extends { message: Message }>(
   action: string,
   schema: S,
   input: unknown,
@@ -185,7 +188,7 @@ export function requestChange<S extends z.ZodType, T extends { message: string }
 }
 
 export interface CreatedRequest {
-  message: string;
+  message: Message;
   requestId: number;
   /** A second submission of the same form: nothing new was created. */
   repeated: boolean;
@@ -201,7 +204,7 @@ export async function createWork(
   actor: Actor,
   now: Date,
   batchId: string | null = null,
-): Promise<CreatedRequest & { objectId: number; audited: Record<string, unknown> }> {
+): Promise<CreatedRequest & { summary: Message; objectId: number; audited: Record<string, unknown> }> {
   const c = await checkRequest(tx, data, now);
   let requestId: number;
   try {
@@ -211,8 +214,7 @@ export async function createWork(
     );
   } catch (error) {
     // Another request got in between the check and the insert: the constraint has the last word.
-    if (isCode(error, "23P01"))
-      throw new InputError(`${c.object.name} already has an overlapping request for ${c.state.name}; reload and look.`);
+    if (isCode(error, "23P01")) throw new InputError(msg("request.overlapsNow", { object: c.object.name, state: c.state.name }));
     throw error;
   }
   await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
@@ -224,8 +226,13 @@ export async function createWork(
     [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
   );
   await materialise(tx, c.object.id, now);
+  // What the request does (a bulk dry run says it without the id).
+  const summary = c.to
+    ? msg("request.summary", { state: c.state.name, object: c.object.name, from: c.from, to: c.to })
+    : msg("request.summaryOpen", { state: c.state.name, object: c.object.name, from: c.from });
   return {
-    message: `Request ${requestId}: ${c.state.name} on ${c.object.name} from ${when(c.from)} ${c.to ? `until ${when(c.to)}` : "with no end"}.`,
+    message: msg("request.created", { id: String(requestId), summary }),
+    summary,
     requestId,
     repeated: false,
     objectId: c.object.id,
@@ -251,7 +258,7 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
           );
           if (earlier)
             return {
-              message: `This form was already sent: request ${earlier.request_id} exists; nothing new was created.`,
+              message: msg("request.repeated", { id: String(earlier.request_id) }),
               requestId: earlier.request_id,
               repeated: true,
               objectId: earlier.object_id,
@@ -266,8 +273,7 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
     // Two submissions of one form at the same instant: the second finds the first.
     if (isCode(error, "23505") && typeof (input as { idempotencyKey?: unknown })?.idempotencyKey === "string")
       return createStateRequest(input);
-    if (isCode(error, "23P01"))
-      throw new InputError("Another request for this state was made at the same moment and overlaps; reload and look.");
+    if (isCode(error, "23P01")) throw new InputError(msg("request.overlapsSameMoment"));
     throw error;
   }
 }
@@ -276,7 +282,7 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
  * Cancels a request that has not ended: a future one never takes effect, one in force ends now and
  * its state closes in the same transaction.
  */
-export function cancelStateRequest(input: unknown): Promise<{ message: string }> {
+export function cancelStateRequest(input: unknown): Promise<{ message: Message }> {
   return requestChange(
     "request.cancel",
     cancelRequestSchema,
@@ -297,19 +303,20 @@ export function cancelStateRequest(input: unknown): Promise<{ message: string }>
         WHERE r.id = $1 FOR UPDATE OF r`,
         [data.requestId],
       );
-      if (!request) throw new InputError(`There is no request ${data.requestId}.`, { requestId: ["Unknown request."] });
-      if (request.canceled) throw new InputError(`Request ${request.id} was already canceled on ${when(request.canceled)}.`);
+      if (!request)
+        throw new InputError(msg("request.noRequest", { id: String(data.requestId) }), {
+          requestId: [msg("input.unknown", { what: "request" })],
+        });
+      if (request.canceled) throw new InputError(msg("request.alreadyCanceled", { id: String(request.id), at: request.canceled }));
       const [meta] = await tx.query<{ block_id: number | null }>("SELECT block_id FROM console.request_meta WHERE request_id = $1", [
         request.id,
       ]);
       if (meta?.block_id)
-        throw new InputError(`Request ${request.id} is part of block ${meta.block_id}; lift the block to end it.`, {
-          requestId: ["Part of a block."],
+        throw new InputError(msg("request.partOfBlock", { id: String(request.id), block: String(meta.block_id) }), {
+          requestId: [msg("field.partOfBlock")],
         });
       if (request.valid_to && request.valid_to <= now)
-        throw new InputError(
-          `Request ${request.id} ended on ${when(request.valid_to)}; only requests that have not ended can be canceled.`,
-        );
+        throw new InputError(msg("request.ended", { id: String(request.id), at: request.valid_to }));
       await tx.query("UPDATE object_state_request SET canceled = $2 WHERE id = $1", [request.id, now]);
       await tx.query(
         `INSERT INTO object_state_request_reason (object_state_request_id, reason_cancellation) VALUES ($1, $2)
@@ -324,9 +331,11 @@ export function cancelStateRequest(input: unknown): Promise<{ message: string }>
       await materialise(tx, request.object_id, now);
       const started = request.valid_from <= now;
       return {
-        message: started
-          ? `Request ${request.id} canceled: ${request.state} on ${request.object} ended now.`
-          : `Request ${request.id} canceled: ${request.state} on ${request.object} will not take effect.`,
+        message: msg(started ? "request.canceledEnded" : "request.canceledFuture", {
+          id: String(request.id),
+          state: request.state,
+          object: request.object,
+        }),
         objectId: request.object_id,
         audited: { requestId: request.id, state: request.state, wasInForce: started, reason: data.reason },
       };
@@ -349,6 +358,8 @@ class PreviewDone extends Error {
 export async function previewStateRequest(input: unknown): Promise<{ message: string; lines: string[] }> {
   const { db } = await authorize("requests.write", "request.preview");
   const data = parseInput(createRequestSchema, input);
+  // The lines are said here, in the request's language; the states' descriptions are in it too.
+  const locale = await getLocale();
   try {
     await db.sql.transaction(async (tx) => {
       const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
@@ -356,10 +367,11 @@ export async function previewStateRequest(input: unknown): Promise<{ message: st
       const periods = `SELECT s.name, d.description, p.valid_from, p.valid_to,
                               ARRAY(SELECT x.command::text FROM object_state_command_refusal x WHERE x.state_id = s.id ORDER BY x.command) AS refuses
                          FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
-                         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = 'EN'
+                         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $3
                         WHERE p.valid_to IS NULL OR p.valid_to > $2`;
       type Period = { name: string; description: string | null; valid_from: Date; valid_to: Date | null; refuses: string[] };
-      const before = await tx.query<Period>(periods, [c.object.id, now]);
+      const lang = descriptionLang(locale);
+      const before = await tx.query<Period>(periods, [c.object.id, now, lang]);
       await tx.query("INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, $3, $4, $5)", [
         c.object.id,
         c.state.id,
@@ -367,32 +379,36 @@ export async function previewStateRequest(input: unknown): Promise<{ message: st
         c.to,
         now,
       ]);
-      const after = await tx.query<Period>(periods, [c.object.id, now]);
+      const after = await tx.query<Period>(periods, [c.object.id, now, lang]);
       const key = (p: Period) => `${p.name}|${p.valid_from.getTime()}|${p.valid_to?.getTime()}`;
       const had = new Set(before.map(key));
       const has = new Set(after.map(key));
-      const until = (p: Period) => (p.valid_to ? ` until ${when(p.valid_to)}` : ", with no end");
-      const refused = (p: Period) => (p.refuses.length ? `; EPP ${p.refuses.join(", ")} refused` : "");
       const label = (p: Period) => `${p.name} (${p.description ?? p.name})`;
+      const object = c.object.name;
+      const line = (p: Period): Message => {
+        if (p.valid_from < now)
+          return p.valid_to
+            ? msg("preview.keepsUntil", { object, state: label(p), to: p.valid_to })
+            : msg("preview.keepsOpen", { object, state: label(p) });
+        return msg("preview.gets", {
+          object,
+          state: label(p),
+          start: p.valid_from.getTime() === now.getTime() ? "now" : "later",
+          from: p.valid_from,
+          end: p.valid_to ? "until" : "open",
+          to: p.valid_to ?? "",
+          refused: p.refuses.length ? p.refuses.join(", ") : "none",
+        });
+      };
       const lines = [
-        ...after
-          .filter((p) => !had.has(key(p)))
-          .map((p) => ({
-            at: p.valid_from.getTime(),
-            text:
-              p.valid_from < now
-                ? `${c.object.name} keeps ${label(p)}${p.valid_to ? ` only until ${when(p.valid_to)}` : " with no end"}.`
-                : `${c.object.name} gets ${label(p)} ${p.valid_from.getTime() === now.getTime() ? "now" : `on ${when(p.valid_from)}`}${until(p)}${refused(p)}.`,
-          })),
+        ...after.filter((p) => !had.has(key(p))).map((p) => ({ at: p.valid_from.getTime(), text: line(p) })),
         ...before
           .filter((p) => !has.has(key(p)) && p.valid_from > now)
-          .map((p) => ({ at: p.valid_from.getTime(), text: `${c.object.name} no longer gets ${p.name} on ${when(p.valid_from)}.` })),
+          .map((p) => ({ at: p.valid_from.getTime(), text: msg("preview.noLongerGets", { object, state: p.name, from: p.valid_from }) })),
       ]
         .sort((a, b) => a.at - b.at)
-        .map((l) => l.text);
-      throw new PreviewDone(
-        lines.length ? lines : [`${c.state.name} would change nothing on ${c.object.name}: the rules already give it the same states.`],
-      );
+        .map((l) => render(l.text, locale));
+      throw new PreviewDone(lines.length ? lines : [render(msg("preview.nothing", { state: c.state.name, object }), locale)]);
     });
   } catch (error) {
     if (error instanceof PreviewDone) return { message: error.lines.join(" "), lines: error.lines };

@@ -1,28 +1,32 @@
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
+import { zodError } from "../actions/message";
 import { MIN_PASSWORD_LENGTH } from "../auth/passwords";
 import { ROLES } from "../auth/roles";
 
 export const usernameSchema = z
-  .string({ error: "Enter a user name." })
+  .string({ error: zodError("users.enterUsername") })
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9._@-]{1,63}$/, {
-    error: "User names have 2–64 characters: letters, digits and . _ @ - (starting with a letter or digit).",
-  });
+  .regex(/^[a-z0-9][a-z0-9._@-]{1,63}$/, { error: zodError("users.usernameForm") });
 
-export const roleSchema = z.enum(ROLES, { error: `Choose a role: ${ROLES.join(", ")}.` });
+export const roleSchema = z.enum(ROLES, { error: zodError("users.chooseRole", { roles: ROLES.join(", ") }) });
 
 export const passwordSchema = z
-  .string({ error: "Enter a password." })
-  .min(MIN_PASSWORD_LENGTH, { error: `Passwords have at least ${MIN_PASSWORD_LENGTH} characters.` })
-  .max(200, { error: "Passwords have at most 200 characters." });
+  .string({ error: zodError("users.enterPassword") })
+  .min(MIN_PASSWORD_LENGTH, { error: zodError("users.passwordTooShort", { min: MIN_PASSWORD_LENGTH }) })
+  .max(200, { error: zodError("users.passwordTooLong", { max: 200 }) });
 
 export const userIdSchema = idSchema("user");
 
 export const createUserSchema = z.object({
   username: usernameSchema,
-  displayName: z.string().trim().max(200, { error: "Names have at most 200 characters." }).optional().default(""),
+  displayName: z
+    .string()
+    .trim()
+    .max(200, { error: zodError("users.nameTooLong", { max: 200 }) })
+    .optional()
+    .default(""),
   role: roleSchema,
   password: passwordSchema,
 });

@@ -3,65 +3,68 @@ import { NewTokenForm } from "@/components/admin/token-form";
 import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { listApiTokens } from "@/lib/feed";
-import { formatInstant } from "@/lib/format/datetime";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 
-export const metadata: Metadata = { title: "API tokens" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("admin");
+  return { title: t("tokens.title") };
+}
 
 export default async function TokensPage() {
   const tokens = await forPage(() => listApiTokens());
+  const t = await getTranslations("admin.tokens");
+  const tc = await getTranslations("common");
+  const fmt = await getFormat();
   return (
     <>
       <div className="page-head">
-        <h1>API tokens</h1>
+        <h1>{t("title")}</h1>
         <p className="muted">
-          Other systems read the state change feed, <code>GET /api/state-changes?after=&lt;id&gt;&amp;states=outzone,…</code>, with{" "}
-          <code>Authorization: Bearer &lt;token&gt;</code>. Each client keeps its own cursor (the last id it has).
+          {t.rich("intro", {
+            feed: "GET /api/state-changes?after=<id>&states=outzone,…",
+            header: "Authorization: Bearer <token>",
+            code: (chunks) => <code>{chunks}</code>,
+          })}
         </p>
       </div>
       <section className="panel">
-        <h2>New client</h2>
+        <h2>{t("newClient")}</h2>
         <NewTokenForm action={createApiTokenAction} />
       </section>
       <table className="data-table tokens">
         <thead>
           <tr>
-            <th scope="col">Client</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last read</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t("columns.client")}</th>
+            <th scope="col">{t("columns.created")}</th>
+            <th scope="col">{t("columns.lastRead")}</th>
+            <th scope="col">{t("columns.status")}</th>
           </tr>
         </thead>
         <tbody>
           {tokens.length === 0 && (
             <tr>
               <td colSpan={4} className="muted">
-                No tokens yet.
+                {t("empty")}
               </td>
             </tr>
           )}
-          {tokens.map((t) => (
-            <tr key={t.id}>
+          {tokens.map((token) => (
+            <tr key={token.id}>
               <td>
-                <strong>{t.name}</strong>
+                <strong>{token.name}</strong>
               </td>
+              <td className="nowrap">{t("created", { at: fmt.instant(token.createdAt), user: token.createdBy })}</td>
               <td className="nowrap">
-                {formatInstant(t.createdAt)} by {t.createdBy}
+                {token.lastUsedAt ? t("lastRead", { at: fmt.instant(token.lastUsedAt), after: String(token.lastAfter) }) : tc("never")}
               </td>
-              <td className="nowrap">{t.lastUsedAt ? `${formatInstant(t.lastUsedAt)}, after ${t.lastAfter}` : "never"}</td>
               <td>
-                {t.revokedAt ? (
-                  <span className="badge-off">
-                    revoked {formatInstant(t.revokedAt)} by {t.revokedBy}
-                  </span>
+                {token.revokedAt ? (
+                  <span className="badge-off">{t("revoked", { at: fmt.instant(token.revokedAt), user: token.revokedBy ?? "" })}</span>
                 ) : (
-                  <ActionForm
-                    action={revokeApiTokenAction}
-                    confirm={`Revoke the token of ${t.name}? Its next request is refused.`}
-                    className="inline"
-                  >
-                    <input type="hidden" name="tokenId" value={t.id} />
-                    <button type="submit">Revoke {t.name}</button>
+                  <ActionForm action={revokeApiTokenAction} confirm={t("confirmRevoke", { name: token.name })} className="inline">
+                    <input type="hidden" name="tokenId" value={token.id} />
+                    <button type="submit">{t("revoke", { name: token.name })}</button>
                   </ActionForm>
                 )}
               </td>

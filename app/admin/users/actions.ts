@@ -1,13 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
 import { createUser, disableUser, enableUser, forceSignOut, setUserPassword, setUserRole } from "@/lib/users/admin";
 
 // Form posts from /admin/users. Each one goes through the data-access layer, which checks the
 // caller's session and role, validates the input and audits the outcome.
 
-async function run(work: () => Promise<{ message: string }>): Promise<ActionResult> {
+async function run(work: () => Promise<{ message: Text }>): Promise<ActionResult> {
   const result = await toActionResult<undefined>(work);
   if (result.ok) revalidatePath("/admin/users");
   return result;

@@ -2,33 +2,39 @@ import type { Metadata } from "next";
 import { AddUserForm, UserActions } from "@/components/users/users-admin";
 import { currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { ROLES } from "@/lib/auth/roles";
-import { formatInstant } from "@/lib/format/datetime";
+import { isRole, ROLES } from "@/lib/auth/roles";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { listUsers } from "@/lib/users/admin";
 
-export const metadata: Metadata = { title: "Users" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("admin");
+  return { title: t("users.title") };
+}
 
 export default async function UsersPage() {
   const users = await forPage(() => listUsers());
   const me = await currentActor();
+  const t = await getTranslations("admin");
+  const tc = await getTranslations("common");
+  const fmt = await getFormat();
   return (
     <>
       <div className="page-head">
-        <h1>Users</h1>
-        <p className="muted">{users.length} console users</p>
+        <h1>{t("users.title")}</h1>
+        <p className="muted">{t("users.count", { count: users.length })}</p>
       </div>
       <section className="panel">
-        <h2>Add a user</h2>
+        <h2>{t("users.add.title")}</h2>
         <AddUserForm roles={ROLES} />
       </section>
       <table className="data-table">
         <thead>
           <tr>
-            <th scope="col">User</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{t("users.columns.user")}</th>
+            <th scope="col">{t("users.columns.role")}</th>
+            <th scope="col">{t("users.columns.status")}</th>
+            <th scope="col">{t("users.columns.lastSeen")}</th>
+            <th scope="col">{t("users.columns.actions")}</th>
           </tr>
         </thead>
         <tbody>
@@ -38,12 +44,12 @@ export default async function UsersPage() {
                 <strong>{user.username}</strong>
                 {user.displayName && <div className="muted">{user.displayName}</div>}
               </td>
-              <td>{user.role}</td>
+              <td>{isRole(user.role) ? tc(`roles.${user.role}`) : user.role}</td>
               <td>
-                {user.disabled ? <span className="badge-off">disabled</span> : "active"}
-                <div className="muted">{user.openSessions} open session(s)</div>
+                {user.disabled ? <span className="badge-off">{t("users.disabled")}</span> : t("users.active")}
+                <div className="muted">{t("users.sessions", { count: user.openSessions })}</div>
               </td>
-              <td className="nowrap">{user.lastSeen ? formatInstant(user.lastSeen) : "never"}</td>
+              <td className="nowrap">{user.lastSeen ? fmt.instant(user.lastSeen) : tc("never")}</td>
               <td>
                 <UserActions user={{ ...user, lastSeen: user.lastSeen ?? "" }} roles={ROLES} isSelf={user.id === me?.userId} />
               </td>

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
 import { blockObject, changeBlock, unblockObject } from "@/lib/requests/blocks";
 import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/lib/requests/write";
 
@@ -10,7 +10,7 @@ import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/l
 
 const field = (form: FormData, name: string) => form.get(name) ?? undefined;
 
-async function run(objectId: FormDataEntryValue | undefined, work: () => Promise<{ message: string }>): Promise<ActionResult> {
+async function run(objectId: FormDataEntryValue | undefined, work: () => Promise<{ message: Text }>): Promise<ActionResult> {
   const result = await toActionResult<undefined>(work);
   if (result.ok && typeof objectId === "string" && /^\d+$/.test(objectId)) revalidatePath(`/objects/${objectId}`);
   return result;

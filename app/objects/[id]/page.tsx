@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
@@ -10,25 +9,27 @@ import { SimpleTable } from "@/components/simple-table";
 import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
-import { formatCancellation, formatInstant, formatPeriod } from "@/lib/format/datetime";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { type ObjectRef, objectDetail, visibleRows } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
-export const metadata: Metadata = { title: "Object" };
+export async function generateMetadata() {
+  const t = await getTranslations("object");
+  return { title: t("title") };
+}
 
-const ref = (r: ObjectRef | null) => (r ? <Link href={`/objects/${r.id}`}>{r.name}</Link> : "—");
-const refList = (list: ObjectRef[]) =>
+const ref = (r: ObjectRef | null, none: string) => (r ? <Link href={`/objects/${r.id}`}>{r.name}</Link> : none);
+const refList = (list: ObjectRef[], none: string) =>
   list.length === 0
-    ? "—"
+    ? none
     : list.map((r, i) => (
         <span key={r.id}>
           {i > 0 && ", "}
-          {ref(r)}
+          {ref(r, none)}
         </span>
       ));
-const when = (iso: string | null, none = "—") => (iso ? formatInstant(iso) : none);
 
 function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
@@ -57,6 +58,22 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const { history: historyRows, requests: requestRows } = visibleRows(object, { history: showAllHistory, requests: showAllRequests });
   const timeZone = readConfig().registryTimeZone;
   const now = new Date().toISOString();
+  const t = await getTranslations("object");
+  const tc = await getTranslations("common");
+  const fmt = await getFormat();
+  const none = tc("none");
+  const when = (iso: string | null, otherwise = none) => (iso ? fmt.instant(iso) : otherwise);
+  const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+  const cancellation = (r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }) => {
+    if (!r.canceled) return none;
+    const at = fmt.instant(r.canceled);
+    if (r.canceledBy && r.cancelReason) return t("requests.canceledByWhy", { when: at, who: r.canceledBy, reason: r.cancelReason });
+    if (r.canceledBy) return t("requests.canceledBy", { when: at, who: r.canceledBy });
+    if (r.cancelReason) return t("requests.canceledWhy", { when: at, reason: r.cancelReason });
+    return t("requests.canceledAt", { when: at });
+  };
+  const hosts = (list: { fqdn: string; addresses: string[] }[]) =>
+    list.map((h) => `${h.fqdn}${h.addresses.length ? ` (${h.addresses.join(", ")})` : ""}`).join("; ");
 
   // Timeline: recorded periods solid; pending requests and foreseen states dashed.
   const bars: TimelineBar[] = [
@@ -65,7 +82,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       from: h.from,
       to: h.to,
       future: false,
-      label: `${h.state}: ${formatInstant(h.from)} → ${h.to ? formatInstant(h.to) : "now (in force)"}`,
+      label: t("timeline.period", { state: h.state, from: fmt.instant(h.from), to: h.to ? fmt.instant(h.to) : t("timeline.nowInForce") }),
     })),
     ...object.requests
       .filter((r) => r.status === "pending")
@@ -74,7 +91,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         from: r.from,
         to: r.to,
         future: true,
-        label: `${r.state}, pending request ${r.id}: ${formatPeriod(r.from, r.to)}`,
+        label: t("timeline.pending", { state: r.state, id: String(r.id), period: period(r.from, r.to) }),
       })),
     ...object.projected
       .filter(
@@ -85,7 +102,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         from: p.from,
         to: p.to,
         future: true,
-        label: `${p.state}, foreseen by the rules if nothing changes: ${formatPeriod(p.from, p.to)}`,
+        label: t("timeline.foreseen", { state: p.state, period: period(p.from, p.to) }),
       })),
   ];
   const lanes = [...new Set(bars.map((b) => b.state))];
@@ -98,176 +115,190 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       <div className="page-head">
         <h1>{object.name}</h1>
         <p className="muted">
-          <span className={`type type-${object.type}`}>{object.type}</span> · id {object.id} · {object.roid}
+          <span className={`type type-${object.type}`}>{t("type", { type: object.type })}</span> · {t("id", { id: String(object.id) })} ·{" "}
+          {object.roid}
         </p>
       </div>
       {object.deleted && (
         <div className="notice deleted-banner" role="status">
-          <p>
-            <strong>Deleted on {formatInstant(object.deleted)}.</strong> What follows is its history as the registry kept it.
-          </p>
+          <p>{t.rich("deleted", { when: fmt.instant(object.deleted), b: (chunks) => <strong>{chunks}</strong> })}</p>
         </div>
       )}
 
       <section className="panel meaning" aria-labelledby="meaning">
-        <h2 id="meaning">What this means now</h2>
+        <h2 id="meaning">{t("meaning.title")}</h2>
         <ul>
-          {object.inZone !== null && (
-            <li>{object.inZone ? "The domain is in the DNS zone." : "The domain is not in the DNS zone (outzone)."}</li>
-          )}
+          {object.inZone !== null && <li>{object.inZone ? t("meaning.inZone") : t("meaning.outZone")}</li>}
           {object.refusals.length === 0 ? (
-            <li>No EPP command is refused by its states.</li>
+            <li>{t("meaning.noRefusals")}</li>
           ) : (
             object.refusals.map((r) => (
               <li key={r.command}>
-                EPP <strong>{r.command}</strong> is refused ({r.states.join(", ")}).
+                {t.rich("meaning.refused", { command: r.command, states: r.states.join(", "), b: (chunks) => <strong>{chunks}</strong> })}
               </li>
             ))
           )}
           {object.metadata.deleteCandidateAt && (
-            <li>If nothing changes, it becomes a delete candidate on {formatInstant(object.metadata.deleteCandidateAt)}.</li>
+            <li>{t("meaning.deleteCandidate", { when: fmt.instant(object.metadata.deleteCandidateAt) })}</li>
           )}
         </ul>
       </section>
 
-      <h2>States now</h2>
+      <h2>{t("states.title")}</h2>
       <SimpleTable
         className="states-now"
-        empty="No states."
+        empty={t("states.empty")}
         rows={object.states}
         rowKey={(s) => s.name}
         columns={[
-          { header: "State", cell: (s) => s.name },
-          { header: "Meaning", cell: (s) => s.description },
+          { header: t("states.columns.state"), cell: (s) => s.name },
+          { header: t("states.columns.meaning"), cell: (s) => s.description },
           {
-            header: "Kind",
+            header: t("states.columns.kind"),
             className: "nowrap",
-            cell: (s) => `${s.manual ? "manual" : "automatic"}, ${s.external ? "external" : "internal"}`,
+            cell: (s) =>
+              t("states.kind", {
+                origin: s.manual ? t("states.manual") : t("states.automatic"),
+                scope: s.external ? t("states.external") : t("states.internal"),
+              }),
           },
-          { header: "Since", className: "nowrap", cell: (s) => formatInstant(s.since) },
+          { header: t("states.columns.since"), className: "nowrap", cell: (s) => fmt.instant(s.since) },
           {
-            header: "Why",
+            header: t("states.columns.why"),
             className: "why",
-            cell: (s) => s.reason ?? "No rule or request explains it now; the state engine closes it at its next run.",
+            cell: (s) => s.reason ?? t("states.noReason"),
           },
         ]}
       />
 
-      <h2>State history</h2>
+      <h2>{t("history.title")}</h2>
       {lanes.length === 0 ? (
-        <p className="muted">No state history.</p>
+        <p className="muted">{t("history.empty")}</p>
       ) : (
         <StateTimeline lanes={lanes} bars={bars} now={now} created={object.created} timeZone={timeZone} />
       )}
       <details className="history-table" id="history-table" open={showAllHistory || undefined}>
-        <summary>History as a table ({object.history.length} periods)</summary>
+        <summary>{t("history.table", { count: object.history.length })}</summary>
         {historyRows.length < object.history.length && (
           <p className="muted">
-            The newest {historyRows.length} of {object.history.length} periods ·{" "}
+            {t("history.newest", { shown: fmt.number(historyRows.length), total: fmt.number(object.history.length) })} ·{" "}
             <Link href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
-              show all {object.history.length}
+              {t("history.showAll", { total: fmt.number(object.history.length) })}
             </Link>
           </p>
         )}
         <SimpleTable
-          empty="No state history."
+          empty={t("history.empty")}
           rows={historyRows}
           rowKey={(h) => `${h.state}-${h.from}`}
           columns={[
-            { header: "State", cell: (h) => h.state },
-            { header: "From", className: "nowrap", cell: (h) => formatInstant(h.from) },
-            { header: "Until", className: "nowrap", cell: (h) => (h.to ? formatInstant(h.to) : "in force") },
+            { header: t("history.columns.state"), cell: (h) => h.state },
+            { header: t("history.columns.from"), className: "nowrap", cell: (h) => fmt.instant(h.from) },
+            { header: t("history.columns.until"), className: "nowrap", cell: (h) => (h.to ? fmt.instant(h.to) : tc("inForce")) },
           ]}
         />
       </details>
 
       {(object.block || (object.canWrite && object.requestable.some((r) => r.name === "serverBlocked"))) && (
         <section className="panel" aria-labelledby="blocking">
-          <h2 id="blocking">Administrative block</h2>
+          <h2 id="blocking">{t("block.title")}</h2>
           {object.block ? (
             <>
               <p>
-                Blocked (block {object.block.id}) from {formatInstant(object.block.from)}{" "}
-                {object.block.to ? `until ${formatInstant(object.block.to)}` : "with no end"}, by {object.block.by}: serverBlocked
-                {object.block.prohibitions.length ? `, ${object.block.prohibitions.join(", ")}` : ""}.
+                {object.block.to
+                  ? t("block.blockedUntil", {
+                      id: String(object.block.id),
+                      from: fmt.instant(object.block.from),
+                      to: fmt.instant(object.block.to),
+                      by: object.block.by,
+                      states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                    })
+                  : t("block.blockedOpen", {
+                      id: String(object.block.id),
+                      from: fmt.instant(object.block.from),
+                      by: object.block.by,
+                      states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                    })}
               </p>
               {object.canWrite && (
                 <ActionForm
                   action={unblockAction}
                   className="inline"
-                  confirm={`Lift block ${object.block.id} on ${object.name}? Earlier prohibitions come back.`}
+                  confirm={t("block.unblockConfirm", { id: String(object.block.id), name: object.name })}
                 >
                   <input type="hidden" name="blockId" value={object.block.id} />
                   <input type="hidden" name="objectId" value={object.id} />
-                  <input name="reason" required maxLength={REASON_MAX} placeholder="Reason" aria-label="Reason to unblock" />
-                  <button type="submit">Unblock</button>
+                  <input
+                    name="reason"
+                    required
+                    maxLength={REASON_MAX}
+                    placeholder={t("block.reasonPlaceholder")}
+                    aria-label={t("block.unblockReason")}
+                  />
+                  <button type="submit">{t("block.unblock")}</button>
                 </ActionForm>
               )}
               {object.canWrite && (
                 <details className="change-block">
-                  <summary>Change the block</summary>
+                  <summary>{t("block.changeSummary")}</summary>
                   <ActionForm
                     action={changeBlockAction}
                     className="block-form"
-                    confirm={`Change block ${object.block.id} on ${object.name}?`}
+                    confirm={t("block.changeConfirm", { id: String(object.block.id), name: object.name })}
                   >
                     <input type="hidden" name="blockId" value={object.block.id} />
                     <input type="hidden" name="objectId" value={object.id} />
                     <div className="filter-row">
                       {Date.parse(object.block.from) > Date.now() && (
                         <label>
-                          New start ({timeZone}; empty: keep)
+                          {t("block.newStart", { zone: timeZone })}
                           <input name="from" type="datetime-local" step="1" />
                         </label>
                       )}
                       <label>
-                        New end (empty: no end)
+                        {t("block.newEnd")}
                         <input name="to" type="datetime-local" step="1" />
                       </label>
                     </div>
                     <ProhibitionChoices choices={prohibitionChoices((name) => object.block?.prohibitions.includes(name) ?? false)} />
                     <label className="reason">
-                      Reason for the change
+                      {t("block.changeReason")}
                       <input name="reason" required maxLength={REASON_MAX} />
                     </label>
-                    <button type="submit">Change block</button>
+                    <button type="submit">{t("block.change")}</button>
                   </ActionForm>
                 </details>
               )}
             </>
           ) : (
-            <ActionForm
-              action={blockAction}
-              className="block-form"
-              confirm={`Block ${object.name}? Its prohibitions then change only through the block.`}
-            >
+            <ActionForm action={blockAction} className="block-form" confirm={t("block.blockConfirm", { name: object.name })}>
               <input type="hidden" name="objectId" value={object.id} />
               <input type="hidden" name="idempotencyKey" value={randomUUID()} />
               <div className="filter-row">
                 <label>
-                  Block from ({timeZone}; empty: now)
+                  {t("block.from", { zone: timeZone })}
                   <input name="from" type="datetime-local" step="1" />
                 </label>
                 <label>
-                  until (optional)
+                  {t("block.until")}
                   <input name="to" type="datetime-local" step="1" />
                 </label>
               </div>
               <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
               <label className="reason">
-                Reason
+                {t("block.reason")}
                 <input name="reason" required maxLength={REASON_MAX} />
               </label>
-              <button type="submit">Block</button>
+              <button type="submit">{t("block.block")}</button>
             </ActionForm>
           )}
         </section>
       )}
 
-      <h2 id="requests">Requests</h2>
+      <h2 id="requests">{t("requests.title")}</h2>
       {object.canWrite && object.requestable.length > 0 && (
         <section className="panel" aria-labelledby="new-request">
-          <h3 id="new-request">Request a state</h3>
+          <h3 id="new-request">{t("requests.create")}</h3>
           <RequestForm
             action={createRequestAction}
             preview={previewRequestAction}
@@ -281,41 +312,51 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       )}
       {requestRows.length < object.requests.length && (
         <p className="muted">
-          {requestRows.length} of {object.requests.length} requests: every pending or in-force one and the newest others ·{" "}
+          {t("requests.shown", { shown: fmt.number(requestRows.length), total: fmt.number(object.requests.length) })} ·{" "}
           <Link href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
-            show all {object.requests.length}
+            {t("requests.showAll", { total: fmt.number(object.requests.length) })}
           </Link>
         </p>
       )}
       <SimpleTable
         className="requests"
-        empty="No state requests."
+        empty={t("requests.empty")}
         rows={requestRows}
         rowKey={(r) => r.id}
         columns={[
-          { header: "Request", cell: (r) => r.id },
-          { header: "State", cell: (r) => r.state },
-          { header: "Status", cell: (r) => <span className={`status status-${r.status.replace(" ", "-")}`}>{r.status}</span> },
-          { header: "Period", className: "nowrap", cell: (r) => formatPeriod(r.from, r.to) },
-          { header: "Reason", cell: (r) => r.reason ?? "—" },
-          { header: "Author", cell: (r) => r.author ?? "—" },
-          { header: "Created", className: "nowrap", cell: (r) => formatInstant(r.created) },
+          { header: t("requests.columns.request"), cell: (r) => r.id },
+          { header: t("requests.columns.state"), cell: (r) => r.state },
           {
-            header: "Canceled",
-            cell: (r) => formatCancellation(r),
+            header: t("requests.columns.status"),
+            cell: (r) => (
+              <span className={`status status-${r.status.replace(" ", "-")}`}>
+                {t("requests.status", { status: r.status.replace(" ", "_") })}
+              </span>
+            ),
+          },
+          { header: t("requests.columns.period"), className: "nowrap", cell: (r) => period(r.from, r.to) },
+          { header: t("requests.columns.reason"), cell: (r) => r.reason ?? none },
+          { header: t("requests.columns.author"), cell: (r) => r.author ?? none },
+          { header: t("requests.columns.created"), className: "nowrap", cell: (r) => fmt.instant(r.created) },
+          {
+            header: t("requests.columns.canceled"),
+            cell: (r) => cancellation(r),
           },
           ...(object.canWrite
             ? [
                 {
-                  header: "Cancel",
+                  header: t("requests.columns.cancel"),
                   cell: (r: (typeof object.requests)[number]) =>
                     r.blockId && (r.status === "pending" || r.status === "in force") ? (
-                      <span className="muted">ends with block {r.blockId}</span>
+                      <span className="muted">{t("requests.endsWithBlock", { id: String(r.blockId) })}</span>
                     ) : r.status === "pending" || r.status === "in force" ? (
                       <ActionForm
                         action={cancelRequestAction}
                         className="inline cancel-request"
-                        confirm={`Cancel request ${r.id} (${r.state})? ${r.status === "in force" ? "The state ends now." : "It will not take effect."}`}
+                        confirm={t(r.status === "in force" ? "requests.cancelInForce" : "requests.cancelPending", {
+                          id: String(r.id),
+                          state: r.state,
+                        })}
                       >
                         <input type="hidden" name="requestId" value={r.id} />
                         <input type="hidden" name="objectId" value={object.id} />
@@ -323,10 +364,10 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                           name="reason"
                           required
                           maxLength={REASON_MAX}
-                          placeholder="Reason"
-                          aria-label={`Reason to cancel request ${r.id}`}
+                          placeholder={t("requests.reasonPlaceholder")}
+                          aria-label={t("requests.cancelReason", { id: String(r.id) })}
                         />
-                        <button type="submit">Cancel request {r.id}</button>
+                        <button type="submit">{t("requests.cancel", { id: String(r.id) })}</button>
                       </ActionForm>
                     ) : null,
                 },
@@ -334,101 +375,91 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
             : []),
         ]}
       />
-      <p className="muted">Requests made outside the console have no recorded author.</p>
+      <p className="muted">{t("requests.noAuthor")}</p>
 
       <div className="detail-columns">
         <section aria-labelledby="data">
-          <h2 id="data">Object data</h2>
+          <h2 id="data">{t("data.title")}</h2>
           {d && (
             <Facts
               rows={[
-                ["Zone", d.zone],
-                ["Expires", d.expires],
-                ["Validation until", d.validationExpires ?? "—"],
-                ["Registrant", ref(d.registrant)],
-                ["Admin contacts", refList(d.admins)],
-                ["Temporary contacts", refList(d.temps)],
-                ["NSSET", ref(d.nsset)],
-                [
-                  "Name servers",
-                  d.hosts.length
-                    ? d.hosts.map((h) => `${h.fqdn}${h.addresses.length ? ` (${h.addresses.join(", ")})` : ""}`).join("; ")
-                    : "—",
-                ],
-                ["KEYSET", ref(d.keyset)],
+                [t("data.zone"), d.zone],
+                [t("data.expires"), fmt.day(d.expires)],
+                [t("data.validationUntil"), d.validationExpires ? fmt.day(d.validationExpires) : none],
+                [t("data.registrant"), ref(d.registrant, none)],
+                [t("data.admins"), refList(d.admins, none)],
+                [t("data.temps"), refList(d.temps, none)],
+                [t("data.nsset"), ref(d.nsset, none)],
+                [t("data.nameServers"), d.hosts.length ? hosts(d.hosts) : none],
+                [t("data.keyset"), ref(d.keyset, none)],
               ]}
             />
           )}
           {object.contact && (
             <Facts
               rows={[
-                ["Name", object.contact.name ?? "—"],
-                ["Organization", object.contact.organization ?? "—"],
-                ["E-mail", object.contact.email ?? "—"],
+                [t("data.name"), object.contact.name ?? none],
+                [t("data.organization"), object.contact.organization ?? none],
+                [t("data.email"), object.contact.email ?? none],
               ]}
             />
           )}
           {(object.type === "nsset" || object.type === "keyset") && (
             <Facts
               rows={[
-                ["Technical contacts", refList(object.techContacts)],
-                ...(object.type === "nsset"
-                  ? ([
-                      [
-                        "Hosts",
-                        object.hosts.map((h) => `${h.fqdn}${h.addresses.length ? ` (${h.addresses.join(", ")})` : ""}`).join("; ") || "—",
-                      ],
-                    ] as [string, ReactNode][])
-                  : []),
+                [t("data.techContacts"), refList(object.techContacts, none)],
+                ...(object.type === "nsset" ? ([[t("data.hosts"), hosts(object.hosts) || none]] as [string, ReactNode][]) : []),
               ]}
             />
           )}
           <Facts
             rows={[
-              ["Sponsoring registrar", object.sponsoringRegistrar ?? "—"],
-              ["Created by", object.creatingRegistrar],
-              ["Created", when(object.created)],
-              ["Last updated", when(object.updated, "never")],
-              ["Updated by", object.updatingRegistrar ?? "—"],
-              ["Transferred", when(object.transferred, "never")],
-              ["Deleted", when(object.deleted, "no")],
+              [t("data.sponsoringRegistrar"), object.sponsoringRegistrar ?? none],
+              [t("data.createdBy"), object.creatingRegistrar],
+              [t("data.created"), when(object.created)],
+              [t("data.lastUpdated"), when(object.updated, tc("never"))],
+              [t("data.updatedBy"), object.updatingRegistrar ?? none],
+              [t("data.transferred"), when(object.transferred, tc("never"))],
+              [t("data.deleted"), when(object.deleted, t("data.notDeleted"))],
             ]}
           />
         </section>
         <section aria-labelledby="metadata" className="panel">
-          <h2 id="metadata">Metadata</h2>
+          <h2 id="metadata">{t("metadata.title")}</h2>
           <Facts
             rows={[
-              ["Last update", when(object.metadata.lastUpdate, "never updated")],
+              [t("metadata.lastUpdate"), when(object.metadata.lastUpdate, t("metadata.neverUpdated"))],
               [
-                "Referenced by",
-                object.metadata.references === null ? "— (domains are not referenced)" : `${object.metadata.references} object link(s)`,
+                t("metadata.referencedBy"),
+                object.metadata.references === null
+                  ? t("metadata.domainsNotReferenced")
+                  : t("metadata.references", { count: object.metadata.references }),
               ],
-              ["References last changed", when(object.metadata.referencesChanged, "never")],
+              [t("metadata.referencesChanged"), when(object.metadata.referencesChanged, tc("never"))],
               [
-                "Delete candidate",
+                t("metadata.deleteCandidate"),
                 object.states.some((s) => s.name === "deleteCandidate")
-                  ? "now"
-                  : when(object.metadata.deleteCandidateAt, "not foreseen while nothing changes"),
+                  ? t("metadata.deleteCandidateNow")
+                  : when(object.metadata.deleteCandidateAt, t("metadata.deleteCandidateNotForeseen")),
               ],
             ]}
           />
         </section>
       </div>
 
-      <h2>Audit entries</h2>
+      <h2>{t("audit.title")}</h2>
       {object.audit === null ? (
-        <p className="muted">The audit log is shown to administrators.</p>
+        <p className="muted">{t("audit.adminsOnly")}</p>
       ) : (
         <SimpleTable
-          empty="The console has not changed this object."
+          empty={t("audit.empty")}
           rows={object.audit}
           rowKey={(a) => `${a.at}-${a.action}`}
           columns={[
-            { header: "When", className: "nowrap", cell: (a) => formatInstant(a.at) },
-            { header: "Who", cell: (a) => a.actor ?? "—" },
-            { header: "What", cell: (a) => a.action },
-            { header: "Result", cell: (a) => a.result },
+            { header: t("audit.columns.when"), className: "nowrap", cell: (a) => fmt.instant(a.at) },
+            { header: t("audit.columns.who"), cell: (a) => a.actor ?? none },
+            { header: t("audit.columns.what"), cell: (a) => a.action },
+            { header: t("audit.columns.result"), cell: (a) => t("audit.result", { result: a.result }) },
           ]}
         />
       )}

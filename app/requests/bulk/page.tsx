@@ -3,11 +3,15 @@ import { BulkForm } from "@/components/requests/bulk-form";
 import { authorize } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
+import { getTranslations } from "@/lib/i18n/server";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { BULK_MAX } from "@/lib/requests/bulk";
 import { bulkAction } from "./actions";
 
-export const metadata: Metadata = { title: "Bulk change" };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("requests");
+  return { title: t("bulk.title") };
+}
 
 export default async function BulkPage(props: PageProps<"/requests/bulk">) {
   const { filter } = await props.searchParams;
@@ -17,15 +21,16 @@ export default async function BulkPage(props: PageProps<"/requests/bulk">) {
     db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY importance DESC NULLS LAST, id"),
   ]);
   const names = states.map((s) => s.name);
+  const t = await getTranslations("requests");
   return (
     <>
       <div className="page-head">
-        <h1>Bulk change</h1>
-        <p className="muted">A request or an administrative block for many objects: dry run first, then all or nothing.</p>
+        <h1>{t("bulk.title")}</h1>
+        <p className="muted">{t("bulk.intro")}</p>
       </div>
       <BulkForm
         action={bulkAction}
-        types={types.map((t) => t.name)}
+        types={types.map((type) => type.name)}
         states={names}
         prohibitions={names.filter((n) => isProhibition(n)).map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) }))}
         timeZone={readConfig().registryTimeZone}

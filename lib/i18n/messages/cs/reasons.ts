@@ -1,4 +1,42 @@
 import type { Catalog } from "../catalog";
 import type { reasons as en } from "../en/reasons";
 
-export const reasons: Catalog<typeof en> = {};
+export const reasons: Catalog<typeof en> = {
+  requested: {
+    onwards:
+      "vyžádáno od {from} {zone} na dobu neurčitou (požadavek {request}){recorded, select, yes {: „{reason}“} other {, důvod nebyl uveden}}",
+    until:
+      "vyžádáno na období {from} – {to} {zone} (požadavek {request}){recorded, select, yes {: „{reason}“} other {, důvod nebyl uveden}}",
+  },
+  expirationWarning:
+    "do data expirace {exdate} {days, plural, one {zbývá nejvýše # den} few {zbývají nejvýše # dny} other {zbývá nejvýše # dní}} (varování od {warningFrom})",
+  expired: "datum expirace {exdate} ≤ dnes ({today})",
+  unguarded:
+    "{days, plural, one {# den} few {# dny} other {# dní}} nebo více po expiraci: ochranná lhůta skončila {at} {zone} (datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}})",
+  validationWarning:
+    "validace končí {validationDate}, {days, plural, one {zbývá nejvýše # den} few {zbývají nejvýše # dny} other {zbývá nejvýše # dní}}",
+  notValidated: "validace skončila {at} {zone} (datum konce validace {validationDate})",
+  nssetMissing: "doména nemá přiřazen nsset",
+  outzone: {
+    noNsset: "mimo zónu: doména nemá přiřazen nsset",
+    manual: "mimo zónu: je vyžádán serverOutzoneManual",
+    unguarded: "mimo zónu: po ochranné lhůtě (expirace {exdate}) a bez serverInzoneManual",
+    notValidated: "mimo zónu: není validována (konec validace {validationDate}) a bez serverInzoneManual",
+  },
+  deleteCandidate: {
+    domain:
+      "ke zrušení: datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}, od {at} {zone}; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+    unlinked:
+      "ke zrušení: bez vazeb od {since} {zone}{neverLinked, select, yes { (nikdy nebyl navázán; tehdy vytvořen)} other {}} a {months, plural, one {uplynul # měsíc} few {uplynuly # měsíce} other {uplynulo # měsíců}}; není nastaven serverDeleteProhibited",
+  },
+  linked: {
+    references: "odkazují na něj: {references}",
+    registrant: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na držitele)",
+    domainContact:
+      "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na administrativní nebo dočasný kontakt)",
+    nssetContact: "{n, plural, one {{count} nsset} few {{count} nssety} other {{count} nssetů}} (jako na technický kontakt)",
+    keysetContact: "{n, plural, one {{count} keyset} few {{count} keysety} other {{count} keysetů}} (jako na technický kontakt)",
+    nssetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svůj nsset)",
+    keysetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svůj keyset)",
+  },
+};

@@ -1,4 +1,82 @@
 import type { Catalog } from "../catalog";
 import type { requests as en } from "../en/requests";
 
-export const requests: Catalog<typeof en> = {};
+export const requests: Catalog<typeof en> = {
+  phases: { scheduled: "naplánovaný", inForce: "platný", ended: "skončený", canceled: "zrušený" },
+  type: "{type, select, domain {doména} contact {kontakt} nsset {nsset} keyset {keyset} other {{type}}}",
+  list: {
+    title: "Požadavky",
+    upcomingHint: "Začínají nebo končí v příštích 7 dnech, nejbližší první",
+    allHint: "Všechny ruční požadavky na stav, od nejnovějšího začátku",
+    bulkLink: "Hromadná změna…",
+    views: {
+      label: "Zobrazení požadavků",
+      all: "všechny",
+      upcoming: "příštích 7 dní",
+      phases: { scheduled: "naplánované", inForce: "platné", ended: "skončené", canceled: "zrušené" },
+    },
+    filters: {
+      label: "Filtrovat požadavky",
+      phase: "Fáze",
+      anyPhase: "libovolná",
+      state: "Stav",
+      anyState: "libovolný",
+      author: "Autor",
+      from: "Platné po",
+      to: "Začínající před",
+      batch: "Dávka",
+      apply: "Použít filtry",
+    },
+    columns: {
+      request: "Požadavek",
+      object: "Objekt",
+      state: "Stav",
+      phase: "Fáze",
+      period: "Období",
+      reason: "Důvod",
+      author: "Autor",
+      canceled: "Zrušeno",
+    },
+    empty: "Filtru neodpovídá žádný požadavek.",
+    cancellation: {
+      full: "{when}, zrušil(a) {who}: {reason}",
+      by: "{when}, zrušil(a) {who}",
+      reason: "{when}: {reason}",
+      plain: "{when}",
+    },
+    pager: { label: "Stránky", next: "Další ›" },
+  },
+  bulk: {
+    title: "Hromadná změna",
+    intro: "Požadavek nebo administrativní blokace pro mnoho objektů: nejprve zkušební běh, pak vše, nebo nic.",
+    form: {
+      label: "Hromadná změna",
+      fromFilter: "Objekty: ty, kterým odpovídá filtr seznamu <code>{filter}</code> (nejvýše {max}).",
+      pasteInstead: "Místo toho vložit názvy",
+      names: "Názvy nebo handly (jeden na řádek, nebo oddělené mezerami či čárkami; nejvýše {max})",
+      type: "Typ",
+      anyType: "libovolný typ",
+      typeOption:
+        "{type, select, domain {doména} contact {kontakt} nsset {sada jmenných serverů (nsset)} keyset {sada klíčů (keyset)} other {{type}}}",
+      kind: "Změna",
+      kindBlock: "administrativní blokace",
+      kindRequest: "požadavek na stav",
+      state: "Stav",
+      from: "Začátek ({zone}; prázdné: hned)",
+      to: "Konec (nepovinné)",
+      reason: "Důvod",
+      dryRun: "Zkušební běh",
+      apply: "Provést pro všechny",
+      confirmFilter: "Provést pro všechny objekty, kterým filtr odpovídá? Vše, nebo nic: odmítne-li se jediný, nezmění se nic.",
+      confirmCount:
+        "{count, plural, one {Provést pro # objekt?} few {Provést pro všechny # objekty?} other {Provést pro všech # objektů?}} Vše, nebo nic: odmítne-li se jediný, nezmění se nic.",
+      progress: "Průběh hromadné změny",
+      applyingFilter: "Provádí se pro odpovídající objekty…",
+      applyingCount: "Provádí se pro {count, plural, one {# objekt} few {# objekty} other {# objektů}}…",
+      tryingFilter: "Zkušební běh pro odpovídající objekty…",
+      tryingCount: "Zkušební běh pro {count, plural, one {# objekt} few {# objekty} other {# objektů}}…",
+      name: "Název",
+      result: "Výsledek",
+    },
+  },
+};

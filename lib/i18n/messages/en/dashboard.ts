@@ -1,1 +1,36 @@
-export const dashboard = {} as const;
+export const dashboard = {
+  title: "Overview",
+  intro:
+    "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of {asOf} (kept for a minute) · <refresh>count again now</refresh>",
+  byState: {
+    title: "Objects per state now",
+    chart: "Live objects per current state",
+    bar: "{state}: {count, plural, other {# objects}} — {description}",
+  },
+  perDay: {
+    title: "States entered and left per day, last 30 days",
+    legend: "Objects that entered (<entered>■</entered>) or left (<left>■</left>) at least one state that day.",
+    chart: "Objects entering and leaving states per day",
+    point: "{day}: {count, plural, other {# objects}} {change, select, entered {entered} other {left}} a state",
+  },
+  upcoming: {
+    title: "Coming up",
+    requests: "{count, plural, one {# request start or end in the next 7 days} other {# requests start or end in the next 7 days}}",
+  },
+  engine: {
+    title: "State engine",
+    lastRun:
+      "Last run {at} ({kind, select, full {full} incremental {incremental} object {object} busy {busy} behind {behind} other {{kind}}}); history exact up to {cursor}{lag}.",
+    lag: ", {ago} ago",
+    seconds: "{n} s",
+    minutes: "{n} min",
+    notRun: "The state engine has not run yet.",
+    waiting: "{count, plural, other {# object(s) wait for its next run.}}",
+  },
+  recent: {
+    title: "Recent actions",
+    adminsOnly: "The audit log is for administrators.",
+    entry: "{at} · {actor} · {action} · {result, select, ok {ok} refused {refused} error {error} other {{result}}}",
+    all: "The whole audit log",
+  },
+} as const;

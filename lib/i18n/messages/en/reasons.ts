@@ -1,1 +1,40 @@
-export const reasons = {} as const;
+/**
+ * Why a state holds, from the codes and arguments of the SQL function state_reasons (migration
+ * 20261123020000_state_reason_codes), rendered by lib/objects/reasons.ts. {zone} is the registry's
+ * time zone (e.g. Europe/Prague); instants are wall times in it; {count} is a count as written.
+ */
+export const reasons = {
+  requested: {
+    onwards: "requested for {from} onwards {zone} (request {request}){recorded, select, yes {: “{reason}”} other {, no reason recorded}}",
+    until: "requested for {from} – {to} {zone} (request {request}){recorded, select, yes {: “{reason}”} other {, no reason recorded}}",
+  },
+  expirationWarning: "expiration date {exdate} is {days, plural, other {# days}} away or less (warning from {warningFrom})",
+  expired: "expiration date {exdate} ≤ today ({today})",
+  unguarded:
+    "expired {days, plural, other {# days}} ago or more: unguarded from {at} {zone} (expiration date {exdate} + {days, plural, other {# days}})",
+  validationWarning: "validation ends {validationDate}, {days, plural, other {# days}} away or less",
+  notValidated: "validation ended {at} {zone} (validation date {validationDate})",
+  nssetMissing: "the domain has no nsset",
+  outzone: {
+    noNsset: "out of the zone: the domain has no nsset",
+    manual: "out of the zone: serverOutzoneManual is requested",
+    unguarded: "out of the zone: unguarded (expired {exdate}) and no serverInzoneManual",
+    notValidated: "out of the zone: not validated (validation date {validationDate}) and no serverInzoneManual",
+  },
+  deleteCandidate: {
+    domain:
+      "to be deleted: expiration date {exdate} + {days, plural, other {# days}}, from {at} {zone}, and neither serverDeleteProhibited nor serverRenewProhibited",
+    unlinked:
+      "to be deleted: not linked since {since} {zone}{neverLinked, select, yes { (never linked; created then)} other {}}, and {months, plural, other {# months}} have passed; no serverDeleteProhibited",
+  },
+  linked: {
+    /** {references}: the parts below that apply, joined by ", ". */
+    references: "referenced by {references}",
+    registrant: "{n, plural, other {{count} domain(s)}} as registrant",
+    domainContact: "{n, plural, other {{count} domain(s)}} as admin or temporary contact",
+    nssetContact: "{n, plural, other {{count} nsset(s)}} as technical contact",
+    keysetContact: "{n, plural, other {{count} keyset(s)}} as technical contact",
+    nssetOf: "{n, plural, other {{count} domain(s)}} as their nsset",
+    keysetOf: "{n, plural, other {{count} domain(s)}} as their keyset",
+  },
+} as const;

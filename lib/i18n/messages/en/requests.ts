@@ -1,1 +1,83 @@
-export const requests = {} as const;
+export const requests = {
+  /** A request's phase as the list shows it (the value stays the English phase name). */
+  phases: { scheduled: "scheduled", inForce: "in force", ended: "ended", canceled: "canceled" },
+  /** An object type as the list shows it (the value stays the type's name). */
+  type: "{type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}}",
+  list: {
+    title: "Requests",
+    upcomingHint: "Starting or ending in the next 7 days, soonest first",
+    allHint: "All manual state requests, newest start first",
+    bulkLink: "Bulk change…",
+    views: {
+      label: "Request views",
+      all: "all",
+      upcoming: "upcoming 7 days",
+      /** The phase links: the requests of one phase. */
+      phases: { scheduled: "scheduled", inForce: "in force", ended: "ended", canceled: "canceled" },
+    },
+    filters: {
+      label: "Filter requests",
+      phase: "Phase",
+      anyPhase: "any",
+      state: "State",
+      anyState: "any",
+      author: "Author",
+      from: "In force after",
+      to: "Starting before",
+      batch: "Batch",
+      apply: "Apply filters",
+    },
+    columns: {
+      request: "Request",
+      object: "Object",
+      state: "State",
+      phase: "Phase",
+      period: "Period",
+      reason: "Reason",
+      author: "Author",
+      canceled: "Canceled",
+    },
+    empty: "No requests match.",
+    /** When a request was canceled, by whom and why (who and why may be unknown). */
+    cancellation: {
+      full: "{when} by {who}: {reason}",
+      by: "{when} by {who}",
+      reason: "{when}: {reason}",
+      plain: "{when}",
+    },
+    pager: { label: "Pages", next: "Next ›" },
+  },
+  bulk: {
+    title: "Bulk change",
+    intro: "A request or an administrative block for many objects: dry run first, then all or nothing.",
+    form: {
+      label: "Bulk change",
+      fromFilter: "Objects: those the list filter <code>{filter}</code> matches (at most {max}).",
+      pasteInstead: "Paste names instead",
+      names: "Names or handles (one per line, or separated by spaces or commas; at most {max})",
+      type: "Type",
+      anyType: "any type",
+      /** A type choice (the value stays the type's name). */
+      typeOption: "{type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}}",
+      kind: "Change",
+      kindBlock: "administrative block",
+      kindRequest: "a state request",
+      state: "State",
+      from: "Start ({zone}; empty: now)",
+      to: "End (optional)",
+      reason: "Reason",
+      dryRun: "Dry run",
+      apply: "Apply to all",
+      confirmFilter: "Apply to all the objects the filter matches? All or nothing: if one is refused, nothing changes.",
+      confirmCount:
+        "{count, plural, one {Apply to # object?} other {Apply to all # objects?}} All or nothing: if one is refused, nothing changes.",
+      progress: "Bulk progress",
+      applyingFilter: "Applying to the matching objects…",
+      applyingCount: "{count, plural, one {Applying to # object…} other {Applying to # objects…}}",
+      tryingFilter: "Trying the matching objects…",
+      tryingCount: "{count, plural, one {Trying # object…} other {Trying # objects…}}",
+      name: "Name",
+      result: "Result",
+    },
+  },
+} as const;

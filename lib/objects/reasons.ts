@@ -1,0 +1,116 @@
+import { formatInstant } from "../format/datetime";
+import { formatNumber } from "../format/instant";
+import type { Locale } from "../i18n/config";
+import { translator } from "../i18n/server";
+
+/**
+ * One row of the SQL function state_reasons (migration 20261123020000_state_reason_codes): which
+ * rule or request explains a state, and the object's dates and counts it uses. The rules live in
+ * SQL; only their wording is here and in the `reasons` catalogues.
+ */
+export interface ReasonCode {
+  code: string;
+  args: Record<string, unknown>;
+}
+
+const LINK_KINDS = ["registrant", "domainContact", "nssetContact", "keysetContact", "nssetOf", "keysetOf"] as const;
+
+/**
+ * The reason in `locale`'s words, or null for a code this console does not know (a database newer
+ * than the console). Calendar dates are written as the language writes them (English keeps ISO
+ * YYYY-MM-DD), instants as wall times in the registry's zone, which the message names once.
+ */
+export function reasonText({ code, args }: ReasonCode, locale: Locale): string | null {
+  const t = translator(locale, "reasons");
+  const text = (key: string) => {
+    const value = args[key];
+    return value === null || value === undefined ? "" : String(value);
+  };
+  const number = (key: string) => Number(args[key]);
+  const zone = text("zone");
+  const date = (key: string) => calendarDate(text(key), locale);
+  const instant = (key: string) => wallTime(text(key), locale, zone);
+  const recorded = args.reason !== null && args.reason !== undefined && args.reason !== "";
+
+  switch (code) {
+    case "requested":
+      return args.to === null || args.to === undefined
+        ? t("requested.onwards", {
+            from: instant("from"),
+            zone,
+            request: text("request"),
+            recorded: recorded ? "yes" : "no",
+            reason: text("reason"),
+          })
+        : t("requested.until", {
+            from: instant("from"),
+            to: instant("to"),
+            zone,
+            request: text("request"),
+            recorded: recorded ? "yes" : "no",
+            reason: text("reason"),
+          });
+    case "expirationWarning":
+      return t("expirationWarning", { exdate: date("exdate"), days: number("days"), warningFrom: date("warningFrom") });
+    case "expired":
+      return t("expired", { exdate: date("exdate"), today: date("today") });
+    case "unguarded":
+      return t("unguarded", { days: number("days"), at: instant("at"), zone, exdate: date("exdate") });
+    case "validationWarning":
+      return t("validationWarning", { validationDate: date("validationDate"), days: number("days") });
+    case "notValidated":
+      return t("notValidated", { at: instant("at"), zone, validationDate: date("validationDate") });
+    case "nssetMissing":
+      return t("nssetMissing");
+    case "outzoneNoNsset":
+      return t("outzone.noNsset");
+    case "outzoneManual":
+      return t("outzone.manual");
+    case "outzoneUnguarded":
+      return t("outzone.unguarded", { exdate: date("exdate") });
+    case "outzoneNotValidated":
+      return t("outzone.notValidated", { validationDate: date("validationDate") });
+    case "deleteCandidateDomain":
+      return t("deleteCandidate.domain", { exdate: date("exdate"), days: number("days"), at: instant("at"), zone });
+    case "deleteCandidateUnlinked":
+      return t("deleteCandidate.unlinked", {
+        since: instant("since"),
+        zone,
+        neverLinked: args.neverLinked === true ? "yes" : "no",
+        months: number("months"),
+      });
+    case "linked": {
+      const parts = LINK_KINDS.filter((kind) => number(kind) > 0).map((kind) =>
+        // English writes the count as the registry always has (no digit grouping); others their way.
+        t(`linked.${kind}`, { n: number(kind), count: locale === "en" ? String(number(kind)) : formatNumber(number(kind), locale) }),
+      );
+      return t("linked.references", { references: parts.join(", ") });
+    }
+    default:
+      return null;
+  }
+}
+
+/** A calendar date (YYYY-MM-DD): English as it is, Czech "1. 8. 2026". */
+export function calendarDate(value: string, locale: Locale): string {
+  const match = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match || locale === "en") return value;
+  return `${Number(match[3])}. ${Number(match[2])}. ${match[1]}`;
+}
+
+/**
+ * An instant as the language writes it, in `zone`, without the zone's abbreviation (the message
+ * names the zone): English "2026-08-31 14:00", Czech "31. 8. 2026 14:00".
+ */
+export function wallTime(value: string, locale: Locale, zone: string): string {
+  if (!value || Number.isNaN(Date.parse(value))) return value;
+  let formatted: string;
+  try {
+    formatted = formatInstant(value, locale, zone || undefined);
+  } catch {
+    // A zone PostgreSQL knows and Intl does not: the instant in UTC, as ISO writes it.
+    return new Date(value).toISOString().slice(0, 16).replace("T", " ");
+  }
+  // formatInstant ends with the zone's abbreviation: keep what comes before it (up to HH:MM).
+  return /^(.*\d{2}:\d{2})\s/.exec(formatted)?.[1] ?? formatted;
+}
