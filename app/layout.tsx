@@ -26,10 +26,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const locale = await getLocale();
   const t = await getTranslations("common");
   const timeZone = registryZone();
+  // Client components need the interface's texts, not the server's messages or the state reasons.
+  const { server: _server, reasons: _reasons, ...clientMessages } = MESSAGES[locale] as Messages;
   return (
     <html lang={locale}>
       <body>
-        <I18nProvider locale={locale} messages={MESSAGES[locale] as Messages} timeZone={timeZone}>
+        <I18nProvider locale={locale} messages={clientMessages} timeZone={timeZone}>
           <header className="topbar">
             <Link href="/" className="brand">
               {t("brand")}

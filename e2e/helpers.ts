@@ -37,3 +37,11 @@ export async function signInAsNewUser(page: Page, username: string, role: "suppo
   await expect(page).toHaveURL(/\/login/);
   await signIn(page, username, password);
 }
+
+/** A wall time `days` ahead at 10:00 in the registry's zone, as a datetime-local input takes it. */
+export function pragueWallTime(days: number): string {
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague", year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
+  return `${day}T10:00`;
+}

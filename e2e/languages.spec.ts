@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { signInAsNewUser } from "./helpers";
+import { pragueWallTime, signInAsNewUser } from "./helpers";
 
 const CZECH_INSTANT = /\d{1,2}\. \d{1,2}\. \d{4} \d{2}:\d{2} SEL?Č/;
 const ENGLISH_INSTANT = /\d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T/;
@@ -36,7 +36,7 @@ test("an operator switches the console to Czech and back; the choice stays with 
 
   await nav.getByRole("link", { name: "Přehled" }).click();
   await expect(page.getByRole("heading", { name: "Přehled", exact: true })).toBeVisible();
-  await expect(page.getByRole("link", { name: /^outzone: [\d\u00a0]+ objekt/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^outzone: [\d\s]+ objekt/ })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("overview-cs.png"), fullPage: true });
 
   await page.goto("/objects?type=domain&states=outzone,expired&state_match=all&sort=-expires");
@@ -46,6 +46,17 @@ test("an operator switches the console to Czech and back; the choice stays with 
   await expect(states).toContainText("Doména je po expiraci");
   await expect(states).not.toContainText("The domain isn't generated in the zone");
   await page.screenshot({ path: testInfo.outputPath("object-cs.png"), fullPage: true });
+
+  // The server's refusals come back in Czech too, with Czech dates.
+  const form = page.locator("form.request-form");
+  await form.getByLabel("Stav").selectOption("serverTransferProhibited");
+  await form.getByLabel(/^Začátek/).fill(pragueWallTime(13));
+  await form.getByLabel(/^Konec/).fill(pragueWallTime(6));
+  await form.getByLabel(/^Důvod/).fill("test");
+  await form.getByRole("button", { name: "Vytvořit požadavek" }).click();
+  await expect(form.getByRole("alert")).toHaveText(
+    /^Konec \d{1,2}\. \d{1,2}\. \d{4} 10:00 SEL?Č není po začátku \d{1,2}\. \d{1,2}\. \d{4} 10:00 SEL?Č\.$/,
+  );
 
   // Kept with the user: another browser, English by its cookie and Accept-Language, gets Czech after sign-in.
   const elsewhere = await signInElsewhere(browser, username, `${username}'s long password`);

@@ -1,13 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAsNewUser } from "./helpers";
-
-/** A wall-clock time in the registry's zone for a datetime-local input, `days` from now at 10:00. */
-function pragueWallTime(days: number): string {
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague", year: "numeric", month: "2-digit", day: "2-digit" }).format(
-    new Date(Date.now() + days * 86_400_000),
-  );
-  return `${day}T10:00`;
-}
+import { pragueWallTime, signInAsNewUser } from "./helpers";
 
 test("an operator schedules a serverOutzoneManual period for next week, sees it pending, and cancels it", async ({ page }, testInfo) => {
   test.setTimeout(60_000);

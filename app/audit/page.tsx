@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
+import { render } from "@/lib/actions/message";
 import { listAudit } from "@/lib/audit/query";
 import { forPage } from "@/lib/auth/page";
 import { isRole } from "@/lib/auth/roles";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin");
@@ -18,13 +19,14 @@ export default async function AuditPage(props: PageProps<"/audit">) {
   const t = await getTranslations("admin");
   const tc = await getTranslations("common");
   const fmt = await getFormat();
+  const locale = await getLocale();
   return (
     <>
       <div className="page-head">
         <h1>{t("audit.title")}</h1>
         <p className="muted">{t("audit.subtitle")}</p>
       </div>
-      <Notices notices={audit.notices} />
+      <Notices notices={audit.notices.map((notice) => render(notice, locale))} />
       <form className="filters" method="get">
         <label>
           {t("audit.filters.actor")}

@@ -5,11 +5,12 @@ import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
+import { render } from "@/lib/actions/message";
 import { authorize, currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
 import { fromStart, listHref, listQuery } from "@/lib/objects/url";
@@ -49,6 +50,7 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
 async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
   const [t, fmt] = await Promise.all([getTranslations("objects"), getFormat()]);
+  const locale = await getLocale();
   const actor = await currentActor();
   const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
@@ -82,7 +84,7 @@ async function ObjectList({ params }: { params: Params }) {
           {list.estimated && <span title={t("count.estimateHint")}> {t("count.estimate")}</span>}
         </p>
       </div>
-      <Notices notices={list.notices} />
+      <Notices notices={list.notices.map((notice) => render(notice, locale))} />
       <ObjectFilters
         values={{ ...params, mode: list.filter.state?.mode ?? params.mode, size: String(list.pageSize) }}
         types={list.types}

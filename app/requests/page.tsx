@@ -2,8 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Notices } from "@/components/notices";
 import { SimpleTable } from "@/components/simple-table";
+import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
 
@@ -19,6 +20,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
   const [t, tc, fmt] = await Promise.all([getTranslations("requests"), getTranslations("common"), getFormat()]);
+  const locale = await getLocale();
   const f = list.filter;
   const here = (changes: Record<string, string | null>) => listHref(params, { after: null, ...changes }, "/requests");
   const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
@@ -39,7 +41,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           {f.upcoming ? t("list.upcomingHint") : t("list.allHint")} · <a href="/requests/bulk">{t("list.bulkLink")}</a>
         </p>
       </div>
-      <Notices notices={list.notices} />
+      <Notices notices={list.notices.map((notice) => render(notice, locale))} />
       <nav className="type-filter" aria-label={t("list.views.label")}>
         <a href="/requests" aria-current={!f.upcoming && !f.phase ? "page" : undefined}>
           {t("list.views.all")}

@@ -1,5 +1,6 @@
 import "server-only";
 import * as z from "zod";
+import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 
@@ -20,7 +21,8 @@ export interface AuditRow {
 export interface AuditPage {
   rows: AuditRow[];
   filters: { actor: string; action: string; object: string; from: string; to: string };
-  notices: string[];
+  /** What was wrong with the filters: messages, for the page to put into the reader's language. */
+  notices: Message[];
   /** The id to continue below for the next (older) page, or null at the end. */
   nextBefore: number | null;
   actions: string[];
@@ -43,7 +45,7 @@ export async function listAudit(params: Record<string, string | string[] | undef
     from: text(params.from),
     to: text(params.to),
   };
-  const notices: string[] = [];
+  const notices: Message[] = [];
   const where: string[] = [];
   const values: unknown[] = [];
   const add = (clause: (n: string) => string, value: unknown) => {
@@ -62,7 +64,7 @@ export async function listAudit(params: Record<string, string | string[] | undef
           [filters.object],
         );
     if (match) add((n) => `object_ids @> ARRAY[${n}::int]`, match.id);
-    else notices.push(`No object is named “${filters.object}”; the object filter is ignored.`);
+    else notices.push(msg("audit.noObject", { object: filters.object }));
   }
   const timeZone = readConfig().registryTimeZone;
   for (const [key, op] of [
@@ -72,7 +74,7 @@ export async function listAudit(params: Record<string, string | string[] | undef
     const value = filters[key];
     if (!value) continue;
     if (!localDateTime.safeParse(value).success) {
-      notices.push(`“${value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “${key}” filter is ignored.`);
+      notices.push(msg("audit.notInstant", { value, key }));
       filters[key] = "";
       continue;
     }

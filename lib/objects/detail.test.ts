@@ -103,8 +103,8 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   });
 
   it("explains linked and the delete candidacy of unlinked contacts", async () => {
-    expect(await reasons("HOLDER")).toEqual({ linked: "referenced by 7 domain(s) as registrant" });
-    expect(await reasons("NS-1")).toEqual({ linked: "referenced by 6 domain(s) as their nsset" });
+    expect(await reasons("HOLDER")).toEqual({ linked: "referenced by 7 domains as registrant" });
+    expect(await reasons("NS-1")).toEqual({ linked: "referenced by 6 domains as their nsset" });
     expect(await reasons("LONELY")).toEqual({
       deleteCandidate:
         "to be deleted: not linked since 2025-01-01 01:00 Europe/Prague (never linked; created then), and 6 months have passed; no serverDeleteProhibited",
@@ -159,7 +159,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       args: { registrant: 1, domainContact: 3, nssetContact: 1234, keysetContact: 0, nssetOf: 5, keysetOf: 2 },
     };
     expect(reasonText(linked, "en")).toBe(
-      "referenced by 1 domain(s) as registrant, 3 domain(s) as admin or temporary contact, 1234 nsset(s) as technical contact, 5 domain(s) as their nsset, 2 domain(s) as their keyset",
+      "referenced by 1 domain as registrant, 3 domains as admin or temporary contact, 1234 nssets as technical contact, 5 domains as their nsset, 2 domains as their keyset",
     );
     expect(reasonText(linked, "cs")).toBe(
       "odkazují na něj: 1 doména (jako na držitele), 3 domény (jako na administrativní nebo dočasný kontakt), 1\u00a0234 nssetů (jako na technický kontakt), 5 domén (jako na svůj nsset), 2 domény (jako na svůj keyset)",

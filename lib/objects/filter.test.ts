@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
@@ -69,8 +70,25 @@ describe("object list filters from URL parameters", () => {
     ["a bad deleted mode", { deleted: "yes" }, "is not include, only or exclude"],
   ])("names %s in a notice and falls back", (_, params, notice) => {
     const { filter, notices } = parseFilter(params, catalogue);
-    expect(notices.join(" ")).toContain(notice);
+    expect(notices.map(english).join(" ")).toContain(notice);
     expect(filter.state === null || filter.state.mode === "now" || filter.state.mode === "not").toBe(true);
+  });
+
+  it("names the filters and modes in a notice as the form does, in each language", () => {
+    const { notices } = parseFilter(
+      { created_from: "soon", expires_to: "2026-02-30", states: "outzone", mode: "during", from: "2026-01-01" },
+      catalogue,
+    );
+    expect(notices.map(english)).toEqual([
+      "Created from “soon” is not a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM); it was left out.",
+      "Expires before “2026-02-30” is not a date (YYYY-MM-DD); it was left out.",
+      "“had at any time in” needs a start and an end; showing who has the states now.",
+    ]);
+    expect(notices.map((notice) => render(notice, "cs"))).toEqual([
+      "Vytvořeno od: „soon“ není datum ani čas (použijte RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr byl vynechán.",
+      "Expiruje před: „2026-02-30“ není datum (RRRR-MM-DD); filtr byl vynechán.",
+      "Volba „měl kdykoli v období“ vyžaduje začátek i konec období; zobrazují se objekty, které mají stavy nyní.",
+    ]);
   });
 
   it("parses only real calendar dates and instants", () => {
@@ -181,7 +199,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
     expect(
       await names({ states: "serverBlocked,outzone", state_match: "any", mode: "entered", from: "2026-09-30", to: "2026-10-02" }),
     ).toEqual(["blocked-now.cz"]);
-    expect(parseFilter({ states: "outzone", mode: "left" }, catalogue).notices).toEqual([
+    expect(parseFilter({ states: "outzone", mode: "left" }, catalogue).notices.map(english)).toEqual([
       "“left in” needs a start and an end; showing who has the states now.",
     ]);
   });

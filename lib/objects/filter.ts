@@ -1,8 +1,12 @@
 // The object list's filters: read from URL parameters (every bad value becomes a notice and a
 // default, never an error) and turned into one parameterised SQL condition. Pure: the catalogue
 // (state and type names) is passed in, read from the database by the caller. Dates and times
-// without an offset are read in the registry's time zone, also passed in.
+// without an offset are read in the registry's time zone, also passed in. Notices are messages,
+// put into the reader's language by the page that shows them.
+import { type Message, msg, type Translated } from "../actions/message";
 import { zonedTimeToInstant } from "../format/datetime";
+import { LOCALES, type Locale } from "../i18n/config";
+import { MESSAGES } from "../i18n/messages";
 
 export type StateMode = "now" | "at" | "during" | "entered" | "left" | "not";
 export type DeletedMode = "exclude" | "include" | "only";
@@ -80,12 +84,15 @@ const isWallTime = (time: string) => {
 };
 
 const NAME_MAX = 255;
-const RANGE_MODE_LABELS: Record<string, string> = { during: "had at any time in", entered: "entered in", left: "left in" };
 const STATE_MODES: StateMode[] = ["now", "at", "during", "entered", "left", "not"];
 
+/** A word of the filter form (objects.filters) in each language: notices name things as the form does. */
+const formWords = (pick: (filters: (typeof MESSAGES)[Locale]["objects"]["filters"]) => string): Translated =>
+  Object.fromEntries(LOCALES.map((locale) => [locale, pick(MESSAGES[locale].objects.filters)])) as Record<Locale, string>;
+
 /** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
-export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: string[] } {
-  const notices: string[] = [];
+export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: Message[] } {
+  const notices: Message[] = [];
   const filter: ObjectFilter = {
     type: null,
     name: null,
@@ -103,15 +110,15 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   if (type) {
     const known = catalogue.types.find((t) => t.name === type);
     if (known) filter.type = known.id;
-    else notices.push(`Unknown object type “${type}”; showing all types.`);
+    else notices.push(msg("filter.unknownType", { type }));
   }
 
   const name = first(params.q);
   if (name) {
-    if (name.length > NAME_MAX) notices.push(`The name filter is longer than ${NAME_MAX} characters; it was left out.`);
+    if (name.length > NAME_MAX) notices.push(msg("filter.nameTooLong", { max: NAME_MAX }));
     else {
       const match = first(params.match) ?? "contains";
-      if (match !== "prefix" && match !== "contains") notices.push(`Name match “${match}” is not prefix or contains; using contains.`);
+      if (match !== "prefix" && match !== "contains") notices.push(msg("filter.nameMatch", { match }));
       filter.name = { text: name, match: match === "prefix" ? "prefix" : "contains" };
     }
   }
@@ -119,33 +126,40 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   const registrar = first(params.registrar);
   if (registrar) {
     const known = catalogue.registrars.find((r) => r.handle.toLowerCase() === registrar.toLowerCase());
-    if (registrar.length > 64 || !/^[\w.-]+$/.test(registrar)) notices.push(`“${registrar}” is not a registrar handle; it was left out.`);
-    else if (!known) notices.push(`There is no registrar “${registrar}”; the registrar filter was left out.`);
+    if (registrar.length > 64 || !/^[\w.-]+$/.test(registrar)) notices.push(msg("filter.notRegistrarHandle", { registrar }));
+    else if (!known) notices.push(msg("filter.noRegistrar", { registrar }));
     else {
       filter.registrar = known.handle;
       filter.registrarId = known.id;
     }
   }
 
-  // A parameter that must parse; a value that does not is named in a notice and left out.
-  const parsedParam = <T>(key: string, label: string, parse: (text: string) => T | undefined, expected: string): T | undefined => {
+  // A parameter that must parse; a value that does not is named in a notice (with the filter's label) and left out.
+  type Label = Message | Translated;
+  const parsedParam = <T>(
+    key: string,
+    label: Label,
+    parse: (text: string) => T | undefined,
+    expected: "filter.notInstant" | "filter.notDate",
+  ): T | undefined => {
     const text = first(params[key]);
     if (!text) return undefined;
     const value = parse(text);
-    if (!value) notices.push(`${label} “${text}” is not ${expected}; it was left out.`);
+    if (!value) notices.push(msg(expected, { label, text }));
     return value;
   };
-  const instantParam = (key: string, label: string) =>
-    parsedParam(key, label, (text) => parseInstant(text, timeZone), "a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)");
-  const dateParam = (key: string, label: string) => parsedParam(key, label, parseDate, "a date (YYYY-MM-DD)");
+  const instantParam = (key: string, label: Label) => parsedParam(key, label, (text) => parseInstant(text, timeZone), "filter.notInstant");
+  const dateParam = (key: string, label: Label) => parsedParam(key, label, parseDate, "filter.notDate");
 
-  filter.created = { from: instantParam("created_from", "Created from"), to: instantParam("created_to", "Created before") };
-  filter.expires = { from: dateParam("expires_from", "Expires from"), to: dateParam("expires_to", "Expires before") };
+  // Labelled as the form labels them.
+  const formLabel = (field: "createdFrom" | "createdTo" | "expiresFrom" | "expiresTo") => formWords((f) => f[field]);
+  filter.created = { from: instantParam("created_from", formLabel("createdFrom")), to: instantParam("created_to", formLabel("createdTo")) };
+  filter.expires = { from: dateParam("expires_from", formLabel("expiresFrom")), to: dateParam("expires_to", formLabel("expiresTo")) };
 
   const deleted = first(params.deleted);
   if (deleted) {
     if (deleted === "include" || deleted === "only" || deleted === "exclude") filter.deleted = deleted;
-    else notices.push(`Deleted objects “${deleted}” is not include, only or exclude; deleted objects are left out.`);
+    else notices.push(msg("filter.deletedMode", { deleted }));
   }
 
   const stateIds = (text: string | undefined): number[] => {
@@ -157,7 +171,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
       .filter(Boolean)) {
       const known = catalogue.states.find((s) => s.name === stateName);
       if (known) ids.push(known.id);
-      else notices.push(`Unknown state “${stateName.slice(0, 64)}”; it was left out of the state filter.`);
+      else notices.push(msg("filter.unknownState", { state: stateName.slice(0, 64) }));
     }
     return [...new Set(ids)];
   };
@@ -167,25 +181,25 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   if (states.length > 0) {
     let mode = (first(params.mode) ?? "now") as StateMode;
     if (!STATE_MODES.includes(mode)) {
-      notices.push(`State mode “${mode}” is not one of ${STATE_MODES.join(", ")}; using “now”.`);
+      notices.push(msg("filter.stateMode", { mode, modes: STATE_MODES.join(", ") }));
       mode = "now";
     }
     const matchText = first(params.state_match) ?? "all";
-    if (matchText !== "all" && matchText !== "any") notices.push(`State match “${matchText}” is not all or any; using all.`);
+    if (matchText !== "all" && matchText !== "any") notices.push(msg("filter.stateMatch", { match: matchText }));
     const state: StateFilter = { states, mode, match: matchText === "any" ? "any" : "all" };
     if (mode === "at") {
-      state.at = instantParam("at", "The instant");
+      state.at = instantParam("at", msg("filter.label.at"));
       if (!state.at) {
-        notices.push("“had at” needs an instant; showing who has the states now.");
+        notices.push(msg("filter.needsInstant", { mode: formWords((f) => f.modes.at) }));
         state.mode = "now";
       }
     }
     if (mode === "during" || mode === "entered" || mode === "left") {
-      state.from = instantParam("from", "The range start");
-      state.to = instantParam("to", "The range end");
+      state.from = instantParam("from", msg("filter.label.from"));
+      state.to = instantParam("to", msg("filter.label.to"));
       if (!state.from || !state.to || state.from >= state.to) {
-        if (state.from && state.to) notices.push("The range ends before it starts; showing who has the states now.");
-        else notices.push(`“${RANGE_MODE_LABELS[mode]}” needs a start and an end; showing who has the states now.`);
+        if (state.from && state.to) notices.push(msg("filter.rangeReversed"));
+        else notices.push(msg("filter.needsRange", { mode: formWords((f) => f.modes[mode]) }));
         state.mode = "now";
         delete state.from;
         delete state.to;
@@ -197,7 +211,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   const pending = first(params.pending);
   if (pending) {
     if (pending === "1" || pending === "yes") filter.pendingRequest = true;
-    else notices.push(`Pending request “${pending}” is not 1; it was left out.`);
+    else notices.push(msg("filter.pending", { pending }));
   }
 
   const requestState = first(params.request_state);
@@ -206,8 +220,8 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
     if (id !== undefined)
       filter.request = {
         state: id,
-        from: instantParam("request_from", "Request start from"),
-        to: instantParam("request_to", "Request start before"),
+        from: instantParam("request_from", msg("filter.label.requestFrom")),
+        to: instantParam("request_to", msg("filter.label.requestTo")),
       };
   }
   return { filter, notices };

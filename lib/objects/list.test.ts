@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { english, render } from "../actions/message";
 import { AccessError } from "../auth/guard";
 import type { Database } from "../db/client";
 import type { SqlDriver } from "../db/driver";
 import { migrate } from "../db/migrations";
+import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { countMatches, csvField, exportObjects, listObjects, type ObjectListPage } from "./list";
@@ -95,7 +97,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(result.sort).toEqual({ key: "name", desc: false });
     expect(result.atStart).toBe(true);
     expect(result.filter.registrar).toBeNull();
-    expect(result.notices).toEqual([
+    expect(result.notices.map(english)).toEqual([
       "Unknown object type “registrar”; showing all types.",
       "There is no registrar “REG-NOBODY”; the registrar filter was left out.",
       "Sort “-exdate” is not one of name, created, expires (prefix - for descending); sorted by name.",
@@ -103,14 +105,14 @@ describe.each(testBackends())("object list on $name", (backend) => {
       "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
       "The page position in the link is damaged or belongs to another sort order; showing the first page.",
     ]);
-    expect((await list({ sort: "expires" })).notices).toEqual([
+    expect((await list({ sort: "expires" })).notices.map(english)).toEqual([
       "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
     ]);
     // A cursor made for another sort order is not used for this one.
     const byCreation = await list({ sort: "created" });
     const mixed = await list({ after: byCreation.next as string });
     expect(mixed.atStart).toBe(true);
-    expect(mixed.notices[0]).toMatch(/damaged or belongs to another sort order/);
+    expect(english(mixed.notices[0])).toMatch(/damaged or belongs to another sort order/);
   });
 
   it("shows the last page, with a notice, for a cursor past the end", async () => {
@@ -124,7 +126,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     // A cursor at the very last row: nothing after it.
     const lastCursor = Buffer.from(JSON.stringify(["name", lastRow.name.toLowerCase(), lastRow.id])).toString("base64url");
     const beyond = await list({ size: "25", after: lastCursor });
-    expect(beyond.notices).toEqual(["There are no rows after that point; showing the last page."]);
+    expect(beyond.notices.map(english)).toEqual(["There are no rows after that point; showing the last page."]);
     expect(beyond.rows.map((r) => r.id)).toEqual(last.rows.map((r) => r.id));
     expect(beyond.atEnd).toBe(true);
   });
@@ -189,6 +191,36 @@ describe.each(testBackends())("object list on $name", (backend) => {
       await db.sql.query("DELETE FROM enum_object_states_desc WHERE state_id = 90");
       await db.sql.query("DELETE FROM enum_object_states WHERE id = 90");
     }
+  });
+
+  it("says its notices in the reader's language: the same English as before, Czech for a Czech request", async () => {
+    const support = await signedInAs(db, "support");
+    const params = { page: "-3", size: "abc", type: "zone", states: "outzone,bogus", mode: "at", at: "2026-02-30", after: "xyz" };
+    // What the page shows: the notices put into the request's language.
+    const shown = (context: typeof support) =>
+      actAs(context, async () => {
+        const page = await listObjects(params);
+        const locale = await getLocale();
+        return page.notices.map((notice) => render(notice, locale));
+      });
+    expect(await shown(support)).toEqual([
+      "Unknown object type “zone”; showing all types.",
+      "Unknown state “bogus”; it was left out of the state filter.",
+      "The instant “2026-02-30” is not a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM); it was left out.",
+      "“had at” needs an instant; showing who has the states now.",
+      "Page size “abc” is not one of 25, 50, 100, 500; showing 50 per page.",
+      "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
+      "The page position in the link is damaged or belongs to another sort order; showing the first page.",
+    ]);
+    expect(await shown({ ...support, locale: "cs" })).toEqual([
+      "Neznámý typ objektu „zone“; zobrazují se všechny typy.",
+      "Neznámý stav „bogus“; byl vynechán z filtru stavů.",
+      "Okamžik: „2026-02-30“ není datum ani čas (použijte RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr byl vynechán.",
+      "Volba „měl v okamžiku“ vyžaduje okamžik; zobrazují se objekty, které mají stavy nyní.",
+      "Velikost stránky „abc“ není jedna z 25, 50, 100, 500; zobrazuje se 50 řádků na stránku.",
+      "Stránky se procházejí odkazy První, Předchozí, Další a Poslední; číslo stránky v odkazu nebylo použito.",
+      "Pozice stránky v odkazu je poškozená nebo patří k jinému řazení; zobrazuje se první stránka.",
+    ]);
   });
 
   it("exports the whole filtered result as CSV in list order, in batches, and audits the export", async () => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { type Message, msg } from "../actions/message";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
@@ -67,8 +68,8 @@ export interface ObjectListPage {
   filter: ObjectFilter;
   /** An exact name or handle matched one live object: the caller may go straight to it. */
   exactMatch: number | null;
-  /** What was wrong with the URL and what was used instead. */
-  notices: string[];
+  /** What was wrong with the URL and what was used instead: messages, for the page to put into the reader's language. */
+  notices: Message[];
 }
 
 interface ListRecord {
@@ -86,7 +87,7 @@ interface ListRecord {
 interface ListRequest {
   filter: ObjectFilter;
   sort: Sort;
-  notices: string[];
+  notices: Message[];
   /** Filter first, then sort (see NAME_FIRST_LIMIT). */
   nameFirst: boolean;
 }
@@ -245,10 +246,9 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   if (sizeText) {
     const size = Number(sizeText);
     if ((PAGE_SIZES as readonly number[]).includes(size)) pageSize = size;
-    else notices.push(`Page size “${sizeText.slice(0, 64)}” is not one of ${PAGE_SIZES.join(", ")}; showing ${pageSize} per page.`);
+    else notices.push(msg("filter.pageSize", { size: sizeText.slice(0, 64), sizes: PAGE_SIZES.join(", "), pageSize }));
   }
-  if (firstValue(params.page) !== undefined)
-    notices.push("Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.");
+  if (firstValue(params.page) !== undefined) notices.push(msg("filter.pageNumber"));
 
   let position = parsePosition(
     { after: firstValue(params.after), before: firstValue(params.before), last: firstValue(params.last) },
@@ -274,11 +274,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   ]);
   let result = firstRead;
   if (result.page.length === 0 && count.total > 0 && position.kind !== "first") {
-    notices.push(
-      position.kind === "before"
-        ? "There are no rows before that point any more; showing the first page."
-        : "There are no rows after that point; showing the last page.",
-    );
+    notices.push(msg(position.kind === "before" ? "filter.noRowsBefore" : "filter.noRowsAfter"));
     position = position.kind === "before" ? { kind: "first" } : { kind: "last" };
     result = await read(position);
   }
@@ -322,7 +318,7 @@ export async function objectsMatching(
   db: SqlExecutor,
   params: Params,
   cap: number,
-): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: string[] }> {
+): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: Message[] }> {
   const request = parseRequest(params, await readCatalogue(db));
   const { where, params: values } = whereOf(request, new Date());
   const page = pageSql(request.sort, { kind: "first" }, values.length);
@@ -349,7 +345,7 @@ const csvLine = (row: ObjectListRow) =>
 export interface ObjectExport {
   total: number;
   estimated: boolean;
-  notices: string[];
+  notices: Message[];
   /** CSV text, header first, then a chunk per batch of rows; reads the database as it is consumed. */
   chunks: AsyncGenerator<string>;
 }

@@ -1,5 +1,6 @@
 // Sorting and keyset paging of the object list: which column orders the rows, the position a page
 // starts from (a cursor in the URL), and the SQL that reads one page from there. Pure: no database.
+import { type Message, msg } from "../actions/message";
 
 export type SortKey = "name" | "created" | "expires";
 export interface Sort {
@@ -25,16 +26,16 @@ const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; valid: RegExp }
 export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
 
 /** `name`, `-created`, …; expiration orders domains only. Anything else: a notice and the default. */
-export function parseSort(text: string | undefined, domainsOnly: boolean, notices: string[]): Sort {
+export function parseSort(text: string | undefined, domainsOnly: boolean, notices: Message[]): Sort {
   if (!text) return DEFAULT_SORT;
   const desc = text.startsWith("-");
   const key = (desc ? text.slice(1) : text) as SortKey;
   if (!SORT_KEYS.includes(key)) {
-    notices.push(`Sort “${text.slice(0, 64)}” is not one of ${SORT_KEYS.join(", ")} (prefix - for descending); sorted by name.`);
+    notices.push(msg("filter.sort", { sort: text.slice(0, 64), keys: SORT_KEYS.join(", ") }));
     return DEFAULT_SORT;
   }
   if (key === "expires" && !domainsOnly) {
-    notices.push("Only domains expire: choose the domain type to sort by expiration; sorted by name.");
+    notices.push(msg("filter.sortExpires"));
     return DEFAULT_SORT;
   }
   return { key, desc };
@@ -46,7 +47,7 @@ export function encodeCursor(sort: Sort, value: string, id: number): string {
 }
 
 /** Reads `after`, `before` or `last`; a cursor made for another sort or damaged: a notice and the first page. */
-export function parsePosition(params: { after?: string; before?: string; last?: string }, sort: Sort, notices: string[]): Position {
+export function parsePosition(params: { after?: string; before?: string; last?: string }, sort: Sort, notices: Message[]): Position {
   if (params.last !== undefined && params.last !== "") return { kind: "last" };
   const kind = params.after ? "after" : params.before ? "before" : null;
   if (!kind) return { kind: "first" };
@@ -67,7 +68,7 @@ export function parsePosition(params: { after?: string; before?: string; last?: 
   } catch {
     // not base64 JSON: reported below
   }
-  notices.push("The page position in the link is damaged or belongs to another sort order; showing the first page.");
+  notices.push(msg("filter.position"));
   return { kind: "first" };
 }
 

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { render } from "../actions/message";
+import type { InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
@@ -52,6 +54,14 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
     expect(result.message).toBe("Dry run: 1 of 1 will apply; nothing was changed.");
     await expect(bulk({ names: "", filter: "type=zone", apply: false })).rejects.toThrow(
       /^The list filter is not valid: Unknown object type “zone”/,
+    );
+    // Each of the filter's notices, in the reader's language.
+    const invalid: InputError = await bulk({ names: "", filter: "type=zone&states=bogus", apply: false }).catch((error) => error);
+    expect(invalid.message).toBe(
+      "The list filter is not valid: Unknown object type “zone”; showing all types. Unknown state “bogus”; it was left out of the state filter.",
+    );
+    expect(render(invalid.text, "cs")).toBe(
+      "Filtr seznamu není platný: Neznámý typ objektu „zone“; zobrazují se všechny typy. Neznámý stav „bogus“; byl vynechán z filtru stavů.",
     );
   });
 

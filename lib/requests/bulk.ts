@@ -1,6 +1,6 @@
 import "server-only";
 import * as z from "zod";
-import { msg, render, zodError } from "../actions/message";
+import { type Message, msg, render, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
@@ -8,6 +8,10 @@ import { getLocale } from "../i18n/server";
 import { objectsMatching } from "../objects/list";
 import { blockSchema, blockWork } from "./blocks";
 import { createRequestSchema, createWork, reasonSchema } from "./write";
+
+/** Notices one after the other, as one message (each said in the reader's language). */
+const noticeList = (notices: Message[]): Message =>
+  notices.slice(0, -1).reduceRight<Message>((rest, first) => msg("bulk.noticeList", { first, rest }), notices[notices.length - 1]);
 
 /** The most objects one bulk change may touch. */
 export const BULK_MAX = 10_000;
@@ -89,7 +93,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   if (names.length === 0 && data.filter) {
     const matching = await objectsMatching(db.sql, Object.fromEntries(new URLSearchParams(data.filter)), BULK_MAX);
     if (matching.notices.length)
-      throw new InputError(msg("bulk.filterInvalid", { notices: matching.notices.join(" ") }), { filter: [msg("field.invalid")] });
+      throw new InputError(msg("bulk.filterInvalid", { notices: noticeList(matching.notices) }), { filter: [msg("field.invalid")] });
     if (matching.more) throw new InputError(msg("bulk.filterTooMany", { max: BULK_MAX }), { filter: [msg("field.tooMany")] });
     fromFilter = matching.objects.map((o) => ({ name: o.name, id: o.id, problem: null }));
     names = fromFilter.map((o) => o.name);

@@ -1,4 +1,5 @@
 import "server-only";
+import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import { firstValue, type Params, parseInstant } from "../objects/filter";
@@ -39,7 +40,8 @@ export interface RequestList {
     upcoming: boolean;
   };
   states: string[];
-  notices: string[];
+  /** What was wrong with the URL: messages, for the page to put into the reader's language. */
+  notices: Message[];
 }
 
 /** The phase of a request at the database's now, as SQL. */
@@ -54,7 +56,7 @@ const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN
  */
 export async function listRequests(params: Params): Promise<RequestList> {
   const { db } = await authorize("registry.read", "requests.list");
-  const notices: string[] = [];
+  const notices: Message[] = [];
   const states = (await db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY id")).map((s) => s.name);
   const text = (key: string) => firstValue(params[key])?.trim() || null;
   const zone = readConfig().registryTimeZone;
@@ -80,14 +82,14 @@ export async function listRequests(params: Params): Promise<RequestList> {
     if ((PHASES as readonly string[]).includes(phase)) {
       filter.phase = phase as Phase;
       where.push(`${PHASE_SQL} = ${p(phase)}`);
-    } else notices.push(`Phase “${phase.slice(0, 40)}” is not one of ${PHASES.join(", ")}; all phases are shown.`);
+    } else notices.push(msg("requestList.phase", { phase: phase.slice(0, 40), phases: PHASES.join(", ") }));
   }
   const state = text("state");
   if (state) {
     if (states.includes(state)) {
       filter.state = state;
       where.push(`s.name = ${p(state)}`);
-    } else notices.push(`“${state.slice(0, 50)}” is not a manual state; all states are shown.`);
+    } else notices.push(msg("requestList.notManualState", { state: state.slice(0, 50) }));
   }
   const author = text("author");
   if (author) {
@@ -98,7 +100,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
     const value = text(key);
     if (!value) continue;
     const instant = parseInstant(value, zone);
-    if (!instant) notices.push(`“${value.slice(0, 40)}” is not a date or time; the period filter was left out.`);
+    if (!instant) notices.push(msg("requestList.notInstant", { value: value.slice(0, 40) }));
     else filter[key] = value;
   }
   if (filter.from)
@@ -109,7 +111,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
     if (/^[0-9a-f-]{36}$/i.test(batch)) {
       filter.batch = batch;
       where.push(`m.batch_id = ${p(batch)}::uuid`);
-    } else notices.push(`“${batch.slice(0, 40)}” is not a batch id; all batches are shown.`);
+    } else notices.push(msg("requestList.notBatch", { batch: batch.slice(0, 40) }));
   }
   if (filter.upcoming)
     where.push(`r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
@@ -122,7 +124,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
   if (after) {
     const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
     if (match) where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamptz, ${p(Number(match[2]))}::int)`);
-    else notices.push("The page position in the link is damaged; showing the first page.");
+    else notices.push(msg("requestList.position"));
   }
 
   const rows = await db.sql.query<{

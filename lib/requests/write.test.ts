@@ -269,7 +269,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     );
     expect(row).toMatchObject({ object: "d.cz", reason: "soon", phase: "scheduled" });
     expect((await list({ phase: "canceled" })).rows.every((r) => r.canceled !== null)).toBe(true);
-    expect((await list({ phase: "someday", state: "outzone" })).notices).toEqual([
+    expect((await list({ phase: "someday", state: "outzone" })).notices.map(english)).toEqual([
       "Phase “someday” is not one of scheduled, in force, ended, canceled; all phases are shown.",
       "“outzone” is not a manual state; all states are shown.",
     ]);

@@ -1,10 +1,11 @@
 import * as z from "zod";
+import { zodError } from "../actions/message";
 import { parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { LOCALE_COOKIE, LOCALES, type Locale } from "../i18n/config";
 import { translator } from "../i18n/server";
 
-const languageSchema = z.object({ locale: z.enum(LOCALES, { error: "Choose English (en) or Czech (cs)." }) });
+const languageSchema = z.object({ locale: z.enum(LOCALES, { error: zodError("language.choose") }) });
 
 /** Keeps the language in the browser too, so the sign-in page speaks it after signing out. */
 async function rememberInBrowser(locale: Locale): Promise<void> {

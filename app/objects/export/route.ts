@@ -1,8 +1,15 @@
+import { msg, render } from "@/lib/actions/message";
 import { AccessError } from "@/lib/auth/guard";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { currentRequest } from "@/lib/auth/request-context";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { DEFAULT_LOCALE } from "@/lib/i18n/config";
+import { getLocale } from "@/lib/i18n/server";
 import { exportObjects } from "@/lib/objects/list";
 
-/** GET /objects/export?<the list's filters>: the whole filtered result as a streamed CSV file. */
+/**
+ * GET /objects/export?<the list's filters>: the whole filtered result as a streamed CSV file (in
+ * English, as the registry names things); a refusal's text in the request's language.
+ */
 export async function GET(request: Request): Promise<Response> {
   const params: Record<string, string[]> = {};
   for (const [key, value] of new URL(request.url).searchParams) params[key] = [...(params[key] ?? []), value];
@@ -10,10 +17,12 @@ export async function GET(request: Request): Promise<Response> {
   try {
     result = await exportObjects(params);
   } catch (error) {
-    if (error instanceof AccessError) return new Response(error.message, { status: error.status });
+    if (error instanceof AccessError) return new Response(render(error.text, await getLocale()), { status: error.status });
     if (isDatabaseUnavailable(error)) {
       console.error(error);
-      return new Response(DATABASE_UNAVAILABLE, { status: 503, headers: { "Retry-After": "5" } });
+      // The browser's language: the person's saved one is in the database that did not answer.
+      const locale = (await currentRequest().catch(() => null))?.locale ?? DEFAULT_LOCALE;
+      return new Response(render(msg("common.errors.unavailable"), locale), { status: 503, headers: { "Retry-After": "5" } });
     }
     throw error;
   }

@@ -28,7 +28,7 @@ export const admin = {
   },
   users: {
     title: "Users",
-    count: "{count, plural, other {# console users}}",
+    count: "{count, plural, one {# console user} other {# console users}}",
     add: {
       title: "Add a user",
       username: "User name",
@@ -46,7 +46,7 @@ export const admin = {
     },
     disabled: "disabled",
     active: "active",
-    sessions: "{count, plural, other {# open session(s)}}",
+    sessions: "{count, plural, one {# open session} other {# open sessions}}",
     actions: {
       roleOf: "Role of {user}",
       setRole: "Set role",

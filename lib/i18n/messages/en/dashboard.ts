@@ -5,13 +5,13 @@ export const dashboard = {
   byState: {
     title: "Objects per state now",
     chart: "Live objects per current state",
-    bar: "{state}: {count, plural, other {# objects}} — {description}",
+    bar: "{state}: {count, plural, one {# object} other {# objects}} — {description}",
   },
   perDay: {
     title: "States entered and left per day, last 30 days",
     legend: "Objects that entered (<entered>■</entered>) or left (<left>■</left>) at least one state that day.",
     chart: "Objects entering and leaving states per day",
-    point: "{day}: {count, plural, other {# objects}} {change, select, entered {entered} other {left}} a state",
+    point: "{day}: {count, plural, one {# object} other {# objects}} {change, select, entered {entered} other {left}} a state",
   },
   upcoming: {
     title: "Coming up",
@@ -25,7 +25,7 @@ export const dashboard = {
     seconds: "{n} s",
     minutes: "{n} min",
     notRun: "The state engine has not run yet.",
-    waiting: "{count, plural, other {# object(s) wait for its next run.}}",
+    waiting: "{count, plural, one {# object waits for its next run.} other {# objects wait for their next run.}}",
   },
   recent: {
     title: "Recent actions",

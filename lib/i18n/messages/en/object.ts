@@ -25,7 +25,7 @@ export const object = {
   history: {
     title: "State history",
     empty: "No state history.",
-    table: "History as a table ({count, plural, other {# periods}})",
+    table: "History as a table ({count, plural, one {# period} other {# periods}})",
     newest: "The newest {shown} of {total} periods",
     showAll: "show all {total}",
     columns: { state: "State", from: "From", until: "Until" },
@@ -139,7 +139,7 @@ export const object = {
     neverUpdated: "never updated",
     referencedBy: "Referenced by",
     domainsNotReferenced: "— (domains are not referenced)",
-    references: "{count, plural, other {# object link(s)}}",
+    references: "{count, plural, one {# object link} other {# object links}}",
     referencesChanged: "References last changed",
     deleteCandidate: "Delete candidate",
     deleteCandidateNow: "now",

@@ -30,11 +30,11 @@ export const reasons = {
   linked: {
     /** {references}: the parts below that apply, joined by ", ". */
     references: "referenced by {references}",
-    registrant: "{n, plural, other {{count} domain(s)}} as registrant",
-    domainContact: "{n, plural, other {{count} domain(s)}} as admin or temporary contact",
-    nssetContact: "{n, plural, other {{count} nsset(s)}} as technical contact",
-    keysetContact: "{n, plural, other {{count} keyset(s)}} as technical contact",
-    nssetOf: "{n, plural, other {{count} domain(s)}} as their nsset",
-    keysetOf: "{n, plural, other {{count} domain(s)}} as their keyset",
+    registrant: "{n, plural, one {{count} domain} other {{count} domains}} as registrant",
+    domainContact: "{n, plural, one {{count} domain} other {{count} domains}} as admin or temporary contact",
+    nssetContact: "{n, plural, one {{count} nsset} other {{count} nssets}} as technical contact",
+    keysetContact: "{n, plural, one {{count} keyset} other {{count} keysets}} as technical contact",
+    nssetOf: "{n, plural, one {{count} domain} other {{count} domains}} as their nsset",
+    keysetOf: "{n, plural, one {{count} domain} other {{count} domains}} as their keyset",
   },
 } as const;

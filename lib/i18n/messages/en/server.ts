@@ -106,6 +106,8 @@ export const server = {
     applied: "Applied to all {count, plural, other {# objects}} (batch {batch}).",
     dryRun: "Dry run: {ok} of {total} will apply{refused, plural, =0 {} other {, # refused}}; nothing was changed.",
     refused: "{refused} of {total} cannot be applied; nothing was changed. Fix or remove them and try again.",
+    /** Two notices of a list filter one after the other (`rest` may hold more, the same way). */
+    noticeList: "{first} {rest}",
   },
   users: {
     enterUsername: "Enter a user name.",
@@ -125,6 +127,58 @@ export const server = {
     enabled: "{username} may sign in again.",
     signedOut: "Every session of {username} was ended.",
     passwordSet: "The password of {username} was changed; their sessions were ended.",
+  },
+  /** What was wrong with the object list's URL (lib/objects/filter.ts, paging.ts, list.ts) and what was used instead. */
+  filter: {
+    unknownType: "Unknown object type “{type}”; showing all types.",
+    nameTooLong: "The name filter is longer than {max, plural, other {# characters}}; it was left out.",
+    nameMatch: "Name match “{match}” is not prefix or contains; using contains.",
+    notRegistrarHandle: "“{registrar}” is not a registrar handle; it was left out.",
+    noRegistrar: "There is no registrar “{registrar}”; the registrar filter was left out.",
+    /** `label`: the filter's label (a message or the form's label in each language). */
+    notInstant: "{label} “{text}” is not a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM); it was left out.",
+    notDate: "{label} “{text}” is not a date (YYYY-MM-DD); it was left out.",
+    /** Labels of the filters the form shows under another name. */
+    label: {
+      at: "The instant",
+      from: "The range start",
+      to: "The range end",
+      requestFrom: "Request start from",
+      requestTo: "Request start before",
+    },
+    deletedMode: "Deleted objects “{deleted}” is not include, only or exclude; deleted objects are left out.",
+    unknownState: "Unknown state “{state}”; it was left out of the state filter.",
+    stateMode: "State mode “{mode}” is not one of {modes}; using “now”.",
+    stateMatch: "State match “{match}” is not all or any; using all.",
+    /** `mode`: the mode's words as the filter form shows them. */
+    needsInstant: "“{mode}” needs an instant; showing who has the states now.",
+    rangeReversed: "The range ends before it starts; showing who has the states now.",
+    needsRange: "“{mode}” needs a start and an end; showing who has the states now.",
+    pending: "Pending request “{pending}” is not 1; it was left out.",
+    sort: "Sort “{sort}” is not one of {keys} (prefix - for descending); sorted by name.",
+    sortExpires: "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
+    position: "The page position in the link is damaged or belongs to another sort order; showing the first page.",
+    pageSize: "Page size “{size}” is not one of {sizes}; showing {pageSize, plural, other {#}} per page.",
+    pageNumber: "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
+    noRowsBefore: "There are no rows before that point any more; showing the first page.",
+    noRowsAfter: "There are no rows after that point; showing the last page.",
+  },
+  /** What was wrong with the request list's URL (lib/requests/read.ts). */
+  requestList: {
+    phase: "Phase “{phase}” is not one of {phases}; all phases are shown.",
+    notManualState: "“{state}” is not a manual state; all states are shown.",
+    notInstant: "“{value}” is not a date or time; the period filter was left out.",
+    notBatch: "“{batch}” is not a batch id; all batches are shown.",
+    position: "The page position in the link is damaged; showing the first page.",
+  },
+  /** What was wrong with the audit log's filters (lib/audit/query.ts). */
+  audit: {
+    noObject: "No object is named “{object}”; the object filter is ignored.",
+    notInstant:
+      "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
+  },
+  language: {
+    choose: "Choose English (en) or Czech (cs).",
   },
   tokens: {
     nameMissing: "Name the client.",
