@@ -41,7 +41,7 @@ describe("messages of the data-access layer", () => {
     expect(await actAs({ ...context, locale: "cs" }, refusal)).toEqual({
       ok: false,
       code: "invalid",
-      error: "Objekt s id 42 neexistuje.",
+      error: "Objekt s ID 42 neexistuje.",
       fieldErrors: { objectId: ["Neznámý objekt."] },
     });
     expect(new InputError(msg("request.noObject", { id: "42" })).message).toBe("There is no object with id 42.");
@@ -101,7 +101,7 @@ describe.each(testBackends())("a server action's answer in the request's languag
     expect(await actAs({ ...support, locale: "cs" }, attempt)).toEqual({
       ok: false,
       code: "forbidden",
-      error: "Vaše role (podpora) toto nesmí.",
+      error: "Vaše role (podpora) k tomu nemá oprávnění.",
     });
     expect(await actAs(anonymous(db), attempt)).toMatchObject({ error: "Sign in to use the console; your session may have ended." });
     expect(await actAs({ ...anonymous(db), locale: "cs" }, attempt)).toMatchObject({

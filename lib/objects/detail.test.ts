@@ -129,11 +129,11 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
         "30 dní nebo více po expiraci: ochranná lhůta skončila 31. 8. 2026 14:00 Europe/Prague (datum expirace 1. 8. 2026 + 30 dní)",
       outzone: "mimo zónu: po ochranné lhůtě (expirace 1. 8. 2026) a bez serverInzoneManual",
       deleteCandidate:
-        "ke zrušení: datum expirace 1. 8. 2026 + 45 dní, od 15. 9. 2026 14:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+        "ke smazání: datum expirace 1. 8. 2026 + 45 dní, od 15. 9. 2026 14:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
     });
     expect(await reasons("no-nsset.cz", "cs")).toEqual({
-      nssetMissing: "doména nemá přiřazen nsset",
-      outzone: "mimo zónu: doména nemá přiřazen nsset",
+      nssetMissing: "doména nemá přiřazenou sadu jmenných serverů",
+      outzone: "mimo zónu: doména nemá přiřazenou sadu jmenných serverů",
     });
     expect(await reasons("1.0.2.4.e164.arpa", "cs")).toEqual({
       validationWarning1: "validace končí 1. 12. 2026, zbývá nejvýše 30 dní",
@@ -149,7 +149,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(await reasons("HOLDER", "cs")).toEqual({ linked: "odkazují na něj: 7 domén (jako na držitele)" });
     expect(await reasons("LONELY", "cs")).toEqual({
       deleteCandidate:
-        "ke zrušení: bez vazeb od 1. 1. 2025 01:00 Europe/Prague (nikdy nebyl navázán; tehdy vytvořen) a uplynulo 6 měsíců; není nastaven serverDeleteProhibited",
+        "ke smazání: bez vazeb od 1. 1. 2025 01:00 Europe/Prague (nikdy nebyl navázán; tehdy vytvořen) a uplynulo 6 měsíců; není nastaven serverDeleteProhibited",
     });
   });
 
@@ -162,7 +162,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       "referenced by 1 domain as registrant, 3 domains as admin or temporary contact, 1234 nssets as technical contact, 5 domains as their nsset, 2 domains as their keyset",
     );
     expect(reasonText(linked, "cs")).toBe(
-      "odkazují na něj: 1 doména (jako na držitele), 3 domény (jako na administrativní nebo dočasný kontakt), 1\u00a0234 nssetů (jako na technický kontakt), 5 domén (jako na svůj nsset), 2 domény (jako na svůj keyset)",
+      "odkazují na něj: 1 doména (jako na držitele), 3 domény (jako na administrativní nebo dočasný kontakt), 1\u00a0234 sad jmenných serverů (jako na technický kontakt), 5 domén (jako na svou sadu jmenných serverů), 2 domény (jako na svou sadu klíčů)",
     );
     const ever = {
       code: "deleteCandidateUnlinked",
@@ -172,7 +172,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       "to be deleted: not linked since 2026-03-01 13:30 Europe/Prague, and 2 months have passed; no serverDeleteProhibited",
     );
     expect(reasonText(ever, "cs")).toBe(
-      "ke zrušení: bez vazeb od 1. 3. 2026 13:30 Europe/Prague a uplynuly 2 měsíce; není nastaven serverDeleteProhibited",
+      "ke smazání: bez vazeb od 1. 3. 2026 13:30 Europe/Prague a uplynuly 2 měsíce; není nastaven serverDeleteProhibited",
     );
     expect(reasonText({ code: "expirationWarning", args: { exdate: "2026-12-01", days: 1, warningFrom: "2026-11-30" } }, "cs")).toBe(
       "do data expirace 1. 12. 2026 zbývá nejvýše 1 den (varování od 30. 11. 2026)",

@@ -217,7 +217,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
       "Neznámý stav „bogus“; byl vynechán z filtru stavů.",
       "Okamžik: „2026-02-30“ není datum ani čas (použijte RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr byl vynechán.",
       "Volba „měl v okamžiku“ vyžaduje okamžik; zobrazují se objekty, které mají stavy nyní.",
-      "Velikost stránky „abc“ není jedna z 25, 50, 100, 500; zobrazuje se 50 řádků na stránku.",
+      "Velikost stránky „abc“ není jednou z 25, 50, 100, 500; zobrazuje se 50 řádků na stránku.",
       "Stránky se procházejí odkazy První, Předchozí, Další a Poslední; číslo stránky v odkazu nebylo použito.",
       "Pozice stránky v odkazu je poškozená nebo patří k jinému řazení; zobrazuje se první stránka.",
     ]);

@@ -5,35 +5,35 @@ export const auth: Catalog<typeof en> = {
   login: {
     title: "Přihlášení",
     intro: "Konzole stavů registru je určena správcům registru a pracovníkům podpory.",
-    sso: "jednotné přihlášení (SSO)",
+    sso: "SSO",
   },
   signIn: {
     username: "Uživatelské jméno",
     password: "Heslo",
     submit: "Přihlásit se",
-    pending: "Přihlašuji…",
+    pending: "Přihlašování…",
     withSso: "Přihlásit se přes {name}",
     errors: {
-      CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, nebo je účet zakázán.",
+      CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       Throttled: "Příliš mnoho neúspěšných pokusů o přihlášení pod tímto uživatelským jménem. Počkejte minutu a zkuste to znovu.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
       other: "Přihlášení se nezdařilo. Zkuste to znovu.",
     },
   },
   forbidden: {
-    title: "Nepovoleno",
+    title: "Přístup odepřen",
     text: "Vaše role tuto stránku ani akci nepovoluje. Správce vám může roli změnit v části Uživatelé.",
     back: "Zpět na objekty",
   },
   unauthorized: {
     title: "Pro pokračování se přihlaste",
-    text: "Nejste přihlášeni, nebo vaše relace skončila (po 30 minutách nečinnosti, nejpozději po 12 hodinách, nebo ji ukončil správce).",
+    text: "Nejste přihlášeni, nebo vaše relace skončila (po 30 minutách nečinnosti, nejpozději po 12 hodinách nebo když ji ukončil správce).",
     signIn: "Přihlásit se",
   },
   unavailable: {
     title: "Databáze nedostupná",
     heading: "Databáze registru není dostupná",
-    text: "Konzole se teď nemůže spojit se svou databází: možná se restartuje, nebo je přerušena síť k ní. Nic nezůstalo napůl — každá změna se uloží celá, nebo vůbec, a znovu odeslaný formulář svou změnu nikdy neprovede dvakrát.",
-    retry: "Tato stránka to zkouší znovu každých 5 sekund. <link>Zkusit znovu hned</link>",
+    text: "Konzole se teď nemůže spojit se svou databází: možná se restartuje nebo je přerušeno síťové spojení s ní. Nic nezůstalo napůl – každá změna se uloží buď celá, nebo vůbec, a znovu odeslaný formulář změnu nikdy neprovede dvakrát.",
+    retry: "Stránka se o spojení pokouší znovu každých 5 sekund. <link>Zkusit hned</link>",
   },
 };

@@ -15,13 +15,13 @@ export const common: Catalog<typeof en> = {
     tokens: "API tokeny",
   },
   roles: { admin: "správce", operator: "operátor", support: "podpora" },
-  signOut: "Odhlásit",
+  signOut: "Odhlásit se",
   language: {
     label: "Jazyk",
     changed: "Konzole nyní mluví česky.",
   },
   timeZone: "Časy v zóně {zone}",
-  none: "—",
+  none: "–",
   never: "nikdy",
   openEnded: "bez konce",
   inForce: "platí",
@@ -30,11 +30,11 @@ export const common: Catalog<typeof en> = {
   loading: "Načítá se…",
   errors: {
     unauthenticated: "Pro práci s konzolí se přihlaste; vaše relace mohla skončit.",
-    forbidden: "Vaše role ({role}) toto nesmí.",
+    forbidden: "Vaše role ({role}) k tomu nemá oprávnění.",
     unavailable:
-      "Databáze registru teď není dostupná (restartuje se, nebo je přerušena síť k ní). Nic nezůstalo napůl: každá změna se uloží celá, nebo vůbec. Zkuste to za chvíli znovu; znovu odeslaný formulář svou změnu nikdy neprovede dvakrát.",
-    failed: "Změna se nezdařila a nic nebylo změněno. Zkuste to znovu, nebo požádejte správce o kontrolu logu.",
-    invalid: "Zadání není platné.",
+      "Databáze registru teď není dostupná (restartuje se nebo je přerušeno síťové spojení s ní). Nic nezůstalo napůl: každá změna se uloží buď celá, nebo vůbec. Zkuste to za chvíli znovu; znovu odeslaný formulář změnu nikdy neprovede dvakrát.",
+    failed: "Změna se nezdařila a nic nebylo změněno. Zkuste to znovu nebo požádejte správce o kontrolu logu.",
+    invalid: "Zadané údaje nejsou platné.",
     nul: "Formulář obsahuje znak NUL (\\0), který žádné pole nesmí obsahovat; nic nebylo změněno.",
   },
 };

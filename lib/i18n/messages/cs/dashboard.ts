@@ -4,18 +4,18 @@ import type { dashboard as en } from "../en/dashboard";
 export const dashboard: Catalog<typeof en> = {
   title: "Přehled",
   intro:
-    "Existující (nesmazané) objekty; časy v zóně {zone}. Každé číslo otevře seznam právě toho, co počítá. Počty k {asOf} (uchovávají se minutu) · <refresh>spočítat znovu teď</refresh>",
+    "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k {asOf} (ukládají se na minutu) · <refresh>přepočítat hned</refresh>",
   byState: {
-    title: "Objekty podle stavu teď",
-    chart: "Existující objekty podle současného stavu",
-    bar: "{state}: {count, plural, one {# objekt} few {# objekty} other {# objektů}} — {description}",
+    title: "Objekty podle aktuálního stavu",
+    chart: "Nesmazané objekty podle aktuálního stavu",
+    bar: "{state}: {count, plural, one {# objekt} few {# objekty} other {# objektů}} – {description}",
   },
   perDay: {
-    title: "Stavy získané a ztracené po dnech, posledních 30 dní",
+    title: "Získané a ztracené stavy po dnech za posledních 30 dní",
     legend: "Objekty, které ten den získaly (<entered>■</entered>) nebo ztratily (<left>■</left>) alespoň jeden stav.",
-    chart: "Objekty, které získaly a ztratily stav, po dnech",
+    chart: "Objekty, které získaly nebo ztratily stav, po dnech",
     point:
-      "{day}: {change, select, entered {{count, plural, one {# objekt získal} few {# objekty získaly} other {# objektů získalo}}} other {{count, plural, one {# objekt ztratil} few {# objekty ztratily} other {# objektů ztratilo}}}} nějaký stav",
+      "{day}: {change, select, entered {{count, plural, one {# objekt získal} few {# objekty získaly} other {# objektů získalo}}} other {{count, plural, one {# objekt ztratil} few {# objekty ztratily} other {# objektů ztratilo}}}} alespoň jeden stav",
   },
   upcoming: {
     title: "Nadcházející",
@@ -25,7 +25,7 @@ export const dashboard: Catalog<typeof en> = {
   engine: {
     title: "Výpočet stavů",
     lastRun:
-      "Poslední běh {at} ({kind, select, full {úplný} incremental {přírůstkový} object {jednoho objektu} busy {výpočet byl obsazen} behind {nebylo co počítat} other {{kind}}}); historie je přesná do {cursor}{lag}.",
+      "Poslední běh {at} ({kind, select, full {úplný} incremental {přírůstkový} object {jednoho objektu} busy {probíhal jiný běh} behind {nebylo co počítat} other {{kind}}}); historie je přesná do {cursor}{lag}.",
     lag: ", tj. před {ago}",
     seconds: "{n} s",
     minutes: "{n} min",

@@ -16,27 +16,28 @@ export const reasons: Catalog<typeof en> = {
   validationWarning:
     "validace končí {validationDate}, {days, plural, one {zbývá nejvýše # den} few {zbývají nejvýše # dny} other {zbývá nejvýše # dní}}",
   notValidated: "validace skončila {at} {zone} (datum konce validace {validationDate})",
-  nssetMissing: "doména nemá přiřazen nsset",
+  nssetMissing: "doména nemá přiřazenou sadu jmenných serverů",
   outzone: {
-    noNsset: "mimo zónu: doména nemá přiřazen nsset",
+    noNsset: "mimo zónu: doména nemá přiřazenou sadu jmenných serverů",
     manual: "mimo zónu: je vyžádán serverOutzoneManual",
     unguarded: "mimo zónu: po ochranné lhůtě (expirace {exdate}) a bez serverInzoneManual",
     notValidated: "mimo zónu: není validována (konec validace {validationDate}) a bez serverInzoneManual",
   },
   deleteCandidate: {
     domain:
-      "ke zrušení: datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}, od {at} {zone}; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+      "ke smazání: datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}, od {at} {zone}; není nastaven serverDeleteProhibited ani serverRenewProhibited",
     unlinked:
-      "ke zrušení: bez vazeb od {since} {zone}{neverLinked, select, yes { (nikdy nebyl navázán; tehdy vytvořen)} other {}} a {months, plural, one {uplynul # měsíc} few {uplynuly # měsíce} other {uplynulo # měsíců}}; není nastaven serverDeleteProhibited",
+      "ke smazání: bez vazeb od {since} {zone}{neverLinked, select, yes { (nikdy nebyl navázán; tehdy vytvořen)} other {}} a {months, plural, one {uplynul # měsíc} few {uplynuly # měsíce} other {uplynulo # měsíců}}; není nastaven serverDeleteProhibited",
   },
   linked: {
     references: "odkazují na něj: {references}",
     registrant: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na držitele)",
     domainContact:
       "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na administrativní nebo dočasný kontakt)",
-    nssetContact: "{n, plural, one {{count} nsset} few {{count} nssety} other {{count} nssetů}} (jako na technický kontakt)",
-    keysetContact: "{n, plural, one {{count} keyset} few {{count} keysety} other {{count} keysetů}} (jako na technický kontakt)",
-    nssetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svůj nsset)",
-    keysetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svůj keyset)",
+    nssetContact:
+      "{n, plural, one {{count} sada jmenných serverů} few {{count} sady jmenných serverů} other {{count} sad jmenných serverů}} (jako na technický kontakt)",
+    keysetContact: "{n, plural, one {{count} sada klíčů} few {{count} sady klíčů} other {{count} sad klíčů}} (jako na technický kontakt)",
+    nssetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svou sadu jmenných serverů)",
+    keysetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svou sadu klíčů)",
   },
 };

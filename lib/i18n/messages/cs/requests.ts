@@ -3,11 +3,11 @@ import type { requests as en } from "../en/requests";
 
 export const requests: Catalog<typeof en> = {
   phases: { scheduled: "naplánovaný", inForce: "platný", ended: "skončený", canceled: "zrušený" },
-  type: "{type, select, domain {doména} contact {kontakt} nsset {nsset} keyset {keyset} other {{type}}}",
+  type: "{type, select, domain {doména} contact {kontakt} nsset {sada jmenných serverů} keyset {sada klíčů} other {{type}}}",
   list: {
     title: "Požadavky",
-    upcomingHint: "Začínají nebo končí v příštích 7 dnech, nejbližší první",
-    allHint: "Všechny ruční požadavky na stav, od nejnovějšího začátku",
+    upcomingHint: "Požadavky, které začínají nebo končí v příštích 7 dnech, od nejbližších",
+    allHint: "Všechny požadavky na ruční stavy, seřazené podle začátku od nejpozdějších",
     bulkLink: "Hromadná změna…",
     views: {
       label: "Zobrazení požadavků",
@@ -39,8 +39,8 @@ export const requests: Catalog<typeof en> = {
     },
     empty: "Filtru neodpovídá žádný požadavek.",
     cancellation: {
-      full: "{when}, zrušil(a) {who}: {reason}",
-      by: "{when}, zrušil(a) {who}",
+      full: "{when} uživatelem {who}: {reason}",
+      by: "{when} uživatelem {who}",
       reason: "{when}: {reason}",
       plain: "{when}",
     },
@@ -48,12 +48,13 @@ export const requests: Catalog<typeof en> = {
   },
   bulk: {
     title: "Hromadná změna",
-    intro: "Požadavek nebo administrativní blokace pro mnoho objektů: nejprve zkušební běh, pak vše, nebo nic.",
+    intro:
+      "Požadavek nebo administrativní blokace pro mnoho objektů najednou: nejprve zkušební běh, pak provedení buď u všech, nebo u žádného.",
     form: {
       label: "Hromadná změna",
-      fromFilter: "Objekty: ty, kterým odpovídá filtr seznamu <code>{filter}</code> (nejvýše {max}).",
+      fromFilter: "Objekty: ty, které odpovídají filtru seznamu <code>{filter}</code> (nejvýše {max}).",
       pasteInstead: "Místo toho vložit názvy",
-      names: "Názvy nebo handly (jeden na řádek, nebo oddělené mezerami či čárkami; nejvýše {max})",
+      names: "Názvy nebo handly (jeden na řádek nebo oddělené mezerami či čárkami; nejvýše {max})",
       type: "Typ",
       anyType: "libovolný typ",
       typeOption:
@@ -66,13 +67,13 @@ export const requests: Catalog<typeof en> = {
       to: "Konec (nepovinné)",
       reason: "Důvod",
       dryRun: "Zkušební běh",
-      apply: "Provést pro všechny",
-      confirmFilter: "Provést pro všechny objekty, kterým filtr odpovídá? Vše, nebo nic: odmítne-li se jediný, nezmění se nic.",
+      apply: "Provést u všech",
+      confirmFilter: "Provést u všech objektů, které odpovídají filtru? Vše, nebo nic: bude-li odmítnut jediný, nezmění se nic.",
       confirmCount:
-        "{count, plural, one {Provést pro # objekt?} few {Provést pro všechny # objekty?} other {Provést pro všech # objektů?}} Vše, nebo nic: odmítne-li se jediný, nezmění se nic.",
+        "{count, plural, one {Provést u # objektu?} few {Provést u všech # objektů?} other {Provést u všech # objektů?}} Vše, nebo nic: bude-li odmítnut jediný, nezmění se nic.",
       progress: "Průběh hromadné změny",
-      applyingFilter: "Provádí se pro odpovídající objekty…",
-      applyingCount: "Provádí se pro {count, plural, one {# objekt} few {# objekty} other {# objektů}}…",
+      applyingFilter: "Provádí se u odpovídajících objektů…",
+      applyingCount: "Provádí se u {count, plural, one {# objektu} few {# objektů} other {# objektů}}…",
       tryingFilter: "Zkušební běh pro odpovídající objekty…",
       tryingCount: "Zkušební běh pro {count, plural, one {# objekt} few {# objekty} other {# objektů}}…",
       name: "Název",
