@@ -38,6 +38,13 @@ test("an operator switches the console to Czech and back; the choice stays with 
   await expect(page.getByRole("heading", { name: "Přehled", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: /^outzone: [\d\s]+ objekt/ })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("overview-cs.png"), fullPage: true });
+  await nav.getByRole("link", { name: "Požadavky" }).click();
+  await expect(page.getByRole("heading", { name: "Požadavky", exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("requests-cs.png") });
+  await page.goto("/requests/bulk");
+  await expect(page.getByRole("heading", { name: "Hromadná změna", exact: true })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("bulk-cs.png"), fullPage: true });
+
 
   await page.goto("/objects?type=domain&states=outzone,expired&state_match=all&sort=-expires");
   await page.locator("table.objects-table tbody td.col-name a").first().click();
