@@ -7,7 +7,7 @@ import { I18nProvider } from "@/components/i18n/provider";
 import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
 import { registryZone } from "@/lib/format/datetime";
-import { MESSAGES, type Messages } from "@/lib/i18n/messages";
+import { clientMessages } from "@/lib/i18n/messages";
 import { getLocale, getTranslations } from "@/lib/i18n/server";
 import { setLanguageAction } from "./preferences/actions";
 import "./globals.css";
@@ -26,12 +26,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const locale = await getLocale();
   const t = await getTranslations("common");
   const timeZone = registryZone();
-  // Client components need the interface's texts, not the server's messages or the state reasons.
-  const { server: _server, reasons: _reasons, ...clientMessages } = MESSAGES[locale] as Messages;
   return (
     <html lang={locale}>
       <body>
-        <I18nProvider locale={locale} messages={clientMessages} timeZone={timeZone}>
+        <I18nProvider locale={locale} messages={clientMessages(locale)} timeZone={timeZone}>
           <header className="topbar">
             <Link href="/" className="brand">
               {t("brand")}

@@ -45,7 +45,6 @@ test("an operator switches the console to Czech and back; the choice stays with 
   await expect(page.getByRole("heading", { name: "Hromadná změna", exact: true })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("bulk-cs.png"), fullPage: true });
 
-
   await page.goto("/objects?type=domain&states=outzone,expired&state_match=all&sort=-expires");
   await page.locator("table.objects-table tbody td.col-name a").first().click();
   const states = page.locator("table.states-now");

@@ -3,10 +3,7 @@
 import type { ReactNode } from "react";
 import { IntlProvider } from "use-intl/react";
 import type { Locale } from "@/lib/i18n/config";
-import type { Messages } from "@/lib/i18n/messages";
-
-/** What client components may translate: the server's messages and the state reasons stay on the server. */
-export type ClientMessages = Omit<Messages, "server" | "reasons">;
+import type { clientMessages, Messages } from "@/lib/i18n/messages";
 
 /** The language, its messages and the registry's time zone for the client components below. */
 export function I18nProvider({
@@ -16,7 +13,8 @@ export function I18nProvider({
   children,
 }: {
   locale: Locale;
-  messages: ClientMessages;
+  /** The parts client components translate (lib/i18n/messages CLIENT_NAMESPACES). */
+  messages: ReturnType<typeof clientMessages>;
   timeZone: string;
   children: ReactNode;
 }) {

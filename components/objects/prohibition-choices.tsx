@@ -4,7 +4,7 @@ import { useTranslations } from "@/lib/i18n/client";
 
 /** The prohibitions a block may set, as checkboxes named `prohibitions`. */
 export function ProhibitionChoices({ choices }: { choices: { name: string; checked: boolean }[] }) {
-  const t = useTranslations("object");
+  const t = useTranslations("object.form");
   return (
     <fieldset className="plain prohibitions">
       <legend>{t("prohibitions")}</legend>

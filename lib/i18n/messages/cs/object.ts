@@ -64,7 +64,6 @@ export const object: Catalog<typeof en> = {
     reason: "Důvod",
     block: "Zablokovat",
   },
-  prohibitions: "Zákazy",
   requests: {
     title: "Požadavky",
     create: "Požádat o stav",
@@ -96,6 +95,7 @@ export const object: Catalog<typeof en> = {
     noAuthor: "Požadavky podané mimo konzoli nemají zaznamenaného autora.",
   },
   form: {
+    prohibitions: "Zákazy",
     label: "Požádat o stav",
     state: "Stav",
     start: "Začátek ({zone}; prázdné: hned)",

@@ -61,7 +61,6 @@ export const object = {
     reason: "Reason",
     block: "Block",
   },
-  prohibitions: "Prohibitions",
   requests: {
     title: "Requests",
     create: "Request a state",
@@ -93,6 +92,7 @@ export const object = {
     noAuthor: "Requests made outside the console have no recorded author.",
   },
   form: {
+    prohibitions: "Prohibitions",
     label: "Request a state",
     state: "State",
     start: "Start ({zone}; empty: now)",
