@@ -44,6 +44,9 @@ test("an operator switches the console to Czech and back; the choice stays with 
   await page.goto("/requests/bulk");
   await expect(page.getByRole("heading", { name: "Hromadná změna", exact: true })).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("bulk-cs.png"), fullPage: true });
+  const missing = await page.goto("/no-such-page");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Stránka nenalezena" })).toBeVisible();
 
   await page.goto("/objects?type=domain&states=outzone,expired&state_match=all&sort=-expires");
   await page.locator("table.objects-table tbody td.col-name a").first().click();

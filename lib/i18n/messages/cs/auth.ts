@@ -20,6 +20,11 @@ export const auth: Catalog<typeof en> = {
       other: "Přihlášení se nezdařilo. Zkuste to znovu.",
     },
   },
+  notFound: {
+    title: "Stránka nenalezena",
+    text: "Na této adrese v konzoli žádná stránka není.",
+    back: "Přejít na přehled",
+  },
   forbidden: {
     title: "Přístup odepřen",
     text: "Vaše role tuto stránku ani akci nepovoluje. Správce vám může roli změnit v části Uživatelé.",

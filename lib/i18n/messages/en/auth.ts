@@ -17,6 +17,11 @@ export const auth = {
       other: "Sign-in failed. Try again.",
     },
   },
+  notFound: {
+    title: "Page not found",
+    text: "There is no page at this address in the console.",
+    back: "Go to the overview",
+  },
   forbidden: {
     title: "Not allowed",
     text: "Your role does not allow this page or action. An administrator can change your role under Users.",
