@@ -109,3 +109,20 @@ test("before sign-in the browser's language decides, and the switch on the sign-
   await expect(other.getByRole("heading", { name: "Sign in" })).toBeVisible();
   await english.close();
 });
+
+test("an administrator's pages in Czech: users, API tokens and the audit log", async ({ page }, testInfo) => {
+  await signInAsNewUser(page, `spravce-${Date.now().toString(36)}`, "admin");
+  await page.getByLabel("Language").selectOption("cs");
+  await expect(page.locator("html")).toHaveAttribute("lang", "cs");
+  for (const [path, heading, shot] of [
+    ["/admin/users", "Uživatelé", "users-cs.png"],
+    ["/admin/tokens", "API tokeny", "tokens-cs.png"],
+    ["/audit", "Auditní záznam", "audit-cs.png"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath(shot) });
+  }
+  // The audit log names the switch's sign-in and shows Czech dates.
+  await expect(page.locator("table tbody tr").first()).toContainText(CZECH_INSTANT);
+});

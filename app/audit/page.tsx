@@ -27,7 +27,7 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         <p className="muted">{t("audit.subtitle")}</p>
       </div>
       <Notices notices={audit.notices.map((notice) => render(notice, locale))} />
-      <form className="filters" method="get">
+      <form className="filters audit-filters" method="get">
         <label>
           {t("audit.filters.actor")}
           <input name="actor" defaultValue={audit.filters.actor} />
