@@ -109,7 +109,7 @@ class ExportRefused extends Error {
   detail: string | null;
   status: number;
   constructor(detail: string | null, status: number) {
-    super(detail ?? `the server answered ${status}`);
+    super(detail ?? `HTTP ${status}`);
     this.detail = detail;
     this.status = status;
   }

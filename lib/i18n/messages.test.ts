@@ -46,6 +46,21 @@ function placeholders(elements: MessageFormatElement[], into = new Set<string>()
 }
 
 const english = flatten(MESSAGES.en as unknown as Tree);
+const englishText = (key: string) => english.get(key) ?? "";
+
+/** For each plural or select argument of a message, the placeholders of each of its branches. */
+function branches(elements: MessageFormatElement[], into = new Map<string, Set<string>[]>()): Map<string, Set<string>[]> {
+  for (const element of elements) {
+    if (element.type === TYPE.plural || element.type === TYPE.select) {
+      into.set(
+        element.value,
+        Object.values(element.options).map((option) => placeholders(option.value)),
+      );
+      for (const option of Object.values(element.options)) branches(option.value, into);
+    } else if (element.type === TYPE.tag) branches(element.children, into);
+  }
+  return into;
+}
 
 describe("the message catalogues", () => {
   it("has messages", () => {
@@ -60,6 +75,23 @@ describe("the message catalogues", () => {
         expect([...messages.keys()].filter((key) => !english.has(key))).toEqual([]);
         expect([...english.keys()].filter((key) => !messages.has(key))).toEqual([]);
         expect([...messages].filter(([, text]) => text.trim() === "").map(([key]) => key)).toEqual([]);
+      });
+
+      it("keeps in every plural and select branch the placeholders all English branches of that argument have", () => {
+        const missing: string[] = [];
+        for (const [key, text] of messages) {
+          const english = branches(parse(englishText(key)));
+          for (const [argument, options] of branches(parse(text))) {
+            const theirs = english.get(argument);
+            if (!theirs) continue;
+            const shared = [...theirs[0]].filter((p) => theirs.every((set) => set.has(p)));
+            options.forEach((set, i) => {
+              const lacking = shared.filter((p) => !set.has(p));
+              if (lacking.length) missing.push(`${key} ${argument}[${i}]: ${lacking.join(" ")}`);
+            });
+          }
+        }
+        expect(missing).toEqual([]);
       });
 
       it("parses every message as ICU and uses the same placeholders and tags as English", () => {

@@ -177,7 +177,13 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(reasonText({ code: "expirationWarning", args: { exdate: "2026-12-01", days: 1, warningFrom: "2026-11-30" } }, "cs")).toBe(
       "do data expirace 1. 12. 2026 zbývá nejvýše 1 den (varování od 30. 11. 2026)",
     );
-    expect(reasonText({ code: "a rule this console does not know", args: {} }, "en")).toBeNull();
+    // A rule of a newer database: named, not passed off as "no rule explains it".
+    expect(reasonText({ code: "ruleOfTomorrow", args: {} }, "en")).toBe(
+      "a rule this console version does not describe (reason code ruleOfTomorrow)",
+    );
+    expect(reasonText({ code: "ruleOfTomorrow", args: {} }, "cs")).toBe(
+      "pravidlo, které tato verze konzole nepopisuje (kód důvodu ruleOfTomorrow)",
+    );
   });
 
   it("reads the object page in Czech: Czech state descriptions and reasons, English ones unchanged", async () => {

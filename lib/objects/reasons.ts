@@ -87,7 +87,8 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
       return t("linked.references", { references: parts.join(", ") });
     }
     default:
-      return null;
+      // A rule of a newer database than this console knows: say so rather than nothing.
+      return t("unknown", { code });
   }
 }
 

@@ -6,7 +6,7 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { getLocale } from "../i18n/server";
 import { objectsMatching } from "../objects/list";
-import { blockSchema, blockWork } from "./blocks";
+import { blockSchema, blockWork, DEFAULT_PROHIBITIONS, isProhibition } from "./blocks";
 import { createRequestSchema, createWork, reasonSchema } from "./write";
 
 /** Notices one after the other, as one message (each said in the reader's language). */
@@ -40,6 +40,25 @@ export const bulkSchema = z.object({
 });
 
 /** One object's outcome, said in the request's language. */
+/** What the bulk form offers: the object types, the manual states, and the prohibitions a block can set (with the default ones ticked). */
+export async function bulkChoices(): Promise<{
+  types: string[];
+  states: string[];
+  prohibitions: { name: string; checked: boolean }[];
+}> {
+  const { db } = await authorize("requests.write", "bulk.page");
+  const [types, states] = await Promise.all([
+    db.sql.query<{ name: string }>("SELECT name FROM enum_object_type ORDER BY id"),
+    db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY importance DESC NULLS LAST, id"),
+  ]);
+  const names = states.map((s) => s.name);
+  return {
+    types: types.map((type) => type.name),
+    states: names,
+    prohibitions: names.filter((n) => isProhibition(n)).map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) })),
+  };
+}
+
 export interface BulkOutcome {
   name: string;
   objectId: number | null;

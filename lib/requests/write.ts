@@ -364,10 +364,11 @@ export async function previewStateRequest(input: unknown): Promise<{ message: st
     await db.sql.transaction(async (tx) => {
       const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
       const c = await checkRequest(tx, data, now);
-      const periods = `SELECT s.name, d.description, p.valid_from, p.valid_to,
+      const periods = `SELECT s.name, coalesce(d.description, e.description) AS description, p.valid_from, p.valid_to,
                               ARRAY(SELECT x.command::text FROM object_state_command_refusal x WHERE x.state_id = s.id ORDER BY x.command) AS refuses
                          FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
                          LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $3
+                         LEFT JOIN enum_object_states_desc e ON e.state_id = s.id AND e.lang = 'EN'
                         WHERE p.valid_to IS NULL OR p.valid_to > $2`;
       type Period = { name: string; description: string | null; valid_from: Date; valid_to: Date | null; refuses: string[] };
       const lang = descriptionLang(locale);

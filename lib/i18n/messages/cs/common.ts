@@ -28,6 +28,13 @@ export const common: Catalog<typeof en> = {
   period: "{from} → {to}",
   system: "systém",
   loading: "Načítá se…",
+  pageError: {
+    title: "Tuto stránku nelze zobrazit",
+    body: "Na serveru se něco pokazilo{reference}. Nic nebylo změněno.",
+    reference: " (reference {digest}, v logu serveru)",
+    retry: "Zkusit znovu",
+    home: "Přejít na přehled",
+  },
   errors: {
     unauthenticated: "Pro práci s konzolí se přihlaste; vaše relace mohla skončit.",
     forbidden: "Vaše role ({role}) k tomu nemá oprávnění.",

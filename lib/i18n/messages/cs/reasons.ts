@@ -40,4 +40,5 @@ export const reasons: Catalog<typeof en> = {
     nssetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svou sadu jmenných serverů)",
     keysetOf: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na svou sadu klíčů)",
   },
+  unknown: "pravidlo, které tato verze konzole nepopisuje (kód důvodu {code})",
 };

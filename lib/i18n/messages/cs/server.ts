@@ -96,9 +96,9 @@ export const server: Catalog<typeof en> = {
     filterTooLong: "Filtr je příliš dlouhý.",
     chooseKind: "Zvolte požadavek nebo blokaci.",
     filterInvalid: "Filtr seznamu není platný: {notices}",
-    filterTooMany: "Filtru seznamu odpovídá více než {max} objektů; nejdřív ho zužte.",
+    filterTooMany: "Filtru seznamu odpovídá více než {max, number} objektů; nejdřív ho zužte.",
     empty: "Vložte alespoň jeden název nebo handle, nebo začněte od filtru seznamu, kterému odpovídají nějaké objekty.",
-    tooMany: "{count, plural, one {# název} few {# názvy} other {# názvů}}: jedna hromadná změna zvládne nejvýše {max}.",
+    tooMany: "{count, plural, one {# název} few {# názvy} other {# názvů}}: jedna hromadná změna zvládne nejvýše {max, number}.",
     alreadyApplied:
       "Tato dávka už byla provedena ({count, plural, one {# požadavek} few {# požadavky} other {# požadavků}}); nic nového se nestalo.",
     noSuchObject:
@@ -107,8 +107,8 @@ export const server: Catalog<typeof en> = {
     willApply: "provede se: {change}",
     applied:
       "{count, plural, one {Provedeno u # objektu} few {Provedeno u všech # objektů} other {Provedeno u všech # objektů}} (dávka {batch}).",
-    dryRun: "Zkušební běh: provést lze {ok} z {total}{refused, plural, =0 {} other {, odmítnuto: #}}; nic nebylo změněno.",
-    refused: "{refused} z {total} nelze provést; nic nebylo změněno. Opravte je nebo odeberte a zkuste to znovu.",
+    dryRun: "Zkušební běh: provést lze {ok, number} z {total, number}{refused, plural, =0 {} other {, odmítnuto: #}}; nic nebylo změněno.",
+    refused: "{refused, number} z {total, number} nelze provést; nic nebylo změněno. Opravte je nebo odeberte a zkuste to znovu.",
     noticeList: "{first} {rest}",
   },
   users: {

@@ -25,6 +25,13 @@ export const common = {
   period: "{from} → {to}",
   system: "system",
   loading: "Loading…",
+  pageError: {
+    title: "This page could not be shown",
+    body: "Something went wrong on the server{reference}. Nothing was changed.",
+    reference: " (reference {digest}, in the server log)",
+    retry: "Try again",
+    home: "Go to the overview",
+  },
   errors: {
     unauthenticated: "Sign in to use the console; your session may have ended.",
     forbidden: "Your role ({role}) may not do this.",

@@ -8,11 +8,11 @@ export const reasons = {
     onwards: "requested for {from} onwards {zone} (request {request}){recorded, select, yes {: “{reason}”} other {, no reason recorded}}",
     until: "requested for {from} – {to} {zone} (request {request}){recorded, select, yes {: “{reason}”} other {, no reason recorded}}",
   },
-  expirationWarning: "expiration date {exdate} is {days, plural, other {# days}} away or less (warning from {warningFrom})",
+  expirationWarning: "expiration date {exdate} is {days, plural, one {# day} other {# days}} away or less (warning from {warningFrom})",
   expired: "expiration date {exdate} ≤ today ({today})",
   unguarded:
-    "expired {days, plural, other {# days}} ago or more: unguarded from {at} {zone} (expiration date {exdate} + {days, plural, other {# days}})",
-  validationWarning: "validation ends {validationDate}, {days, plural, other {# days}} away or less",
+    "expired {days, plural, one {# day} other {# days}} ago or more: unguarded from {at} {zone} (expiration date {exdate} + {days, plural, one {# day} other {# days}})",
+  validationWarning: "validation ends {validationDate}, {days, plural, one {# day} other {# days}} away or less",
   notValidated: "validation ended {at} {zone} (validation date {validationDate})",
   nssetMissing: "the domain has no nsset",
   outzone: {
@@ -23,9 +23,9 @@ export const reasons = {
   },
   deleteCandidate: {
     domain:
-      "to be deleted: expiration date {exdate} + {days, plural, other {# days}}, from {at} {zone}, and neither serverDeleteProhibited nor serverRenewProhibited",
+      "to be deleted: expiration date {exdate} + {days, plural, one {# day} other {# days}}, from {at} {zone}, and neither serverDeleteProhibited nor serverRenewProhibited",
     unlinked:
-      "to be deleted: not linked since {since} {zone}{neverLinked, select, yes { (never linked; created then)} other {}}, and {months, plural, other {# months}} have passed; no serverDeleteProhibited",
+      "to be deleted: not linked since {since} {zone}{neverLinked, select, yes { (never linked; created then)} other {}}, and {months, plural, one {# month} other {# months}} have passed; no serverDeleteProhibited",
   },
   linked: {
     /** {references}: the parts below that apply, joined by ", ". */
@@ -37,4 +37,5 @@ export const reasons = {
     nssetOf: "{n, plural, one {{count} domain} other {{count} domains}} as their nsset",
     keysetOf: "{n, plural, one {{count} domain} other {{count} domains}} as their keyset",
   },
+  unknown: "a rule this console version does not describe (reason code {code})",
 } as const;
