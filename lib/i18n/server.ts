@@ -1,9 +1,10 @@
 import { cache } from "react";
-import { _createCache, _createIntlFormatters, createTranslator, type NamespaceKeys, type NestedKeyOf } from "use-intl/core";
+import { createTranslator, type NamespaceKeys, type NestedKeyOf } from "use-intl/core";
 import { renderingActor } from "../auth/guard";
 import { currentRequest } from "../auth/request-context";
 import { registryZone } from "../format/datetime";
 import { type ConsoleFormat, consoleFormat } from "../format/instant";
+import { compiledFor } from "./compiled";
 import { DEFAULT_LOCALE, type Locale } from "./config";
 import { MESSAGES, type Messages } from "./messages";
 import "./app-config";
@@ -20,19 +21,6 @@ export const getLocale = cache(async (): Promise<Locale> => {
   return request?.locale ?? DEFAULT_LOCALE;
 });
 
-// Compiled messages and Intl formatters, kept per language for the life of the process: compiling
-// an ICU message costs far more than formatting it, and a page formats hundreds.
-const compiled = new Map<Locale, { cache: ReturnType<typeof _createCache>; formatters: ReturnType<typeof _createIntlFormatters> }>();
-function compiledFor(locale: Locale) {
-  let entry = compiled.get(locale);
-  if (!entry) {
-    const cache = _createCache();
-    entry = { cache, formatters: _createIntlFormatters(cache) };
-    compiled.set(locale, entry);
-  }
-  return entry;
-}
-
 /** A translator of `locale`'s messages, optionally within one namespace; a missing message shows its key. */
 export function translator<NS extends NamespaceKeys<Messages, NestedKeyOf<Messages>> = never>(locale: Locale, namespace?: NS) {
   return createTranslator<Messages, NS>({
@@ -40,8 +28,7 @@ export function translator<NS extends NamespaceKeys<Messages, NestedKeyOf<Messag
     messages: MESSAGES[locale] as Messages,
     namespace,
     timeZone: registryZone(),
-    _cache: compiledFor(locale).cache,
-    _formatters: compiledFor(locale).formatters,
+    ...compiledFor(locale),
     onError: (error) => console.error(error),
   });
 }
