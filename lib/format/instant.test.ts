@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { consoleFormat, formatInstant, formatNumber } from "./instant";
+import { consoleFormat, formatInstant, formatInstantIntl, formatNumber } from "./instant";
 
 describe("formatInstant", () => {
   it("writes English in ISO order with the zone's abbreviation", () => {
@@ -31,5 +32,47 @@ describe("formatDay", () => {
   it("keeps English ISO dates and writes Czech ones day first", () => {
     expect(consoleFormat("en", "UTC").day("2027-01-05")).toBe("2027-01-05");
     expect(consoleFormat("cs", "UTC").day("2027-01-05")).toBe("5. 1. 2027");
+  });
+});
+
+describe("formatInstant's per-day shortcut", () => {
+  const zones = [
+    "Europe/Prague",
+    "America/New_York",
+    "Australia/Lord_Howe",
+    "Asia/Kathmandu",
+    "America/St_Johns",
+    "Pacific/Chatham",
+    "UTC",
+  ];
+  const locales = ["en", "cs"] as const;
+
+  it("writes exactly what Intl writes, across changes of summer time (every 7 minutes around them)", () => {
+    const differences: string[] = [];
+    for (const zone of zones)
+      for (const [from, to] of [
+        ["2026-03-20", "2026-04-10"],
+        ["2026-09-20", "2026-11-08"],
+      ]) {
+        for (let t = Date.parse(`${from}T00:00:00Z`); t < Date.parse(`${to}T00:00:00Z`); t += 7 * 60_000 + 13_000)
+          for (const locale of locales) {
+            const fast = formatInstant(new Date(t), locale, zone);
+            const exact = formatInstantIntl(new Date(t), locale, zone);
+            if (fast !== exact) differences.push(`${zone} ${locale} ${new Date(t).toISOString()}: ${fast} ≠ ${exact}`);
+          }
+      }
+    expect(differences.slice(0, 5)).toEqual([]);
+  });
+
+  it("writes exactly what Intl writes for any instant since 1970 and before (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.parse("1900-01-01T00:00:00Z"), max: Date.parse("2100-01-01T00:00:00Z") }),
+        fc.constantFrom(...zones),
+        fc.constantFrom(...locales),
+        (t, zone, locale) => formatInstant(new Date(t).toISOString(), locale, zone) === formatInstantIntl(new Date(t), locale, zone),
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -22,16 +22,64 @@ function instantFormat(locale: Locale, timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/**
- * An instant in `timeZone` (the registry's), with the zone shown, as the language writes it:
- * English "2026-11-22 14:05 CET" (ISO order, sortable, what registry staff exchange), Czech
- * "22. 11. 2026 14:05 SEČ".
- */
-export function formatInstant(value: string | Date, locale: Locale, timeZone: string): string {
+/** An instant exactly as Intl writes it (formatToParts): the reference formatInstant is checked against. */
+export function formatInstantIntl(value: string | Date, locale: Locale, timeZone: string): string {
   const parts = instantFormat(locale, timeZone).formatToParts(typeof value === "string" ? new Date(value) : value);
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
   if (locale === "en") return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
   return `${get("day")}. ${get("month")}. ${get("year")} ${get("hour")}:${get("minute")} ${get("timeZoneName")}`;
+}
+
+const DAY = 86_400_000;
+const SINCE_1970 = 0;
+/** A UTC day in a zone: its offset (minutes) and abbreviation, when neither changes during the day. */
+type ZoneDay = { offset: number; name: string } | null;
+// Per language and zone, per UTC day; cleared when it grows past a few decades of days.
+const zoneDays = new Map<string, Map<number, ZoneDay>>();
+
+function zoneAt(instant: number, locale: Locale, timeZone: string): { offset: number; name: string } {
+  const parts = instantFormat(locale, timeZone).formatToParts(instant);
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"));
+  return {
+    offset: Math.round((wall - Math.floor(instant / 60_000) * 60_000) / 60_000),
+    name: parts.find((p) => p.type === "timeZoneName")?.value ?? "",
+  };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * An instant in `timeZone` (the registry's), with the zone shown, as the language writes it:
+ * English "2026-11-22 14:05 CET" (ISO order, sortable, what registry staff exchange), Czech
+ * "22. 11. 2026 14:05 SEČ". Pages write thousands, so Intl is asked once per zone and day (its
+ * offset and abbreviation at the day's first and last minute); on a day they differ (a change
+ * of summer time) and before 1970, every instant is asked for. Equal to formatInstantIntl
+ * (checked in instant.test.ts).
+ */
+export function formatInstant(value: string | Date, locale: Locale, timeZone: string): string {
+  const instant = typeof value === "string" ? Date.parse(value) : value.getTime();
+  if (!(instant >= SINCE_1970)) return formatInstantIntl(value, locale, timeZone);
+  const key = `${locale} ${timeZone}`;
+  let days = zoneDays.get(key);
+  if (!days) {
+    days = new Map();
+    zoneDays.set(key, days);
+  }
+  const day = Math.floor(instant / DAY);
+  let zone = days.get(day);
+  if (zone === undefined) {
+    const first = zoneAt(day * DAY, locale, timeZone);
+    const last = zoneAt(day * DAY + DAY - 60_000, locale, timeZone);
+    zone = first.offset === last.offset && first.name === last.name ? first : null;
+    if (days.size >= 20_000) days.clear();
+    days.set(day, zone);
+  }
+  if (!zone) return formatInstantIntl(value, locale, timeZone);
+  const wall = new Date(instant + zone.offset * 60_000);
+  const [year, month, date] = [wall.getUTCFullYear(), wall.getUTCMonth() + 1, wall.getUTCDate()];
+  const time = `${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}`;
+  return locale === "en" ? `${year}-${pad(month)}-${pad(date)} ${time} ${zone.name}` : `${date}. ${month}. ${year} ${time} ${zone.name}`;
 }
 
 const numbers = new Map<Locale, Intl.NumberFormat>();
