@@ -1,6 +1,6 @@
 import { readConfig } from "../config";
 import type { Locale } from "../i18n/config";
-import { formatInstant as formatIn } from "./instant";
+import { formatInstant as formatIn, zoneOffsetMinutes } from "./instant";
 
 // Reading the configuration validates the whole environment: done again only when the zone's variable changes.
 let zoneCache: { env: string | undefined; zone: string } | null = null;
@@ -14,23 +14,6 @@ export function registryZone(): string {
 /** An instant in the registry's time zone, in `locale` (English by default): see ./instant. */
 export function formatInstant(value: string | Date, locale: Locale = "en", timeZone: string = registryZone()): string {
   return formatIn(value, locale, timeZone);
-}
-
-/** The offset of `timeZone` from UTC at an instant, in minutes. */
-function zoneOffsetMinutes(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric",
-  }).formatToParts(new Date(instant));
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
-  return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
 /**

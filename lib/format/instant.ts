@@ -37,14 +37,34 @@ type ZoneDay = { offset: number; name: string } | null;
 // Per language and zone, per UTC day; cleared when it grows past a few decades of days.
 const zoneDays = new Map<string, Map<number, ZoneDay>>();
 
+const offsetFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The offset of `timeZone` from UTC at an instant, in minutes. */
+export function zoneOffsetMinutes(instant: number, timeZone: string): number {
+  let format = offsetFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      second: "numeric",
+    });
+    offsetFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(instant));
+  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));
+  return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
+}
+
+/** The zone's offset (minutes) and its abbreviation in the language at an instant. */
 function zoneAt(instant: number, locale: Locale, timeZone: string): { offset: number; name: string } {
   const parts = instantFormat(locale, timeZone).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const wall = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"));
-  return {
-    offset: Math.round((wall - Math.floor(instant / 60_000) * 60_000) / 60_000),
-    name: parts.find((p) => p.type === "timeZoneName")?.value ?? "",
-  };
+  return { offset: zoneOffsetMinutes(instant, timeZone), name: parts.find((p) => p.type === "timeZoneName")?.value ?? "" };
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -95,7 +115,7 @@ export function formatNumber(value: number, locale: Locale): string {
 
 /** A calendar date (YYYY-MM-DD, as the registry stores expirations) as the language writes it: English as is, Czech "22. 11. 2026". */
 export function formatDay(value: string, locale: Locale): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  const match = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(value);
   if (!match || locale === "en") return value;
   return `${Number(match[3])}. ${Number(match[2])}. ${match[1]}`;
 }

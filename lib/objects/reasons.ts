@@ -1,5 +1,5 @@
 import { formatInstant } from "../format/datetime";
-import { formatNumber } from "../format/instant";
+import { formatDay, formatNumber } from "../format/instant";
 import type { Locale } from "../i18n/config";
 import { translator } from "../i18n/server";
 
@@ -28,7 +28,7 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
   };
   const number = (key: string) => Number(args[key]);
   const zone = text("zone");
-  const date = (key: string) => calendarDate(text(key), locale);
+  const date = (key: string) => formatDay(text(key), locale);
   const instant = (key: string) => wallTime(text(key), locale, zone);
   const recorded = args.reason !== null && args.reason !== undefined && args.reason !== "";
 
@@ -90,13 +90,6 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
       // A rule of a newer database than this console knows: say so rather than nothing.
       return t("unknown", { code });
   }
-}
-
-/** A calendar date (YYYY-MM-DD): English as it is, Czech "1. 8. 2026". */
-export function calendarDate(value: string, locale: Locale): string {
-  const match = /^(\d{4,})-(\d{2})-(\d{2})$/.exec(value);
-  if (!match || locale === "en") return value;
-  return `${Number(match[3])}. ${Number(match[2])}. ${match[1]}`;
 }
 
 /**
