@@ -2,17 +2,18 @@
 
 import { IntlProvider } from "use-intl/react";
 import { PageError } from "@/components/page-error";
-import { isLocale, LOCALE_COOKIE, type Locale } from "@/lib/i18n/config";
+import { DEFAULT_LOCALE, isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "@/lib/i18n/config";
 import type { Messages } from "@/lib/i18n/messages";
 import { common as cs } from "@/lib/i18n/messages/cs/common";
 import { common as en } from "@/lib/i18n/messages/en/common";
 
 /** The browser's language (its cookie, else its own), since the layout that knows the person's failed. */
 function browserLocale(): Locale {
-  if (typeof document === "undefined") return "en";
+  if (typeof document === "undefined") return DEFAULT_LOCALE;
   const cookie = document.cookie.match(new RegExp(`(?:^|; )${LOCALE_COOKIE}=([^;]*)`))?.[1];
   if (isLocale(cookie)) return cookie;
-  return navigator.language.toLowerCase().startsWith("cs") ? "cs" : "en";
+  // The browser's languages, chosen by the rule the server applies to its Accept-Language.
+  return negotiateLocale(navigator.languages.join(",")) ?? DEFAULT_LOCALE;
 }
 
 /** When the root layout itself fails: a whole document of its own. */

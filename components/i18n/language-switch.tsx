@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { useLocale, useTranslations } from "@/lib/i18n/client";
-import { LANGUAGE_NAMES, LOCALE_COOKIE, LOCALES, type Locale } from "@/lib/i18n/config";
+import { LANGUAGE_NAMES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES, type Locale } from "@/lib/i18n/config";
 
 /**
  * The language switch in the header. Signed in, the choice is kept with the user (`save`);
@@ -30,7 +30,7 @@ export function LanguageSwitch({ save }: { save?: (previous: ActionResult | null
         }
       } else {
         // biome-ignore lint/suspicious/noDocumentCookie: a plain preference cookie, read by the server on the next request.
-        document.cookie = `${LOCALE_COOKIE}=${next}; path=/; max-age=${365 * 86_400}; samesite=lax`;
+        document.cookie = `${LOCALE_COOKIE}=${next}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE}; samesite=lax`;
       }
       router.refresh();
     });

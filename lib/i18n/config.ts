@@ -5,6 +5,8 @@ export const DEFAULT_LOCALE: Locale = "en";
 
 /** Where a browser keeps its language before sign-in (and for people who have not chosen one). */
 export const LOCALE_COOKIE = "console-locale";
+/** How long a browser keeps it (seconds): a year. */
+export const LOCALE_COOKIE_MAX_AGE = 365 * 86_400;
 
 /** Each language's name in itself, as the switch offers it. */
 export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Čeština" };

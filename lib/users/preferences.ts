@@ -2,7 +2,7 @@ import * as z from "zod";
 import { zodError } from "../actions/message";
 import { parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
-import { LOCALE_COOKIE, LOCALES, type Locale } from "../i18n/config";
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES, type Locale } from "../i18n/config";
 import { translator } from "../i18n/server";
 
 const languageSchema = z.object({ locale: z.enum(LOCALES, { error: zodError("language.choose") }) });
@@ -11,7 +11,7 @@ const languageSchema = z.object({ locale: z.enum(LOCALES, { error: zodError("lan
 async function rememberInBrowser(locale: Locale): Promise<void> {
   try {
     const { cookies } = await import("next/headers");
-    (await cookies()).set(LOCALE_COOKIE, locale, { path: "/", maxAge: 365 * 86_400, sameSite: "lax", httpOnly: false });
+    (await cookies()).set(LOCALE_COOKIE, locale, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "lax", httpOnly: false });
   } catch {
     // Outside a Next request (tests, the command line) there is no browser to tell.
   }

@@ -110,6 +110,6 @@ export const objects: Catalog<typeof en> = {
     body: "Databáze neodpověděla podle očekávání{reference}. Filtry zůstaly zachovány v adrese stránky.",
     reference: " (identifikátor {digest}, viz log serveru)",
     retry: "Zkusit znovu",
-    withoutFilters: "Otevřít seznam bez filtrů",
+    home: "Otevřít seznam bez filtrů",
   },
 };

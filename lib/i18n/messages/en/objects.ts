@@ -110,6 +110,6 @@ export const objects = {
     body: "The database did not answer as expected{reference}. Your filters are kept in the address.",
     reference: " (reference {digest}, in the server log)",
     retry: "Try again",
-    withoutFilters: "Open the list without filters",
+    home: "Open the list without filters",
   },
 } as const;
