@@ -3,6 +3,7 @@
 // engine's cursor, and an intact audit chain. Every check is SQL over the registry's own tables and
 // the rules' own function (object_state_periods), so it holds for data written by anyone.
 import { verifyAuditChain } from "./audit/verify";
+import { type Anomaly, registryAnomalies } from "./db/adopt";
 import type { SqlExecutor } from "./db/driver";
 
 export interface CheckResult {
@@ -17,11 +18,18 @@ export interface CheckResult {
 export interface DatabaseCheck {
   ok: boolean;
   checks: CheckResult[];
+  /** What an adopted registry held before adoption that the console's rules would refuse: kept, not violations. */
+  inherited: Anomaly[];
   /** Instants and counts that explain the checks' scope. */
   notes: string[];
 }
 
 const EXAMPLES = 10;
+
+// An adopted registry's own past: requests up to the newest at adoption, history that ended before it.
+const INHERITED_REQUESTS = "coalesce((SELECT last_inherited_request FROM console.registry_origin WHERE origin = 'adopted'), 0)";
+const ADOPTED_AT =
+  "coalesce((SELECT since AT TIME ZONE 'UTC' FROM console.registry_origin WHERE origin = 'adopted'), '-infinity'::timestamp)";
 
 // Each query returns one text column `example` per violation.
 const CHECKS: { name: string; promise: string; sql: string }[] = [
@@ -32,7 +40,8 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
             FROM object_state_request a
             JOIN object_state_request b ON b.object_id = a.object_id AND b.state_id = a.state_id AND b.id > a.id
             JOIN enum_object_states s ON s.id = a.state_id
-           WHERE request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+           WHERE console.request_period(a.valid_from, a.valid_to, a.canceled) && console.request_period(b.valid_from, b.valid_to, b.canceled)
+             AND b.id > ${INHERITED_REQUESTS}`,
   },
   {
     name: "zone conflicts",
@@ -42,7 +51,8 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
             JOIN object_state_request b ON b.object_id = a.object_id
            WHERE a.state_id = (SELECT id FROM enum_object_states WHERE name = 'serverOutzoneManual')
              AND b.state_id = (SELECT id FROM enum_object_states WHERE name = 'serverInzoneManual')
-             AND request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+             AND console.request_period(a.valid_from, a.valid_to, a.canceled) && console.request_period(b.valid_from, b.valid_to, b.canceled)
+             AND greatest(a.id, b.id) > ${INHERITED_REQUESTS}`,
   },
   {
     name: "history overlaps",
@@ -51,7 +61,8 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
             FROM object_state a
             JOIN object_state b ON b.object_id = a.object_id AND b.state_id = a.state_id AND b.id > a.id
             JOIN enum_object_states s ON s.id = a.state_id
-           WHERE tstzrange(a.valid_from, a.valid_to) && tstzrange(b.valid_from, b.valid_to)`,
+           WHERE tsrange(a.valid_from, a.valid_to) && tsrange(b.valid_from, b.valid_to)
+             AND coalesce(b.valid_to, 'infinity') > ${ADOPTED_AT} AND coalesce(a.valid_to, 'infinity') > ${ADOPTED_AT}`,
   },
   {
     name: "history order",
@@ -59,18 +70,22 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
     sql: `SELECT format('row %s (object %s): %s → %s, cursor %s', os.id, os.object_id, os.valid_from, os.valid_to, e.cursor) AS example
             FROM object_state os CROSS JOIN console.state_engine e
             LEFT JOIN console.state_marks m ON m.object_id = os.object_id
-           WHERE os.valid_to <= os.valid_from
-              OR os.valid_from > greatest(e.cursor, m.processed_to)
-              OR os.valid_to > greatest(e.cursor, m.processed_to)`,
+           WHERE coalesce(os.valid_to, 'infinity') > ${ADOPTED_AT}
+             AND (os.valid_to <= os.valid_from
+                  OR os.valid_from > greatest(e.cursor, m.processed_to) AT TIME ZONE 'UTC'
+                  OR os.valid_to > greatest(e.cursor, m.processed_to) AT TIME ZONE 'UTC')`,
   },
   {
     name: "open states without cause",
     promise: "every state an object has just before the cursor is one its rules or requests give it then",
-    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at FROM console.state_engine WHERE cursor IS NOT NULL),
+    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at, (cursor - interval '1 millisecond') AT TIME ZONE 'UTC' AS utc
+                       FROM console.state_engine WHERE cursor IS NOT NULL),
                held AS (SELECT os.object_id, os.state_id FROM object_state os, t
-                         WHERE os.valid_from <= t.at AND (os.valid_to IS NULL OR os.valid_to > t.at)
+                         WHERE os.valid_from <= t.utc AND (os.valid_to IS NULL OR os.valid_to > t.utc)
+                           AND (os.state_id = ANY (console.engine_automatic_states())
+                                OR os.state_id IN (SELECT id FROM enum_object_states WHERE manual))
                            AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = os.object_id)),
-               due AS (SELECT p.object_id, p.state_id FROM object_state_periods() p, t
+               due AS (SELECT p.object_id, p.state_id FROM console.object_state_periods() p, t
                         WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at))
           SELECT format('object %s has %s without cause', h.object_id, s.name) AS example
             FROM (SELECT * FROM held EXCEPT SELECT * FROM due) h JOIN enum_object_states s ON s.id = h.state_id`,
@@ -78,10 +93,11 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
   {
     name: "causes without state",
     promise: "every state the rules or requests give an object just before the cursor is in its history",
-    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at FROM console.state_engine WHERE cursor IS NOT NULL),
+    sql: `WITH t AS (SELECT cursor - interval '1 millisecond' AS at, (cursor - interval '1 millisecond') AT TIME ZONE 'UTC' AS utc
+                       FROM console.state_engine WHERE cursor IS NOT NULL),
                held AS (SELECT os.object_id, os.state_id FROM object_state os, t
-                         WHERE os.valid_from <= t.at AND (os.valid_to IS NULL OR os.valid_to > t.at)),
-               due AS (SELECT p.object_id, p.state_id FROM object_state_periods() p, t
+                         WHERE os.valid_from <= t.utc AND (os.valid_to IS NULL OR os.valid_to > t.utc)),
+               due AS (SELECT p.object_id, p.state_id FROM console.object_state_periods() p, t
                         WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at)
                           AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = p.object_id))
           SELECT format('object %s should have %s', d.object_id, s.name) AS example
@@ -142,5 +158,9 @@ export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<D
       ? [`${state.marked} object(s) changed since the engine's last look and wait for its next run; their states are not compared.`]
       : []),
   ];
-  return { ok: results.every((r) => r.violations === 0), checks: results, notes };
+  const [origin] = await db.query<{ last: number | null }>(
+    "SELECT last_inherited_request AS last FROM console.registry_origin WHERE origin = 'adopted'",
+  );
+  const inherited = origin ? (await registryAnomalies(db)).filter((a) => a.requestId === null || a.requestId <= (origin.last ?? 0)) : [];
+  return { ok: results.every((r) => r.violations === 0), checks: results, inherited, notes };
 }

@@ -119,13 +119,13 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
          SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
            FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
        entered AS (
-         SELECT (os.valid_from AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+         SELECT (os.valid_from AT TIME ZONE 'UTC' AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
            FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
-          WHERE os.valid_from >= (SELECT min("from") FROM d) GROUP BY 1),
+          WHERE os.valid_from >= (SELECT min("from") FROM d) AT TIME ZONE 'UTC' GROUP BY 1),
        left_ AS (
-         SELECT (os.valid_to AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+         SELECT (os.valid_to AT TIME ZONE 'UTC' AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
            FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
-          WHERE os.valid_to >= (SELECT min("from") FROM d) GROUP BY 1)
+          WHERE os.valid_to >= (SELECT min("from") FROM d) AT TIME ZONE 'UTC' GROUP BY 1)
        SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d.day, 'YYYY-MM-DD"T00:00"') AS "from",
               to_char(d.day + 1, 'YYYY-MM-DD"T00:00"') AS "to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
@@ -133,8 +133,8 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
     ),
     db.query<{ upcoming: number }>(
       `SELECT count(*)::int AS upcoming FROM object_state_request r
-        WHERE r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
-           OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`,
+        WHERE r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
+           OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`,
     ),
   ]);
   return { states, days, upcoming, asOf };

@@ -1,6 +1,6 @@
 // `npm run db:check`: checks the database's promises (lib/check.ts) — no overlapping requests,
 // sound state history that agrees with the rules up to the engine's cursor, an intact audit chain —
-// and prints each with its violations. Exit status 0 when all hold, 2 when any is violated.
+// and prints each with its violations, then what an adopted registry inherited (kept, not violations). Exit status 0 when all hold, 2 when any is violated.
 import { checkDatabase } from "../lib/check";
 import { readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
@@ -19,6 +19,13 @@ try {
         `${mark} ${check.name}: ${check.promise}${check.violations ? ` — ${check.violations.toLocaleString("en")} violation(s)` : ""}`,
       );
       for (const example of check.examples) console.log(`       ${example}`);
+    }
+    if (result.inherited.length > 0) {
+      console.log(
+        `Inherited: ${result.inherited.length.toLocaleString("en")} thing(s) the registry held before the console adopted it, which the ` +
+          "console's rules would refuse today. They are kept as they are (the rules apply to new requests) and are not violations:",
+      );
+      for (const a of result.inherited) console.log(`  inherited ${a.kind}: ${a.object} (object ${a.objectId}): ${a.detail}`);
     }
     if (!result.ok) {
       console.error("The database does not keep all its promises (see FAIL above).");

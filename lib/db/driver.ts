@@ -19,12 +19,33 @@ export interface SqlDriver extends SqlExecutor {
 // DATE values stay 'YYYY-MM-DD' strings on both drivers: a calendar date has no instant, and
 // turning it into a Date would place it at midnight in some process's local time zone.
 const DATE_OID = 1082;
-const pgliteParsers = { [DATE_OID]: (value: string) => value };
+// FRED stores instants as `timestamp` (without time zone) holding UTC wall-clock time: they are read
+// as UTC, whatever the process's own time zone is.
+const TIMESTAMP_OID = 1114;
+
+export function parseUtcTimestamp(value: string): Date {
+  if (value === "infinity") return new Date(8.64e15);
+  if (value === "-infinity") return new Date(-8.64e15);
+  const bc = value.endsWith(" BC");
+  const text = `${(bc ? value.slice(0, -3) : value).replace(" ", "T")}Z`;
+  return new Date(text);
+}
+
+/**
+ * Instants go to the database as ISO 8601 in UTC: written into a FRED `timestamp` column, the
+ * zone suffix is ignored and the UTC wall-clock time stays; read as timestamptz, it is exact. (The
+ * drivers would otherwise write the process's local time, which a `timestamp` column keeps as is.)
+ */
+function toDatabase(params: unknown[] | undefined): unknown[] | undefined {
+  return params?.map((value) => (value instanceof Date ? value.toISOString() : value));
+}
+
+const pgliteParsers = { [DATE_OID]: (value: string) => value, [TIMESTAMP_OID]: parseUtcTimestamp };
 
 function pgliteExecutor(db: PGlite | Transaction): SqlExecutor {
   return {
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await db.query<T>(sql, params, { parsers: pgliteParsers });
+      const result = await db.query<T>(sql, toDatabase(params), { parsers: pgliteParsers });
       return result.rows;
     },
     async exec(sql: string) {
@@ -47,14 +68,17 @@ export function pgliteDriver(db: PGlite, location: string, onClose: () => void =
 }
 
 const pgTypes = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === DATE_OID ? (value: string) => value : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (oid === DATE_OID) return (value: string) => value;
+    if (oid === TIMESTAMP_OID) return parseUtcTimestamp;
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as typeof pg.types.getTypeParser,
 };
 
 function pgExecutor(client: pg.Pool | pg.PoolClient): SqlExecutor {
   return {
     async query<T>(sql: string, params?: unknown[]) {
-      const result = await client.query({ text: sql, values: params, types: pgTypes });
+      const result = await client.query({ text: sql, values: toDatabase(params), types: pgTypes });
       return result.rows as T[];
     },
     async exec(sql: string) {

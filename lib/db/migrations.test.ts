@@ -5,7 +5,7 @@ import { StartupError } from "./errors";
 import { checksum, type Migration, migrate, readMigrations } from "./migrations";
 
 function migration(name: string, sql: string): Migration {
-  return { name, sql, checksum: checksum(sql) };
+  return { name, sql, checksum: checksum(sql), registry: false };
 }
 
 async function tables(db: Database, schema: string): Promise<string[]> {
@@ -77,7 +77,9 @@ describe.each(testBackends())("migrations on $name", (backend) => {
   it("refuses a database that holds someone else's schema and leaves it untouched", async () => {
     const db = await freshDatabase();
     await db.sql.exec("CREATE TABLE customers (id int); CREATE TABLE invoices (id int);");
-    await expect(migrate(db.sql)).rejects.toThrow(/already holds 2 tables in schema public but no console migration record/);
+    await expect(migrate(db.sql)).rejects.toThrow(
+      /already holds 2 tables in schema public but neither a console migration record nor a FRED registry/,
+    );
     expect(await tables(db, "public")).toEqual(["customers", "invoices"]);
     expect(await tables(db, "console")).toEqual([]);
   });

@@ -1,19 +1,30 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { SqlDriver } from "./driver";
+import type { SqlDriver, SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 
 export interface Migration {
   name: string;
   sql: string;
   checksum: string;
+  /** Creates FRED's registry tables: run only in an empty database, recorded as adopted in a FRED one. */
+  registry: boolean;
 }
 
 export interface MigrationResult {
   applied: string[];
   total: number;
+  /** Set when this run adopted an existing FRED registry. */
+  adopted?: { modelVersion: string };
 }
+
+/** The first line that marks the migration creating FRED's registry tables. */
+const REGISTRY_MARKER = "-- console:registry";
+/** FRED data model versions (enum_parameters id 1, model_version) whose registry the console adopts. */
+export const SUPPORTED_FRED_VERSIONS = ["2.52.0"];
+/** Migrations of console versions before the registry became FRED's own schema (timestamptz, 18 states). */
+const RETIRED_MIGRATIONS = /^2026112[23]\d{6}_/;
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 // One advisory lock key for schema changes, so console processes starting together on one
@@ -35,7 +46,7 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(/*turbopackIgnore: true*/ path.join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: checksum(sql) };
+      return { name, sql, checksum: checksum(sql), registry: sql.startsWith(REGISTRY_MARKER) };
     }),
   );
 }
@@ -45,22 +56,107 @@ interface AppliedRow {
   checksum: string;
 }
 
-async function assertConsoleDatabase(db: SqlDriver): Promise<void> {
-  const [row] = await db.query<{ tracked: boolean; tables: number }>(
+export type DatabaseKind =
+  | { kind: "console" }
+  | { kind: "empty" }
+  | { kind: "fred"; modelVersion: string }
+  | { kind: "foreign"; tables: number };
+
+/** What the database holds: the console's, nothing, a FRED registry, or something else. */
+export async function inspectDatabase(db: SqlExecutor): Promise<DatabaseKind> {
+  const [row] = await db.query<{ tracked: boolean; tables: number; fred: boolean }>(
     `SELECT to_regclass('console.schema_migrations') IS NOT NULL AS tracked,
             (SELECT count(*)::int FROM information_schema.tables
-              WHERE table_schema = 'public' AND table_type = 'BASE TABLE') AS tables`,
+              WHERE table_schema = 'public' AND table_type = 'BASE TABLE') AS tables,
+            to_regclass('public.enum_parameters') IS NOT NULL AS fred`,
   );
-  if (!row.tracked && row.tables > 0) {
+  if (row.tracked) return { kind: "console" };
+  if (row.tables === 0) return { kind: "empty" };
+  if (row.fred) {
+    const [version] = await db.query<{ val: string }>("SELECT val FROM enum_parameters WHERE id = 1 AND name = 'model_version'");
+    if (version) return { kind: "fred", modelVersion: version.val };
+  }
+  return { kind: "foreign", tables: row.tables };
+}
+
+/**
+ * The registry tables and columns (with their types) the console's registry migration creates, read
+ * by running it in a scratch schema inside a transaction that is rolled back: what a FRED database
+ * must have for the console to work on it, with one source of truth.
+ */
+async function registryColumns(db: SqlDriver, registry: Migration): Promise<Map<string, string>> {
+  const columns = new Map<string, string>();
+  const probe = new Error("probe done");
+  await db
+    .transaction(async (tx) => {
+      await tx.exec(`CREATE SCHEMA console_registry_probe; SET LOCAL search_path TO console_registry_probe, pg_catalog;\n${registry.sql}`);
+      const rows = await tx.query<{ tbl: string; col: string; type: string }>(
+        `SELECT table_name AS tbl, column_name AS col, format_type(a.atttypid, a.atttypmod) AS type
+           FROM information_schema.columns c
+           JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
+          WHERE c.table_schema = 'console_registry_probe'
+            AND EXISTS (SELECT FROM information_schema.tables t
+                         WHERE t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE')`,
+      );
+      for (const r of rows) columns.set(`${r.tbl}.${r.col}`, r.type);
+      throw probe;
+    })
+    .catch((error: unknown) => {
+      if (error !== probe) throw error;
+    });
+  return columns;
+}
+
+/** Refuses, before anything changes, a FRED database of another version or without a column the console needs. */
+async function assertAdoptable(db: SqlDriver, modelVersion: string, registry: Migration): Promise<void> {
+  if (!SUPPORTED_FRED_VERSIONS.includes(modelVersion)) {
     throw new StartupError(
-      `the database at ${db.location} already holds ${row.tables} tables in schema public but no console migration record, ` +
-        "so it is not a Registry State Console database and will not be changed. Point DATABASE_URL at an empty database.",
+      `the database at ${db.location} holds a FRED registry of model_version ${modelVersion}, which this console does not support ` +
+        `(it supports ${SUPPORTED_FRED_VERSIONS.join(", ")}); nothing was changed.`,
     );
   }
+  const needed = await registryColumns(db, registry);
+  const present = await db.query<{ tbl: string; col: string; type: string }>(
+    `SELECT c.relname AS tbl, a.attname AS col, format_type(a.atttypid, a.atttypmod) AS type
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped`,
+  );
+  const have = new Map(present.map((r) => [`${r.tbl}.${r.col}`, r.type]));
+  for (const [column, type] of needed) {
+    const found = have.get(column);
+    if (found === undefined) {
+      throw new StartupError(
+        `the FRED registry at ${db.location} (model_version ${modelVersion}) lacks the column ${column} (${type}) the console needs; nothing was changed.`,
+      );
+    }
+    if (found !== type) {
+      throw new StartupError(
+        `the FRED registry at ${db.location} (model_version ${modelVersion}) has ${column} as ${found}, the console needs ${type}; nothing was changed.`,
+      );
+    }
+  }
+}
+
+async function assertConsoleDatabase(db: SqlDriver): Promise<DatabaseKind> {
+  const found = await inspectDatabase(db);
+  if (found.kind === "foreign") {
+    throw new StartupError(
+      `the database at ${db.location} already holds ${found.tables} tables in schema public but neither a console migration record ` +
+        "nor a FRED registry (enum_parameters model_version), so it will not be changed. Point DATABASE_URL at an empty database or a FRED registry.",
+    );
+  }
+  return found;
 }
 
 function checkAppliedAgainstFiles(applied: AppliedRow[], files: Migration[]): void {
   const byName = new Map(files.map((m) => [m.name, m]));
+  const retired = applied.find((row) => RETIRED_MIGRATIONS.test(row.name) && !byName.has(row.name));
+  if (retired) {
+    throw new StartupError(
+      `the database was created by an earlier development version of the console (migration ${retired.name}), whose registry tables ` +
+        "were not FRED's; this version uses FRED's own schema. Create a new database (for the embedded demo: remove PGLITE_DIR).",
+    );
+  }
   for (const row of applied) {
     const file = byName.get(row.name);
     if (!file) {
@@ -106,40 +202,104 @@ export async function verifyMigrations(db: SqlDriver, files?: Migration[]): Prom
   return { pending: migrations.filter((m) => !done.has(m.name)).map((m) => m.name) };
 }
 
+/** The registry's origin, written once when the registry migration is applied or adopted. */
+async function recordOrigin(tx: SqlExecutor, adopted: { modelVersion: string } | undefined): Promise<void> {
+  const [{ ready }] = await tx.query<{ ready: boolean }>("SELECT to_regclass('console.registry_origin') IS NOT NULL AS ready");
+  if (!ready) return;
+  await tx.query(
+    `INSERT INTO console.registry_origin (origin, model_version, last_inherited_request)
+     SELECT $1, (SELECT val FROM enum_parameters WHERE id = 1), CASE WHEN $1 = 'adopted' THEN (SELECT max(id) FROM object_state_request) END
+     ON CONFLICT DO NOTHING`,
+    [adopted ? "adopted" : "created"],
+  );
+}
+
+export interface MigrationContext {
+  /** Set when the database holds a FRED registry that the console adopts. */
+  adopted?: { modelVersion: string };
+}
+
+/**
+ * Everything that must hold before a migration runs, checked without changing anything: applied
+ * migrations match the files, the database is empty, the console's, or a FRED registry of a
+ * supported version with every column the console needs.
+ */
+export async function prepareMigration(db: SqlDriver, migrations: Migration[]): Promise<MigrationContext> {
+  await verifyMigrations(db, migrations);
+  const found = await inspectDatabase(db);
+  const registry = migrations.find((m) => m.registry);
+  const adopted = found.kind === "fred" ? { modelVersion: found.modelVersion } : undefined;
+  if (adopted && registry) await assertAdoptable(db, adopted.modelVersion, registry);
+  return adopted ? { adopted } : {};
+}
+
+const MIGRATIONS_TABLE = `
+  CREATE SCHEMA IF NOT EXISTS console;
+  CREATE TABLE IF NOT EXISTS console.schema_migrations (
+    name text PRIMARY KEY,
+    checksum char(64) NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now(),
+    -- 'adopted': the registry migration of a FRED database whose tables already existed.
+    how text NOT NULL DEFAULT 'applied'
+  );`;
+
+/** Applies one migration in the caller's transaction, unless it is applied already; true when it was. */
+async function applyMigration(tx: SqlExecutor, migration: Migration, migrations: Migration[], context: MigrationContext): Promise<boolean> {
+  await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+  const rows = await tx.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
+  checkAppliedAgainstFiles(rows, migrations);
+  if (rows.some((r) => r.name === migration.name)) return false;
+  const adopting = migration.registry && context.adopted !== undefined;
+  if (!adopting) {
+    try {
+      // Console objects are named in full (console.…); FRED's tables are found in public.
+      await tx.exec(`SET LOCAL search_path TO public, console;\n${migration.sql}`);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new StartupError(`migration ${migration.name} failed and was rolled back: ${detail}`);
+    }
+  }
+  await tx.query("INSERT INTO console.schema_migrations (name, checksum, how) VALUES ($1, $2, $3)", [
+    migration.name,
+    migration.checksum,
+    adopting ? "adopted" : "applied",
+  ]);
+  await recordOrigin(tx, context.adopted);
+  return true;
+}
+
+/** Every pending migration in the caller's one transaction (the dry run of adoption). */
+export async function applyPending(tx: SqlExecutor, migrations: Migration[], context: MigrationContext): Promise<string[]> {
+  await tx.exec(MIGRATIONS_TABLE);
+  const applied: string[] = [];
+  for (const migration of migrations) if (await applyMigration(tx, migration, migrations, context)) applied.push(migration.name);
+  return applied;
+}
+
 /**
  * Applies pending migrations in order, each in its own transaction together with its record.
- * Refuses a database that is not the console's, or whose applied migrations differ from the files.
+ * An empty database gets FRED's registry tables and the console's objects; a FRED registry of a
+ * supported version is adopted: its tables stay as they are (the registry migration is recorded,
+ * not run) and only the console's objects are added. Refuses any other database, and one whose
+ * applied migrations differ from the files.
  */
 export async function migrate(db: SqlDriver, files?: Migration[]): Promise<MigrationResult> {
   const migrations = files ?? (await readMigrations());
-  await verifyMigrations(db, migrations);
+  const context = await prepareMigration(db, migrations);
+  const { adopted } = context;
   await db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-    await tx.exec(`
-      CREATE SCHEMA IF NOT EXISTS console;
-      CREATE TABLE IF NOT EXISTS console.schema_migrations (
-        name text PRIMARY KEY,
-        checksum char(64) NOT NULL,
-        applied_at timestamptz NOT NULL DEFAULT now()
-      );`);
+    await tx.exec(MIGRATIONS_TABLE);
   });
   const appliedNow: string[] = [];
   for (const migration of migrations) {
-    const applied = await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-      const rows = await tx.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
-      checkAppliedAgainstFiles(rows, migrations);
-      if (rows.some((r) => r.name === migration.name)) return false;
-      try {
-        await tx.exec(migration.sql);
-      } catch (error) {
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new StartupError(`migration ${migration.name} failed and was rolled back: ${detail}`);
-      }
-      await tx.query("INSERT INTO console.schema_migrations (name, checksum) VALUES ($1, $2)", [migration.name, migration.checksum]);
-      return true;
-    });
+    const applied = await db.transaction((tx) => applyMigration(tx, migration, migrations, context));
     if (applied) appliedNow.push(migration.name);
   }
-  return { applied: appliedNow, total: migrations.length };
+  // An adopted registry's history before adoption is FRED's and stays; the first engine run compares
+  // every object with the rules at the adoption instant and opens or closes rows there.
+  const [{ engine }] = await db.query<{ engine: boolean }>("SELECT to_regclass('console.state_engine') IS NOT NULL AS engine");
+  const due = engine && (await db.query<{ due: boolean }>("SELECT full_run_due AS due FROM console.state_engine"))[0]?.due;
+  if (due) await db.transaction((tx) => tx.query("SELECT * FROM console.state_engine_run(now(), true)"));
+  return { applied: appliedNow, total: migrations.length, ...(adopted && appliedNow.length > 0 ? { adopted } : {}) };
 }

@@ -44,7 +44,10 @@ describe("start-up failures are one clear line", () => {
     await db.close();
     const result = await runScript("migrate.ts", [], { DATABASE_URL: "", PGLITE_DIR: dataDir });
     expect(result.code).toBe(1);
-    expectOneClearLine(errorLines(result), /already holds 1 tables in schema public but no console migration record/);
+    expectOneClearLine(
+      errorLines(result),
+      /already holds 1 tables in schema public but neither a console migration record nor a FRED registry/,
+    );
   });
 });
 

@@ -16,8 +16,14 @@ export async function startConsole(): Promise<void> {
     const config = readConfig();
     const db = await getDatabase();
     await prepareDatabase(db.sql, config);
-    if (process.env.REGISTRY_TIMEZONE && (await syncRegistryTimeZone(db.sql, config.registryTimeZone))) {
-      console.log(`The state rules now use the time zone ${config.registryTimeZone} (REGISTRY_TIMEZONE).`);
+    if (process.env.REGISTRY_TIMEZONE) {
+      const zone = await syncRegistryTimeZone(db.sql, config.registryTimeZone);
+      if (zone.changed) console.log(`The state rules now use the time zone ${config.registryTimeZone} (REGISTRY_TIMEZONE).`);
+      else if (zone.registryZone !== config.registryTimeZone)
+        console.warn(
+          `REGISTRY_TIMEZONE is ${config.registryTimeZone}, but the FRED registry's state rules use ${zone.registryZone} ` +
+            "(enum_parameters regular_day_procedure_zone), which the console does not change: pages show times in REGISTRY_TIMEZONE.",
+        );
     }
     await ensureAuthSecret(db.sql);
     await ensureFirstAdmin(db.sql, process.env, console.log);

@@ -19,7 +19,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   async function reasons(name: string, locale: Locale = "en"): Promise<Record<string, string | null>> {
     const rows = await db.sql.query<{ name: string; code: string | null; args: Record<string, unknown> | null }>(
       `SELECT s.name, r.code, r.args FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-         LEFT JOIN state_reasons($1, $2) r ON r.state_id = os.state_id
+         LEFT JOIN console.state_reasons($1, $2) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.id`,
       [ids[name], NOW],
     );
@@ -115,7 +115,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     const unexplained = await db.sql.query(
       `SELECT o.name, s.name AS state FROM object_state os JOIN object_registry o ON o.id = os.object_id
          JOIN enum_object_states s ON s.id = os.state_id
-        WHERE os.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM state_reasons(os.object_id, $1) r WHERE r.state_id = os.state_id)`,
+        WHERE os.valid_to IS NULL AND NOT EXISTS (SELECT 1 FROM console.state_reasons(os.object_id, $1) r WHERE r.state_id = os.state_id)`,
       [NOW],
     );
     expect(unexplained).toEqual([]);

@@ -203,7 +203,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     }>(
       `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
          FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-         LEFT JOIN state_reasons($1) r ON r.state_id = os.state_id
+         LEFT JOIN console.state_reasons($1) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id`,
       [id, lang],
     ),
@@ -228,9 +228,9 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     }>(
       `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation,
               m.author, m.canceled_by, m.block_id,
-              CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN 'canceled'
-                   WHEN r.valid_from > now() THEN 'pending'
-                   WHEN r.valid_to IS NULL OR r.valid_to > now() THEN 'in force'
+              CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
+                   WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'pending'
+                   WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
                    ELSE 'ended' END AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
@@ -240,13 +240,13 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     ),
     sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
       `SELECT s.name, greatest(p.valid_from, now()) AS valid_from, p.valid_to
-         FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
+         FROM console.object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
         WHERE p.valid_to IS NULL OR p.valid_to > now() ORDER BY p.valid_from, s.id`,
       [id],
     ),
     sql.query<{ command: string; states: string[] }>(
       `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
-         FROM object_state_command_refusal c JOIN enum_object_states s ON s.id = c.state_id
+         FROM console.object_state_command_refusal c JOIN enum_object_states s ON s.id = c.state_id
          JOIN object_state os ON os.state_id = c.state_id AND os.object_id = $1 AND os.valid_to IS NULL
         GROUP BY c.command ORDER BY min(array_position(ARRAY['update','delete','transfer','renew'], c.command::text))`,
       [id],
@@ -261,7 +261,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     canWrite && !object.erdate
       ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
           `SELECT s.name, ${DESCRIPTION} AS description,
-                  ARRAY(SELECT c.command::text FROM object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
+                  ARRAY(SELECT c.command::text FROM console.object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
              FROM enum_object_states s JOIN object_registry o ON o.id = $1 AND o.type = ANY (s.types)
             WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
           [id, lang],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
+import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { type Catalogue, filterSql, likePattern, type Params, parseDate, parseFilter, parseInstant } from "./filter";
 
@@ -140,7 +140,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
 
   beforeAll(async () => {
     ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
-      await tx.query("INSERT INTO registrar (id, handle, name) VALUES (2, 'REG-OTHER', 'Other registrar')");
+      await createRegistrar(tx, 2, "REG-OTHER", "Other registrar");
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");
       const domain = (name: string, exdate: string, extra: { nsset?: number | null; crdate?: string } = {}) =>

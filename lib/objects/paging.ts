@@ -19,7 +19,8 @@ const SORT_KEYS: SortKey[] = ["name", "created", "expires"];
 const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; valid: RegExp }> = {
   // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
   name: { sql: "lower(o.name)", type: "text", valid: /^.{1,255}$/s },
-  created: { sql: "o.crdate", type: "timestamptz", valid: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/ },
+  // FRED's crdate is a UTC `timestamp`: its text has no zone, and it reads back as the same instant.
+  created: { sql: "o.crdate", type: "timestamp", valid: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/ },
   expires: { sql: "d.exdate", type: "date", valid: /^\d{4}-\d{2}-\d{2}$/ },
 };
 

@@ -109,7 +109,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     expect(await open("later.cz")).toEqual([]);
     await as(() => unblockObject({ blockId: block.blockId, reason: "not needed" }));
     const [{ effective }] = await db.sql.query<{ effective: number }>(
-      "SELECT count(*)::int AS effective FROM object_state_request WHERE object_id = $1 AND NOT isempty(request_period(valid_from, valid_to, canceled))",
+      "SELECT count(*)::int AS effective FROM object_state_request WHERE object_id = $1 AND NOT isempty(console.request_period(valid_from, valid_to, canceled))",
       [ids["later.cz"]],
     );
     expect(effective).toBe(0);

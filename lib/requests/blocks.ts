@@ -109,7 +109,7 @@ export async function blockWork(
     const overlapping = await tx.query<{ id: number; valid_from: Date; valid_to: Date | null }>(
       `SELECT r.id, r.valid_from, r.valid_to FROM object_state_request r
         WHERE r.object_id = $1 AND r.state_id = $2
-          AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($3, $4, NULL) FOR UPDATE`,
+          AND console.request_period(r.valid_from, r.valid_to, r.canceled) && console.request_period($3, $4, NULL) FOR UPDATE`,
       [object.id, state.id, from, to],
     );
     for (const r of overlapping) {
@@ -247,7 +247,7 @@ export async function currentBlock(tx: SqlExecutor, objectId: number) {
                     JOIN enum_object_states s ON s.id = x.state_id
                    WHERE m.block_id = b.id AND x.id <> b.blocked_request_id ORDER BY s.id) AS prohibitions
        FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
-      WHERE b.object_id = $1 AND b.unblocked_at IS NULL AND (r.valid_to IS NULL OR r.valid_to > now())
+      WHERE b.object_id = $1 AND b.unblocked_at IS NULL AND (r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC'))
       ORDER BY r.valid_from LIMIT 1`,
     [objectId],
   );

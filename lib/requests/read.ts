@@ -45,9 +45,9 @@ export interface RequestList {
 }
 
 /** The phase of a request at the database's now, as SQL. */
-const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= now() THEN 'canceled'
-                        WHEN r.valid_from > now() THEN 'scheduled'
-                        WHEN r.valid_to IS NULL OR r.valid_to > now() THEN 'in force'
+const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
+                        WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'scheduled'
+                        WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
                         ELSE 'ended' END`;
 
 /**
@@ -104,7 +104,9 @@ export async function listRequests(params: Params): Promise<RequestList> {
     else filter[key] = value;
   }
   if (filter.from)
-    where.push(`request_period(r.valid_from, r.valid_to, r.canceled) && tstzrange(${p(parseInstant(filter.from, zone))}, NULL)`);
+    where.push(
+      `console.request_period(r.valid_from, r.valid_to, r.canceled) && tsrange(${p(parseInstant(filter.from, zone))}::timestamptz AT TIME ZONE 'UTC', NULL)`,
+    );
   if (filter.to) where.push(`r.valid_from < ${p(parseInstant(filter.to, zone))}`);
   const batch = text("batch");
   if (batch) {
@@ -114,16 +116,18 @@ export async function listRequests(params: Params): Promise<RequestList> {
     } else notices.push(msg("requestList.notBatch", { batch: batch.slice(0, 40) }));
   }
   if (filter.upcoming)
-    where.push(`r.canceled IS NULL AND ((r.valid_from > now() AND r.valid_from <= now() + interval '7 days')
-                 OR (r.valid_to > now() AND r.valid_to <= now() + interval '7 days'))`);
+    where.push(`r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
+                 OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`);
 
   // Keyset: (start, id) descending; upcoming lists the soonest start or end first.
   const order = filter.upcoming ? "ASC" : "DESC";
-  const sortKey = filter.upcoming ? "CASE WHEN r.valid_from > now() THEN r.valid_from ELSE r.valid_to END" : "r.valid_from";
+  const sortKey = filter.upcoming
+    ? "CASE WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN r.valid_from ELSE r.valid_to END"
+    : "r.valid_from";
   const after = text("after");
   if (after) {
     const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
-    if (match) where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamptz, ${p(Number(match[2]))}::int)`);
+    if (match) where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamp, ${p(Number(match[2]))}::int)`);
     else notices.push(msg("requestList.position"));
   }
 

@@ -308,7 +308,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     const [{ overlaps }] = await db.sql.query<{ overlaps: number }>(
       `SELECT count(*)::int AS overlaps FROM object_state_request a JOIN object_state_request b
           ON a.object_id = b.object_id AND a.state_id = b.state_id AND a.id < b.id
-         AND request_period(a.valid_from, a.valid_to, a.canceled) && request_period(b.valid_from, b.valid_to, b.canceled)`,
+         AND console.request_period(a.valid_from, a.valid_to, a.canceled) && console.request_period(b.valid_from, b.valid_to, b.canceled)`,
     );
     expect(overlaps).toBe(0);
   });

@@ -59,7 +59,7 @@ async function conflict(tx: SqlExecutor, c: Checked): Promise<Message | null> {
        FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
       WHERE r.object_id = $1
         AND (r.state_id = $2 OR (r.state_id IN (5, 6) AND $2 IN (5, 6)))
-        AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($3, $4, NULL)
+        AND console.request_period(r.valid_from, r.valid_to, r.canceled) && console.request_period($3, $4, NULL)
       ORDER BY r.valid_from LIMIT 1`,
     [c.object.id, c.state.id, c.from, c.to],
   );
@@ -137,7 +137,7 @@ export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "fr
   const [block] = await tx.query<{ id: number; from: Date; to: Date | null }>(
     `SELECT b.id, r.valid_from AS from, r.valid_to AS to FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
       WHERE b.object_id = $1 AND b.unblocked_at IS NULL
-        AND request_period(r.valid_from, r.valid_to, r.canceled) && request_period($2, $3, NULL) LIMIT 1`,
+        AND console.request_period(r.valid_from, r.valid_to, r.canceled) && console.request_period($2, $3, NULL) LIMIT 1`,
     [c.object.id, c.from, c.to],
   );
   return block ?? null;
@@ -145,7 +145,7 @@ export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "fr
 
 /** Brings the object's history up to now in this transaction: a request in force takes hold at once. */
 export async function materialise(tx: SqlExecutor, objectId: number, now: Date): Promise<void> {
-  await tx.query("SELECT * FROM state_engine_run($2, false, $1)", [objectId, now]);
+  await tx.query("SELECT * FROM console.state_engine_run($2, false, $1)", [objectId, now]);
 }
 
 export const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
@@ -365,8 +365,8 @@ export async function previewStateRequest(input: unknown): Promise<{ message: st
       const [{ now }] = await tx.query<{ now: Date }>("SELECT now() AS now");
       const c = await checkRequest(tx, data, now);
       const periods = `SELECT s.name, coalesce(d.description, e.description) AS description, p.valid_from, p.valid_to,
-                              ARRAY(SELECT x.command::text FROM object_state_command_refusal x WHERE x.state_id = s.id ORDER BY x.command) AS refuses
-                         FROM object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
+                              ARRAY(SELECT x.command::text FROM console.object_state_command_refusal x WHERE x.state_id = s.id ORDER BY x.command) AS refuses
+                         FROM console.object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
                          LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $3
                          LEFT JOIN enum_object_states_desc e ON e.state_id = s.id AND e.lang = 'EN'
                         WHERE p.valid_to IS NULL OR p.valid_to > $2`;

@@ -36,7 +36,7 @@ interface RunRow {
 /** Runs the engine once; on PostgreSQL at most one full or scheduled run happens at a time. */
 export async function runStateEngine(db: SqlExecutor, options: EngineRunOptions = {}): Promise<EngineRun> {
   const started = performance.now();
-  const [row] = await db.query<RunRow>("SELECT * FROM state_engine_run(coalesce($1::timestamptz, now()), $2, $3)", [
+  const [row] = await db.query<RunRow>("SELECT * FROM console.state_engine_run(coalesce($1::timestamptz, now()), $2, $3)", [
     options.at ?? null,
     options.full ?? false,
     options.objectId ?? null,

@@ -6,11 +6,22 @@ import { runStateEngine } from "./engine";
 /** Building blocks for state engine tests: objects with FRED's tables, written as a registry would. */
 export const TYPE = { contact: 1, nsset: 2, domain: 3, keyset: 4 } as const;
 
-export async function baseRegistry(db: SqlExecutor): Promise<void> {
-  await db.query("INSERT INTO registrar (id, handle, name) VALUES (1, 'REG-TEST', 'Test registrar') ON CONFLICT DO NOTHING");
+/** A registrar row with FRED's required columns filled. */
+export async function createRegistrar(db: SqlExecutor, id: number, handle: string, name: string): Promise<void> {
   await db.query(
-    `INSERT INTO zone (id, fqdn, ex_period_min, ex_period_max, enum_zone) VALUES
-       (1, 'cz', 12, 120, false), (2, '0.2.4.e164.arpa', 12, 120, true) ON CONFLICT DO NOTHING`,
+    `INSERT INTO registrar (id, handle, name, organization, dic, street1, city, postalcode, telephone, email, url)
+     VALUES ($1, $2, $3, $3, 'CZ' || (10000000 + $1), 'Main street 1', 'Praha', '110 00', '+420.123456789',
+             lower($2) || '@example.cz', 'https://' || lower($2) || '.example.cz')
+     ON CONFLICT DO NOTHING`,
+    [id, handle, name],
+  );
+}
+
+export async function baseRegistry(db: SqlExecutor): Promise<void> {
+  await createRegistrar(db, 1, "REG-TEST", "Test registrar");
+  await db.query(
+    `INSERT INTO zone (id, fqdn, ex_period_min, ex_period_max, val_period, enum_zone) VALUES
+       (1, 'cz', 12, 120, 0, false), (2, '0.2.4.e164.arpa', 12, 120, 6, true) ON CONFLICT DO NOTHING`,
   );
 }
 
@@ -60,7 +71,7 @@ export async function createRequest(
 ): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>(
     `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate, canceled)
-     SELECT $1, id, $3, $4, least($3::timestamptz, coalesce($5::timestamptz, $3::timestamptz)) - interval '1 day', $5
+     SELECT $1, id, $3, $4, least($3::timestamptz, coalesce($5::timestamptz, $3::timestamptz)) AT TIME ZONE 'UTC' - interval '1 day', $5
        FROM enum_object_states WHERE name = $2 RETURNING id`,
     [objectId, state, from, to, canceled],
   );
@@ -88,8 +99,8 @@ export interface HistoryRow {
 export async function wholeHistory(db: SqlExecutor): Promise<HistoryRow[]> {
   return db.query<HistoryRow>(
     `SELECT object_id, state_id,
-            to_char(valid_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS valid_from,
-            to_char(valid_to AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS valid_to
+            to_char(valid_from, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS valid_from,
+            to_char(valid_to, 'YYYY-MM-DD"T"HH24:MI:SS.US') AS valid_to
        FROM object_state ORDER BY object_id, state_id, valid_from`,
   );
 }
@@ -100,7 +111,7 @@ export async function historyProblems(db: SqlExecutor): Promise<unknown[]> {
     `SELECT a.object_id, a.state_id, a.id AS a, b.id AS b
        FROM object_state a JOIN object_state b
          ON a.object_id = b.object_id AND a.state_id = b.state_id AND a.id < b.id
-        AND tstzrange(a.valid_from, a.valid_to, '[)') && tstzrange(b.valid_from, b.valid_to, '[)')
+        AND tsrange(a.valid_from, a.valid_to, '[)') && tsrange(b.valid_from, b.valid_to, '[)')
      UNION ALL
      SELECT object_id, state_id, NULL, NULL FROM object_state WHERE valid_to IS NOT NULL AND valid_to < valid_from`,
   );

@@ -56,6 +56,9 @@ function postgresBackend(adminUrl: string): TestBackend {
       const admin = new pg.Client({ connectionString: adminUrl });
       await admin.connect();
       await admin.query(`CREATE DATABASE ${name}`);
+      // FRED's instants are UTC timestamps and the console must read and write them the same
+      // whatever a session's time zone is: PGlite runs in UTC, PostgreSQL tests in Prague's zone.
+      await admin.query(`ALTER DATABASE ${name} SET TimeZone TO 'Europe/Prague'`);
       await admin.end();
       const url = new URL(adminUrl);
       url.pathname = `/${name}`;

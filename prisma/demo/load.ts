@@ -19,15 +19,19 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
     handle: "text",
     name: "text",
     organization: "text",
+    dic: "text",
+    street1: "text",
     city: "text",
+    postalcode: "text",
     country: "text",
+    telephone: "text",
     email: "text",
     url: "text",
     system: "bool",
   },
   zone: { id: "int4", fqdn: "text", ex_period_min: "int4", ex_period_max: "int4", val_period: "int4", dots_max: "int4", enum_zone: "bool" },
-  object_registry: { id: "int4", roid: "text", type: "int2", name: "text", crid: "int4", crdate: "timestamptz", erdate: "timestamptz" },
-  object: { id: "int4", clid: "int4", upid: "int4", trdate: "timestamptz", update: "timestamptz", authinfopw: "text" },
+  object_registry: { id: "int4", roid: "text", type: "int2", name: "text", crid: "int4", crdate: "timestamp", erdate: "timestamp" },
+  object: { id: "int4", clid: "int4", upid: "int4", trdate: "timestamp", update: "timestamp", authinfopw: "text" },
   contact: {
     id: "int4",
     name: "text",
@@ -54,10 +58,10 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
     id: "int4",
     object_id: "int4",
     state_id: "int4",
-    valid_from: "timestamptz",
-    valid_to: "timestamptz",
-    crdate: "timestamptz",
-    canceled: "timestamptz",
+    valid_from: "timestamp",
+    valid_to: "timestamp",
+    crdate: "timestamp",
+    canceled: "timestamp",
   },
   object_state_request_reason: { object_state_request_id: "int4", reason_creation: "text", reason_cancellation: "text" },
 };
@@ -167,6 +171,9 @@ export async function seedDemo(
       // The registry's past, not news: the state change feed starts after the load.
       await tx.query("SELECT set_config('registry.state_feed', 'off', true)");
       onProgress({ phase: "state history", done: total, total });
+      // The registry was empty, so there is no history to keep: the demo's is built from its start
+      // (an adopted FRED registry's engine cursor would otherwise keep it from before adoption).
+      await tx.query("UPDATE console.state_engine SET cursor = NULL, full_run_due = false");
       await runStateEngine(tx, { at: statesAt, full: true });
       await tx.query("SELECT set_config('registry.state_feed', 'on', true)");
       await build(history);

@@ -1,5 +1,24 @@
--- Console users, their sessions, sign-in throttling, settings and the append-only audit log.
--- All of it belongs to the console, so it lives in schema console, apart from the registry.
+-- The console's own data: users, their sessions, sign-in throttling, settings and the append-only
+-- audit log. All of it lives in schema console, apart from the registry (FRED's tables in public),
+-- so that a FRED database the console adopts gains nothing outside that schema here.
+
+-- btree_gist for the console's GiST index over (state, period) of object_state, pg_trgm for the
+-- name search. Kept in schema console when the console brings them; a database that already has
+-- them (FRED's has pg_trgm) keeps its own.
+CREATE EXTENSION IF NOT EXISTS btree_gist WITH SCHEMA console;
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA console;
+
+-- How the registry tables came to be: created by the console in an empty database, or adopted from
+-- FRED (then FRED's model_version at adoption, and the instant the console's engine took over).
+CREATE TABLE console.registry_origin (
+    singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+    origin text NOT NULL CHECK (origin IN ('created', 'adopted')),
+    model_version text NOT NULL,
+    since timestamptz NOT NULL DEFAULT now(),
+    -- Adopted: the newest request then; requests up to it are the registry's own, kept as they are
+    -- even where the console's rules would refuse them (listed as inherited by db:check).
+    last_inherited_request integer
+);
 
 CREATE TABLE console.users (
     id serial PRIMARY KEY,
@@ -15,7 +34,9 @@ CREATE TABLE console.users (
     created_at timestamptz NOT NULL DEFAULT now(),
     updated_at timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT users_username_check CHECK (username ~ '^[a-z0-9][a-z0-9._@-]{1,63}$'),
-    CONSTRAINT users_role_check CHECK (role IN ('admin', 'operator', 'support'))
+    CONSTRAINT users_role_check CHECK (role IN ('admin', 'operator', 'support')),
+    -- NULL: not chosen yet; the browser's language decides. State descriptions carry the same two.
+    locale text CONSTRAINT users_locale_check CHECK (locale IN ('en', 'cs'))
 );
 
 CREATE TABLE console.sessions (

@@ -1,0 +1,183 @@
+import type { SqlDriver, SqlExecutor } from "./driver";
+import { StartupError } from "./errors";
+import { applyPending, inspectDatabase, type Migration, prepareMigration, readMigrations } from "./migrations";
+
+/** One database object, as the catalogue names it. */
+interface CatalogEntry {
+  kind: string;
+  name: string;
+}
+
+/**
+ * The objects of schemas public and console that are not part of an extension: what adoption may
+ * add or change. A function is listed with a digest of its definition, so a replaced one shows.
+ */
+async function catalog(tx: SqlExecutor): Promise<CatalogEntry[]> {
+  return tx.query<CatalogEntry>(
+    `WITH ext AS (SELECT objid FROM pg_depend WHERE deptype = 'e')
+     SELECT 'schema' AS kind, nspname AS name FROM pg_namespace WHERE nspname = 'console'
+     UNION ALL
+     SELECT 'extension', e.extname || ' (in schema ' || n.nspname || ')'
+       FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     UNION ALL
+     SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' ELSE 'table' END, c.oid::regclass::text
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname IN ('public', 'console') AND c.relkind IN ('r', 'p', 'v', 'S') AND c.oid NOT IN (SELECT objid FROM ext)
+     UNION ALL
+     SELECT 'index', i.indexrelid::regclass::text || ' on ' || i.indrelid::regclass::text
+       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname IN ('public', 'console')
+     UNION ALL
+     SELECT 'function', p.oid::regprocedure::text || ' #' || left(md5(pg_get_functiondef(p.oid)), 8)
+       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+      WHERE n.nspname IN ('public', 'console') AND p.prokind IN ('f', 'p') AND p.oid NOT IN (SELECT objid FROM ext)
+     UNION ALL
+     SELECT 'trigger', t.tgname || ' on ' || t.tgrelid::regclass::text || CASE WHEN t.tgenabled = 'D' THEN ' (disabled)' ELSE '' END
+       FROM pg_trigger t WHERE NOT t.tgisinternal`,
+  );
+}
+
+export interface Anomaly {
+  kind: string;
+  objectId: number;
+  object: string;
+  requestId: number | null;
+  detail: string;
+}
+
+/** What in the registry's data the console's rules do not accept; listed, never changed (console.registry_anomalies). */
+export async function registryAnomalies(db: SqlExecutor, objectId?: number): Promise<Anomaly[]> {
+  const rows = await db.query<{ kind: string; object_id: number; object: string; request_id: number | null; detail: string }>(
+    "SELECT kind, object_id, object, request_id, detail FROM console.registry_anomalies($1) ORDER BY object_id, kind, request_id",
+    [objectId ?? null],
+  );
+  return rows.map((r) => ({ kind: r.kind, objectId: r.object_id, object: r.object, requestId: r.request_id, detail: r.detail }));
+}
+
+export interface AdoptionPlan {
+  database: string;
+  found: string;
+  created: string[];
+  replaced: string[];
+  disabled: string[];
+  anomalies: Anomaly[];
+}
+
+const ROLLBACK = new Error("dry run: rolled back");
+
+/**
+ * What `db:migrate` would do to this database, found by doing it inside one transaction and rolling
+ * that back: the objects it creates, the FRED functions it replaces and the FRED triggers it
+ * disables, and what in the existing data the console will not accept.
+ */
+export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<AdoptionPlan> {
+  const migrations = files ?? (await readMigrations());
+  const found = await inspectDatabase(db);
+  const context = await prepareMigration(db, migrations);
+  let plan: AdoptionPlan | undefined;
+  await db
+    .transaction(async (tx) => {
+      const before = await catalog(tx);
+      await applyPending(tx, migrations, context);
+      const after = await catalog(tx);
+      const key = (e: CatalogEntry) => `${e.kind}\u0000${e.name}`;
+      const had = new Set(before.map(key));
+      const has = new Set(after.map(key));
+      const added = after.filter((e) => !had.has(key(e)));
+      const removed = before.filter((e) => !has.has(key(e)));
+      const bare = (e: CatalogEntry) => e.name.replace(/ #\w+$/, "").replace(/ \(disabled\)$/, "");
+      const addedNames = new Set(added.map(bare));
+      const [{ engine }] = await tx.query<{ engine: boolean }>(
+        "SELECT to_regprocedure('console.registry_anomalies(integer)') IS NOT NULL AS engine",
+      );
+      plan = {
+        database: db.location,
+        found:
+          found.kind === "fred"
+            ? `a FRED registry, model_version ${found.modelVersion}`
+            : found.kind === "empty"
+              ? "an empty database"
+              : "a console database",
+        created: added
+          .filter((e) => !(e.kind === "trigger" && e.name.endsWith("(disabled)")) && !removed.some((r) => bare(r) === bare(e)))
+          .map((e) => `${e.kind} ${e.name.replace(/ #\w+$/, "")}`),
+        replaced: removed.filter((e) => e.kind === "function" && addedNames.has(bare(e))).map((e) => `function ${bare(e)}`),
+        disabled: added.filter((e) => e.kind === "trigger" && e.name.endsWith("(disabled)")).map((e) => `trigger ${bare(e)}`),
+        anomalies: engine ? await registryAnomalies(tx) : [],
+      };
+      throw ROLLBACK;
+    })
+    .catch((error: unknown) => {
+      if (error !== ROLLBACK) throw error;
+    });
+  return plan as AdoptionPlan;
+}
+
+export interface UnadoptResult {
+  restored: string[];
+  enabled: string[];
+  dropped: string[];
+}
+
+/**
+ * Removes the console from an adopted FRED registry: FRED's replaced functions are restored, its
+ * disabled triggers enabled again, the console's triggers and indexes on FRED's tables dropped, and
+ * schema console with everything in it. FRED's tables and rows stay as they are, including the
+ * state history the console wrote. `dryRun`: the same, rolled back.
+ */
+export async function unadopt(db: SqlDriver, options: { dryRun: boolean }): Promise<UnadoptResult> {
+  const [origin] = await db
+    .query<{ origin: string }>("SELECT origin FROM console.registry_origin WHERE to_regclass('console.registry_origin') IS NOT NULL")
+    .catch(() => []);
+  if (!origin) throw new StartupError(`the database at ${db.location} holds no console objects to remove.`);
+  if (origin.origin !== "adopted") {
+    throw new StartupError(
+      `the registry at ${db.location} was created by the console, not adopted from FRED: its tables are the console's. Drop the database instead.`,
+    );
+  }
+  let result: UnadoptResult | undefined;
+  const rollback = new Error("dry run");
+  await db
+    .transaction(async (tx) => {
+      const restored: string[] = [];
+      const enabled: string[] = [];
+      const dropped: string[] = [];
+      const replaced = await tx.query<{ kind: string; name: string; definition: string }>(
+        "SELECT kind, name, definition FROM console.replaced_fred_objects ORDER BY kind, name",
+      );
+      for (const r of replaced) {
+        if (r.kind === "function") {
+          await tx.exec(r.definition);
+          restored.push(`function ${r.name}`);
+        } else {
+          await tx.exec(`ALTER TABLE ${r.definition} ENABLE TRIGGER "${r.name.replaceAll('"', '""')}"`);
+          enabled.push(`trigger ${r.name} on ${r.definition}`);
+        }
+      }
+      const triggers = await tx.query<{ name: string; tbl: string }>(
+        `SELECT t.tgname AS name, t.tgrelid::regclass::text AS tbl FROM pg_trigger t
+           JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE NOT t.tgisinternal AND n.nspname = 'public' AND t.tgname LIKE 'console\\_%'`,
+      );
+      for (const t of triggers) {
+        await tx.exec(`DROP TRIGGER "${t.name}" ON ${t.tbl}`);
+        dropped.push(`trigger ${t.name} on ${t.tbl}`);
+      }
+      const indexes = await tx.query<{ name: string }>(
+        `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = 'public' AND c.relkind = 'i' AND c.relname LIKE 'console\\_%'`,
+      );
+      for (const i of indexes) {
+        await tx.exec(`DROP INDEX ${i.name}`);
+        dropped.push(`index ${i.name}`);
+      }
+      await tx.exec("DROP SCHEMA console CASCADE");
+      dropped.push("schema console (users, audit log, engine bookkeeping, feed, and the extensions installed into it)");
+      result = { restored, enabled, dropped };
+      if (options.dryRun) throw rollback;
+    })
+    .catch((error: unknown) => {
+      if (error !== rollback) throw error;
+    });
+  return result as UnadoptResult;
+}
