@@ -44,7 +44,7 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
         registrant: holder,
         nsset: null,
       });
-      await tx.query("UPDATE object_registry SET erdate = now() - interval '1 day' WHERE id = $1", [deleted]);
+      await tx.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' - interval '1 day' WHERE id = $1", [deleted]);
     }));
     support = await signedInAs(db, "support");
     admin = await signedInAs(db, "admin");

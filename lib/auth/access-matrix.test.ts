@@ -213,7 +213,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       newBlock: async () => {
         const blocked = await newDomain();
         const [{ id: requestId }] = await db.sql.query<{ id: number }>(
-          "INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, 7, now() + interval '30 days') RETURNING id",
+          "INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, 7, now() AT TIME ZONE 'UTC' + interval '30 days') RETURNING id",
           [blocked],
         );
         const [{ id }] = await db.sql.query<{ id: number }>(
@@ -231,7 +231,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       },
       futureRequest: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
-          "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to) VALUES ($1, 7, $2, $2::timestamptz + interval '1 day') RETURNING id",
+          "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to) VALUES ($1, 7, $2::timestamptz AT TIME ZONE 'UTC', $2::timestamptz AT TIME ZONE 'UTC' + interval '1 day') RETURNING id",
           [domain, freeSlot()],
         );
         return id;

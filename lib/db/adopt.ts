@@ -15,7 +15,7 @@ interface CatalogEntry {
 async function catalog(tx: SqlExecutor): Promise<CatalogEntry[]> {
   return tx.query<CatalogEntry>(
     `WITH ext AS (SELECT objid FROM pg_depend WHERE deptype = 'e')
-     SELECT 'schema' AS kind, nspname AS name FROM pg_namespace WHERE nspname = 'console'
+     SELECT 'schema' AS kind, nspname::text AS name FROM pg_namespace WHERE nspname = 'console'
      UNION ALL
      SELECT 'extension', e.extname || ' (in schema ' || n.nspname || ')'
        FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -77,8 +77,11 @@ export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<
   let plan: AdoptionPlan | undefined;
   await db
     .transaction(async (tx) => {
+      // Names in full (schema.name) before and after: the migrations set their own search path.
+      await tx.exec("SET LOCAL search_path TO pg_catalog");
       const before = await catalog(tx);
       await applyPending(tx, migrations, context);
+      await tx.exec("SET LOCAL search_path TO pg_catalog");
       const after = await catalog(tx);
       const key = (e: CatalogEntry) => `${e.kind}\u0000${e.name}`;
       const had = new Set(before.map(key));

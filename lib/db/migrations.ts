@@ -89,7 +89,9 @@ async function registryColumns(db: SqlDriver, registry: Migration): Promise<Map<
   const probe = new Error("probe done");
   await db
     .transaction(async (tx) => {
-      await tx.exec(`CREATE SCHEMA console_registry_probe; SET LOCAL search_path TO console_registry_probe, pg_catalog;\n${registry.sql}`);
+      // The registry migration names schema public; here it builds its tables in the scratch schema.
+      const scratch = registry.sql.replace(/\bpublic\./g, "console_registry_probe.");
+      await tx.exec(`CREATE SCHEMA console_registry_probe; SET LOCAL search_path TO console_registry_probe, pg_catalog;\n${scratch}`);
       const rows = await tx.query<{ tbl: string; col: string; type: string }>(
         `SELECT table_name AS tbl, column_name AS col, format_type(a.atttypid, a.atttypmod) AS type
            FROM information_schema.columns c

@@ -69,7 +69,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       unguarded: "expired 30 days ago or more: unguarded from 2026-08-31 14:00 Europe/Prague (expiration date 2026-08-01 + 30 days)",
       outzone: "out of the zone: unguarded (expired 2026-08-01) and no serverInzoneManual",
       deleteCandidate:
-        "to be deleted: expiration date 2026-08-01 + 45 days, from 2026-09-15 14:00 Europe/Prague, and neither serverDeleteProhibited nor serverRenewProhibited",
+        "to be deleted: expiration date 2026-08-01 + 61 days, from 2026-10-01 00:00 Europe/Prague, and neither serverDeleteProhibited nor serverRenewProhibited",
     });
     expect(await reasons("soon.cz")).toEqual({
       expirationWarning: "expiration date 2026-12-10 is 30 days away or less (warning from 2026-11-10)",
@@ -129,7 +129,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
         "30 dní nebo více po expiraci: ochranná lhůta skončila 31. 8. 2026 14:00 Europe/Prague (datum expirace 1. 8. 2026 + 30 dní)",
       outzone: "mimo zónu: po ochranné lhůtě (expirace 1. 8. 2026) a bez serverInzoneManual",
       deleteCandidate:
-        "ke smazání: datum expirace 1. 8. 2026 + 45 dní, od 15. 9. 2026 14:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+        "ke smazání: datum expirace 1. 8. 2026 + 61 dní, od 1. 10. 2026 00:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
     });
     expect(await reasons("no-nsset.cz", "cs")).toEqual({
       nssetMissing: "doména nemá přiřazenou sadu jmenných serverů",

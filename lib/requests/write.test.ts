@@ -204,15 +204,15 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     const [{ state }] = await db.sql.query<{ state: number }>(
       "SELECT id AS state FROM enum_object_states WHERE name = 'serverUpdateProhibited'",
     );
-    await db.sql.query("INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() + interval '1 day')", [
-      ids["e.cz"],
-      state,
-    ]);
+    await db.sql.query(
+      "INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() AT TIME ZONE 'UTC' + interval '1 day')",
+      [ids["e.cz"], state],
+    );
     await expect(
-      db.sql.query("INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() + interval '2 days')", [
-        ids["e.cz"],
-        state,
-      ]),
+      db.sql.query(
+        "INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES ($1, $2, now() AT TIME ZONE 'UTC' + interval '2 days')",
+        [ids["e.cz"], state],
+      ),
     ).rejects.toMatchObject({ code: "23P01" });
     // Canceled before it started: it holds nowhere, so it overlaps nothing.
     await db.sql.query(

@@ -65,7 +65,14 @@ const BOUNDARIES: Boundary[] = [
   ["expired starts at 00:00 local on exdate", "expiry", "expired", "2027-03-09T23:00:00Z", false, true],
   ["unguarded starts at 14:00 local, exdate + 30 days (CEST)", "expiry", "unguarded", "2027-04-09T12:00:00Z", false, true],
   ["outzone starts with unguarded", "expiry", "outzone", "2027-04-09T12:00:00Z", false, true],
-  ["deleteCandidate starts at 14:00 local, exdate + 45 days", "expiry", "deleteCandidate", "2027-04-24T12:00:00Z", false, true],
+  [
+    "deleteCandidate starts at 00:00 local (enum_parameters 9), exdate + 61 days",
+    "expiry",
+    "deleteCandidate",
+    "2027-05-09T22:00:00Z",
+    false,
+    true,
+  ],
   ["unguarded on the day summer time starts: 14:00 CEST", "springDst", "unguarded", "2027-03-28T12:00:00Z", false, true],
   [
     "expirationWarning on the day summer time ends: 00:00 is still CEST",
@@ -99,22 +106,22 @@ const BOUNDARIES: Boundary[] = [
   ["serverRenewProhibited keeps an expired domain out of the expiry flow", "renew", "expired", "2027-01-15T00:00:00Z", false, true],
   ["suppressed unguarded resumes when serverRenewProhibited ends", "renew", "unguarded", "2027-01-15T00:00:00Z", false, true],
   ["and so does outzone", "renew", "outzone", "2027-01-15T00:00:00Z", false, true],
-  ["deleteCandidate after serverRenewProhibited at its own threshold", "renew", "deleteCandidate", "2027-01-15T13:00:00Z", false, true],
-  ["serverDeleteProhibited holds deleteCandidate back", "deleteProhibited", "deleteCandidate", "2027-01-15T13:00:00Z", false, false],
+  ["deleteCandidate after serverRenewProhibited at its own threshold", "renew", "deleteCandidate", "2027-01-30T23:00:00Z", false, true],
+  ["serverDeleteProhibited holds deleteCandidate back", "deleteProhibited", "deleteCandidate", "2027-01-30T23:00:00Z", false, false],
   ["deleteCandidate comes when serverDeleteProhibited ends", "deleteProhibited", "deleteCandidate", "2027-02-01T00:00:00Z", false, true],
   ["a referenced contact is linked from its creation", "holder", "linked", "2020-01-01T10:00:00Z", false, true],
   ["a referenced contact never becomes a delete candidate", "holder", "deleteCandidate", HORIZON, false, false],
   [
-    "an unlinked contact: deleteCandidate 6 months after creation, 14:00 CEST",
+    "an unlinked contact: deleteCandidate 6 months after creation, 00:00 CEST",
     "oldContact",
     "deleteCandidate",
-    "2026-07-10T12:00:00Z",
+    "2026-07-09T22:00:00Z",
     false,
     true,
   ],
-  ["an unlinked nsset likewise", "unusedNsset", "deleteCandidate", "2026-08-15T12:00:00Z", false, true],
-  ["creation late in the evening UTC counts on the local date", "unusedKeyset", "deleteCandidate", "2027-06-01T12:00:00Z", false, true],
-  ["serverDeleteProhibited keeps an unlinked contact", "protectedContact", "deleteCandidate", "2026-07-10T12:00:00Z", false, false],
+  ["an unlinked nsset likewise", "unusedNsset", "deleteCandidate", "2026-08-14T22:00:00Z", false, true],
+  ["creation late in the evening UTC counts on the local date", "unusedKeyset", "deleteCandidate", "2027-05-31T22:00:00Z", false, true],
+  ["serverDeleteProhibited keeps an unlinked contact", "protectedContact", "deleteCandidate", "2026-07-09T22:00:00Z", false, false],
 ];
 
 describe.each(testBackends())("state engine on $name", (backend) => {
@@ -238,11 +245,11 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       expect(await held(db.sql, f.e, "expired", second(change, -1))).toBe(true);
       expect(await held(db.sql, f.e, "expired", change)).toBe(false);
 
-      // A is unlinked from the change on: a delete candidate six months later, at 14:00 CEST.
+      // A is unlinked from the change on: a delete candidate six months later, at 00:00 CEST (FRED's enum_parameters id 9).
       await runStateEngine(db.sql, { at: new Date("2026-09-04T00:00:00Z") });
       await runStateEngine(db.sql, { at: new Date("2026-09-04T12:00:00Z") });
-      expect(await held(db.sql, f.a, "deleteCandidate", "2026-09-03T11:59:59Z")).toBe(false);
-      expect(await held(db.sql, f.a, "deleteCandidate", "2026-09-03T12:00:00Z")).toBe(true);
+      expect(await held(db.sql, f.a, "deleteCandidate", "2026-09-02T21:59:59Z")).toBe(false);
+      expect(await held(db.sql, f.a, "deleteCandidate", "2026-09-02T22:00:00Z")).toBe(true);
       expect(await historyProblems(db.sql)).toEqual([]);
     });
 
@@ -284,7 +291,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       const [before] = await db.sql.query(count);
       await expect(
         db.sql.query(
-          "INSERT INTO object_state_request (object_id, state_id, valid_from) SELECT $1, id, now() FROM enum_object_states WHERE name = $2",
+          "INSERT INTO object_state_request (object_id, state_id, valid_from) SELECT $1, id, now() AT TIME ZONE 'UTC' FROM enum_object_states WHERE name = $2",
           [objectId, state],
         ),
       ).rejects.toThrow(message);

@@ -31,8 +31,8 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
 
   const history = (database: Database) =>
     database.sql.query<{ name: string; state: string; from: string; to: string | null }>(
-      `SELECT o.name, s.name AS state, to_char(os.valid_from AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "from",
-              to_char(os.valid_to AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "to"
+      `SELECT o.name, s.name AS state, to_char(os.valid_from, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "from",
+              to_char(os.valid_to, 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS "to"
          FROM object_state os JOIN object_registry o ON o.id = os.object_id JOIN enum_object_states s ON s.id = os.state_id
         ORDER BY o.name, s.name, os.valid_from`,
     );
@@ -68,14 +68,16 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
       expect(await scheduler.tick()).toMatchObject({ kind: "behind", opened: 0, closed: 0 });
       expect(JSON.stringify(await history(db))).toBe(before);
 
-      // It jumps 17 days ahead: one tick catches up, each change at its own instant.
-      now = new Date("2026-11-12T00:00:00Z");
+      // It jumps a month ahead: one tick catches up, each change at its own instant.
+      now = new Date("2026-11-26T00:00:00Z");
       const caughtUp = await scheduler.tick();
       expect(caughtUp).toMatchObject({ kind: "incremental" });
       expect(caughtUp?.opened).toBeGreaterThan(0);
       rows = await history(db);
-      expect(since(rows, "autumn.cz", "deleteCandidate")).toEqual(["2026-11-09T13:00:00Z"]);
-      expect(since(rows, "changeday.cz", "unguarded")).toEqual([]); // not before 2026-11-24 13:00 UTC
+      // exdate + 61 days at 00:00 CET (FRED's parameters), exdate + 30 days at 14:00 CET.
+      expect(since(rows, "autumn.cz", "deleteCandidate")).toEqual(["2026-11-24T23:00:00Z"]);
+      expect(since(rows, "changeday.cz", "unguarded")).toEqual(["2026-11-24T13:00:00Z"]);
+      expect(since(rows, "changeday.cz", "deleteCandidate")).toEqual([]); // not before 2026-12-24 23:00 UTC
       expect(lines.some((l) => /state engine: incremental run over \d+ object\(s\), \d+ state\(s\) opened/.test(l))).toBe(true);
 
       // The same history as one run straight to the end on a fresh copy of the registry.
@@ -101,7 +103,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
       },
       86_400_000,
       (line) => lines.push(line),
-      () => new Date("2026-11-13T00:00:00Z"),
+      () => new Date("2026-11-27T00:00:00Z"),
     );
     scheduler.stop();
     expect(await scheduler.tick()).toBeNull();

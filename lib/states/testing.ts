@@ -10,8 +10,8 @@ export const TYPE = { contact: 1, nsset: 2, domain: 3, keyset: 4 } as const;
 export async function createRegistrar(db: SqlExecutor, id: number, handle: string, name: string): Promise<void> {
   await db.query(
     `INSERT INTO registrar (id, handle, name, organization, dic, street1, city, postalcode, telephone, email, url)
-     VALUES ($1, $2, $3, $3, 'CZ' || (10000000 + $1), 'Main street 1', 'Praha', '110 00', '+420.123456789',
-             lower($2) || '@example.cz', 'https://' || lower($2) || '.example.cz')
+     VALUES ($1::int, $2::text, $3::text, $3::text, 'CZ' || (10000000 + $1::int), 'Main street 1', 'Praha', '110 00', '+420.123456789',
+             lower($2::text) || '@example.cz', 'https://' || lower($2::text) || '.example.cz')
      ON CONFLICT DO NOTHING`,
     [id, handle, name],
   );
@@ -71,7 +71,9 @@ export async function createRequest(
 ): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>(
     `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate, canceled)
-     SELECT $1, id, $3, $4, least($3::timestamptz, coalesce($5::timestamptz, $3::timestamptz)) AT TIME ZONE 'UTC' - interval '1 day', $5
+     SELECT $1, id, $3::timestamptz AT TIME ZONE 'UTC', $4::timestamptz AT TIME ZONE 'UTC',
+            least($3::timestamptz, coalesce($5::timestamptz, $3::timestamptz)) AT TIME ZONE 'UTC' - interval '1 day',
+            $5::timestamptz AT TIME ZONE 'UTC'
        FROM enum_object_states WHERE name = $2 RETURNING id`,
     [objectId, state, from, to, canceled],
   );

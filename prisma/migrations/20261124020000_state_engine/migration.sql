@@ -335,7 +335,8 @@ BEGIN
     GET DIAGNOSTICS closed = ROW_COUNT;
 
     -- Periods that begin after w open rows at their start; a period that already held at w opens
-    -- one at w unless a row covers w. Periods that also end by p_at are written closed.
+    -- one at w unless a row covers w. Periods that also end by p_at are written closed. A row still
+    -- open (one an adopted registry stamped after w, say) already says the state holds: no second.
     INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
     SELECT d.object_id, d.state_id, greatest(d.lo, d.w) AT TIME ZONE 'UTC', CASE WHEN d.hi <= p_at THEN d.hi AT TIME ZONE 'UTC' END
       FROM pg_temp.state_desired d
@@ -343,7 +344,10 @@ BEGIN
        AND (d.lo > d.w OR NOT EXISTS (
                SELECT 1 FROM object_state os
                 WHERE os.object_id = d.object_id AND os.state_id = d.state_id
-                  AND os.valid_from <= d.w AT TIME ZONE 'UTC' AND (os.valid_to IS NULL OR os.valid_to > d.w AT TIME ZONE 'UTC')));
+                  AND os.valid_from <= d.w AT TIME ZONE 'UTC' AND (os.valid_to IS NULL OR os.valid_to > d.w AT TIME ZONE 'UTC')))
+       AND (d.hi <= p_at OR NOT EXISTS (
+               SELECT 1 FROM object_state os
+                WHERE os.object_id = d.object_id AND os.state_id = d.state_id AND os.valid_to IS NULL));
     GET DIAGNOSTICS opened = ROW_COUNT;
 
     -- When each object's states change next, if nothing else changes.
@@ -638,8 +642,12 @@ INSERT INTO console.replaced_fred_objects (kind, name, definition)
 SELECT 'function', 'update_object_states(integer)', pg_get_functiondef(to_regprocedure('public.update_object_states(integer)'))
  WHERE to_regprocedure('public.update_object_states(integer)') IS NOT NULL;
 
+-- It keeps FRED's owner (CREATE OR REPLACE does), so it runs as its caller; FRED's roles reach the
+-- engine through schema console, whose tables stay closed to them (the engine is SECURITY DEFINER).
+GRANT USAGE ON SCHEMA console TO PUBLIC;
+
 CREATE OR REPLACE FUNCTION public.update_object_states(integer) RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET TimeZone = 'UTC' AS $$
+LANGUAGE plpgsql SET search_path = pg_catalog, public SET TimeZone = 'UTC' AS $$
 BEGIN
     -- Registry State Console: FRED's procedure replaced by the console's engine (exact instants).
     IF $1 = 0 THEN

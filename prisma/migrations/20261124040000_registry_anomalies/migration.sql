@@ -7,7 +7,7 @@
 -- object page. p_object_id: one object's; NULL: every object's.
 CREATE FUNCTION console.registry_anomalies(p_object_id integer DEFAULT NULL)
 RETURNS TABLE (kind text, object_id integer, object text, request_id integer, state text, other_request_id integer, detail text)
-LANGUAGE sql STABLE AS $$
+LANGUAGE sql STABLE SET search_path = pg_catalog, public AS $$
 WITH r AS (
     SELECT r.id, r.object_id, r.state_id, r.valid_from, r.valid_to, r.canceled, s.name AS state, s.manual, s.types,
            o.type, o.name AS object, console.request_period(r.valid_from, r.valid_to, r.canceled) AS period
