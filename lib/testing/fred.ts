@@ -40,7 +40,9 @@ export async function createFredDatabase(adminUrl: string): Promise<{ url: strin
   const fredUrl = new URL(url.toString());
   fredUrl.username = "fred";
   fredUrl.password = "";
-  execFileSync("psql", ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl.toString(), "-f", FRED_STRUCTURE_SQL], {
+  // psql as the README says: on PATH, else the PostgreSQL 15 client beside the server binaries.
+  const psql = existsSync("/usr/lib/postgresql/15/bin/psql") ? "/usr/lib/postgresql/15/bin/psql" : "psql";
+  execFileSync(psql, ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl.toString(), "-f", FRED_STRUCTURE_SQL], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, PGOPTIONS: "--client-min-messages=warning" },
   });
