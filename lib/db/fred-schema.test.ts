@@ -1,12 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFredDatabase, FRED_STRUCTURE_SQL, fredSchemaAvailable, withClient } from "../testing/fred";
 
 // The real fred-db 2.52.0 schema (GPL test data beside the repository, see its README), and ours.
-const FRED_STRUCTURE_SQL = path.join(process.cwd(), "..", "shared", "fred-db", "structure.sql");
 const MIGRATION_SQL = path.join(process.cwd(), "prisma", "migrations", "20261124000000_registry_fred_2_52", "migration.sql");
 
 // The tables the migration creates, each as FRED has it.
@@ -64,98 +62,10 @@ const ROWS: Record<string, string> = {
 
 type Row = Record<string, unknown>;
 
-/**
- * Splits a script into statements the way psql does: at semicolons outside quotes, dollar
- * quotes and comments. FRED's script needs it because CREATE INDEX CONCURRENTLY cannot run
- * inside the implicit transaction of a multi-statement query.
- */
-function splitStatements(sql: string): string[] {
-  const statements: string[] = [];
-  let start = 0;
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const c = sql[i];
-    const next = sql[i + 1];
-    if (c === "-" && next === "-") {
-      const end = sql.indexOf("\n", i);
-      i = end === -1 ? n : end + 1;
-    } else if (c === "/" && next === "*") {
-      let depth = 1;
-      i += 2;
-      while (i < n && depth > 0) {
-        if (sql[i] === "/" && sql[i + 1] === "*") {
-          depth++;
-          i += 2;
-        } else if (sql[i] === "*" && sql[i + 1] === "/") {
-          depth--;
-          i += 2;
-        } else i++;
-      }
-    } else if (c === "'") {
-      // E'...' strings take backslash escapes; ordinary ones only doubled quotes.
-      const escapes = /[eE]/.test(sql[i - 1] ?? "") && !/[A-Za-z0-9_]/.test(sql[i - 2] ?? "");
-      i++;
-      while (i < n) {
-        if (escapes && sql[i] === "\\") i += 2;
-        else if (sql[i] === "'" && sql[i + 1] === "'") i += 2;
-        else if (sql[i] === "'") break;
-        else i++;
-      }
-      i++;
-    } else if (c === '"') {
-      const end = sql.indexOf('"', i + 1);
-      i = end === -1 ? n : end + 1;
-    } else if (c === "$" && !/[A-Za-z0-9_]/.test(sql[i - 1] ?? "")) {
-      const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i, i + 64));
-      if (tag) {
-        const end = sql.indexOf(tag[0], i + tag[0].length);
-        i = end === -1 ? n : end + tag[0].length;
-      } else i++;
-    } else if (c === ";") {
-      statements.push(sql.slice(start, i + 1));
-      i++;
-      start = i;
-    } else i++;
-  }
-  statements.push(sql.slice(start));
-  return statements.filter((s) => s.replace(/--[^\n]*/g, "").trim() !== "");
-}
-
 function databaseUrl(adminUrl: string, database: string): string {
   const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   return url.toString();
-}
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** FRED's installation as fred-dbmanager does it (README): owner fred, extensions as admin, the script as fred. */
-async function loadFred(adminUrl: string, database: string, script: string): Promise<void> {
-  await withClient(adminUrl, async (admin) => {
-    await admin.query("DO $$ BEGIN CREATE ROLE fred LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
-    await admin.query(`CREATE DATABASE ${database} OWNER fred TEMPLATE template0 ENCODING 'UTF8'`);
-  });
-  await withClient(databaseUrl(adminUrl, database), async (client) => {
-    for (const extension of ["pgcrypto", "pg_trgm", "unaccent"]) await client.query(`CREATE EXTENSION ${extension}`);
-    await client.query("SET ROLE fred");
-    // One statement at a time in autocommit, as psql -f runs it.
-    for (const statement of splitStatements(script)) {
-      try {
-        await client.query(statement);
-      } catch (error) {
-        throw new Error(`FRED's structure.sql failed at: ${statement.trim().slice(0, 200)}\n${String(error)}`);
-      }
-    }
-  });
 }
 
 async function loadOurs(adminUrl: string, database: string, script: string): Promise<void> {
@@ -360,30 +270,26 @@ function names(lines: string[] | undefined): string[] {
 }
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)("registry migration equals fred-db 2.52.0", () => {
-  if (!existsSync(FRED_STRUCTURE_SQL)) {
+  if (!fredSchemaAvailable()) {
     it.skip(`needs FRED's schema at ${FRED_STRUCTURE_SQL}, which is missing: comparison with fred-db skipped`, () => {});
     return;
   }
 
   const adminUrl = process.env.TEST_DATABASE_URL ?? "";
-  const suffix = randomBytes(6).toString("hex");
-  const fredDatabase = `rsc_fred_${suffix}`;
-  const ourDatabase = `rsc_ours_${suffix}`;
+  const ourDatabase = `rsc_ours_${randomBytes(6).toString("hex")}`;
+  let fredDatabase: Awaited<ReturnType<typeof createFredDatabase>> | undefined;
   let fred: Snapshot;
   let ours: Snapshot;
 
   beforeAll(async () => {
-    const [fredScript, ourScript] = await Promise.all([readFile(FRED_STRUCTURE_SQL, "utf8"), readFile(MIGRATION_SQL, "utf8")]);
-    await loadFred(adminUrl, fredDatabase, fredScript);
-    await loadOurs(adminUrl, ourDatabase, ourScript);
-    [fred, ours] = await Promise.all([snapshot(databaseUrl(adminUrl, fredDatabase)), snapshot(databaseUrl(adminUrl, ourDatabase))]);
+    fredDatabase = await createFredDatabase(adminUrl);
+    await loadOurs(adminUrl, ourDatabase, await readFile(MIGRATION_SQL, "utf8"));
+    [fred, ours] = await Promise.all([snapshot(fredDatabase.url), snapshot(databaseUrl(adminUrl, ourDatabase))]);
   });
 
   afterAll(async () => {
-    await withClient(adminUrl, async (admin) => {
-      await admin.query(`DROP DATABASE IF EXISTS ${fredDatabase} WITH (FORCE)`);
-      await admin.query(`DROP DATABASE IF EXISTS ${ourDatabase} WITH (FORCE)`);
-    });
+    await fredDatabase?.drop();
+    await withClient(adminUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${ourDatabase} WITH (FORCE)`));
   });
 
   it("the migration starts with its registry marker", async () => {

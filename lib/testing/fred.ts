@@ -11,8 +11,9 @@ export function fredSchemaAvailable(): boolean {
   return existsSync(FRED_STRUCTURE_SQL);
 }
 
-async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** One connection for `work`, closed afterwards. */
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await work(client);
@@ -28,13 +29,13 @@ async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T
  */
 export async function createFredDatabase(adminUrl: string): Promise<{ url: string; fredUrl: string; drop(): Promise<void> }> {
   const name = `rsc_fred_${randomBytes(6).toString("hex")}`;
-  await admin(adminUrl, async (client) => {
+  await withClient(adminUrl, async (client) => {
     await client.query("DO $$ BEGIN CREATE ROLE fred LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
     await client.query(`CREATE DATABASE ${name} OWNER fred TEMPLATE template0 ENCODING 'UTF8'`);
   });
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  await admin(url.toString(), async (client) => {
+  await withClient(url.toString(), async (client) => {
     for (const extension of ["pgcrypto", "pg_trgm", "unaccent"]) await client.query(`CREATE EXTENSION ${extension}`);
   });
   const fredUrl = new URL(url.toString());
@@ -49,6 +50,6 @@ export async function createFredDatabase(adminUrl: string): Promise<{ url: strin
   return {
     url: url.toString(),
     fredUrl: fredUrl.toString(),
-    drop: () => admin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
+    drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
