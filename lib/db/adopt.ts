@@ -1,6 +1,6 @@
-import type { SqlDriver, SqlExecutor } from "./driver";
+import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
-import { applyPending, inspectDatabase, type Migration, prepareMigration, readMigrations } from "./migrations";
+import { applyPending, type Migration, prepareMigration, readMigrations } from "./migrations";
 
 /** One database object, as the catalogue names it. */
 interface CatalogEntry {
@@ -63,8 +63,6 @@ export interface AdoptionPlan {
   anomalies: Anomaly[];
 }
 
-const ROLLBACK = new Error("dry run: rolled back");
-
 /**
  * What `db:migrate` would do to this database, found by doing it inside one transaction and rolling
  * that back: the objects it creates, the FRED functions it replaces and the FRED triggers it
@@ -72,48 +70,41 @@ const ROLLBACK = new Error("dry run: rolled back");
  */
 export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<AdoptionPlan> {
   const migrations = files ?? (await readMigrations());
-  const found = await inspectDatabase(db);
   const context = await prepareMigration(db, migrations);
-  let plan: AdoptionPlan | undefined;
-  await db
-    .transaction(async (tx) => {
-      // Names in full (schema.name) before and after: the migrations set their own search path.
-      await tx.exec("SET LOCAL search_path TO pg_catalog");
-      const before = await catalog(tx);
-      await applyPending(tx, migrations, context);
-      await tx.exec("SET LOCAL search_path TO pg_catalog");
-      const after = await catalog(tx);
-      const key = (e: CatalogEntry) => `${e.kind}\u0000${e.name}`;
-      const had = new Set(before.map(key));
-      const has = new Set(after.map(key));
-      const added = after.filter((e) => !had.has(key(e)));
-      const removed = before.filter((e) => !has.has(key(e)));
-      const bare = (e: CatalogEntry) => e.name.replace(/ #\w+$/, "").replace(/ \(disabled\)$/, "");
-      const addedNames = new Set(added.map(bare));
-      const [{ engine }] = await tx.query<{ engine: boolean }>(
-        "SELECT to_regprocedure('console.registry_anomalies(integer)') IS NOT NULL AS engine",
-      );
-      plan = {
-        database: db.location,
-        found:
-          found.kind === "fred"
-            ? `a FRED registry, model_version ${found.modelVersion}`
-            : found.kind === "empty"
-              ? "an empty database"
-              : "a console database",
-        created: added
-          .filter((e) => !(e.kind === "trigger" && e.name.endsWith("(disabled)")) && !removed.some((r) => bare(r) === bare(e)))
-          .map((e) => `${e.kind} ${e.name.replace(/ #\w+$/, "")}`),
-        replaced: removed.filter((e) => e.kind === "function" && addedNames.has(bare(e))).map((e) => `function ${bare(e)}`),
-        disabled: added.filter((e) => e.kind === "trigger" && e.name.endsWith("(disabled)")).map((e) => `trigger ${bare(e)}`),
-        anomalies: engine ? await registryAnomalies(tx) : [],
-      };
-      throw ROLLBACK;
-    })
-    .catch((error: unknown) => {
-      if (error !== ROLLBACK) throw error;
-    });
-  return plan as AdoptionPlan;
+  const { found } = context;
+  return rolledBack(db, async (tx) => {
+    // Names in full (schema.name) before and after: the migrations set their own search path.
+    await tx.exec("SET LOCAL search_path TO pg_catalog");
+    const before = await catalog(tx);
+    await applyPending(tx, migrations, context);
+    await tx.exec("SET LOCAL search_path TO pg_catalog");
+    const after = await catalog(tx);
+    const key = (e: CatalogEntry) => `${e.kind}\u0000${e.name}`;
+    const had = new Set(before.map(key));
+    const has = new Set(after.map(key));
+    const added = after.filter((e) => !had.has(key(e)));
+    const removed = before.filter((e) => !has.has(key(e)));
+    const bare = (e: CatalogEntry) => e.name.replace(/ #\w+$/, "").replace(/ \(disabled\)$/, "");
+    const addedNames = new Set(added.map(bare));
+    const [{ engine }] = await tx.query<{ engine: boolean }>(
+      "SELECT to_regprocedure('console.registry_anomalies(integer)') IS NOT NULL AS engine",
+    );
+    return {
+      database: db.location,
+      found:
+        found.kind === "fred"
+          ? `a FRED registry, model_version ${found.modelVersion}`
+          : found.kind === "empty"
+            ? "an empty database"
+            : "a console database",
+      created: added
+        .filter((e) => !(e.kind === "trigger" && e.name.endsWith("(disabled)")) && !removed.some((r) => bare(r) === bare(e)))
+        .map((e) => `${e.kind} ${e.name.replace(/ #\w+$/, "")}`),
+      replaced: removed.filter((e) => e.kind === "function" && addedNames.has(bare(e))).map((e) => `function ${bare(e)}`),
+      disabled: added.filter((e) => e.kind === "trigger" && e.name.endsWith("(disabled)")).map((e) => `trigger ${bare(e)}`),
+      anomalies: engine ? await registryAnomalies(tx) : [],
+    };
+  });
 }
 
 export interface UnadoptResult {
@@ -129,58 +120,50 @@ export interface UnadoptResult {
  * state history the console wrote. `dryRun`: the same, rolled back.
  */
 export async function unadopt(db: SqlDriver, options: { dryRun: boolean }): Promise<UnadoptResult> {
-  const [origin] = await db
-    .query<{ origin: string }>("SELECT origin FROM console.registry_origin WHERE to_regclass('console.registry_origin') IS NOT NULL")
-    .catch(() => []);
+  const [{ tracked }] = await db.query<{ tracked: boolean }>("SELECT to_regclass('console.registry_origin') IS NOT NULL AS tracked");
+  const [origin] = tracked ? await db.query<{ origin: string }>("SELECT origin FROM console.registry_origin") : [];
   if (!origin) throw new StartupError(`the database at ${db.location} holds no console objects to remove.`);
   if (origin.origin !== "adopted") {
     throw new StartupError(
       `the registry at ${db.location} was created by the console, not adopted from FRED: its tables are the console's. Drop the database instead.`,
     );
   }
-  let result: UnadoptResult | undefined;
-  const rollback = new Error("dry run");
-  await db
-    .transaction(async (tx) => {
-      const restored: string[] = [];
-      const enabled: string[] = [];
-      const dropped: string[] = [];
-      const replaced = await tx.query<{ kind: string; name: string; definition: string }>(
-        "SELECT kind, name, definition FROM console.replaced_fred_objects ORDER BY kind, name",
-      );
-      for (const r of replaced) {
-        if (r.kind === "function") {
-          await tx.exec(r.definition);
-          restored.push(`function ${r.name}`);
-        } else {
-          await tx.exec(`ALTER TABLE ${r.definition} ENABLE TRIGGER "${r.name.replaceAll('"', '""')}"`);
-          enabled.push(`trigger ${r.name} on ${r.definition}`);
-        }
+  const remove = async (tx: SqlExecutor): Promise<UnadoptResult> => {
+    const restored: string[] = [];
+    const enabled: string[] = [];
+    const dropped: string[] = [];
+    const replaced = await tx.query<{ kind: string; name: string; definition: string }>(
+      "SELECT kind, name, definition FROM console.replaced_fred_objects ORDER BY kind, name",
+    );
+    for (const r of replaced) {
+      if (r.kind === "function") {
+        await tx.exec(r.definition);
+        restored.push(`function ${r.name}`);
+      } else {
+        await tx.exec(`ALTER TABLE ${r.definition} ENABLE TRIGGER "${r.name.replaceAll('"', '""')}"`);
+        enabled.push(`trigger ${r.name} on ${r.definition}`);
       }
-      const triggers = await tx.query<{ name: string; tbl: string }>(
-        `SELECT t.tgname AS name, t.tgrelid::regclass::text AS tbl FROM pg_trigger t
-           JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE NOT t.tgisinternal AND n.nspname = 'public' AND t.tgname LIKE 'console\\_%'`,
-      );
-      for (const t of triggers) {
-        await tx.exec(`DROP TRIGGER "${t.name}" ON ${t.tbl}`);
-        dropped.push(`trigger ${t.name} on ${t.tbl}`);
-      }
-      const indexes = await tx.query<{ name: string }>(
-        `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = 'public' AND c.relkind = 'i' AND c.relname LIKE 'console\\_%'`,
-      );
-      for (const i of indexes) {
-        await tx.exec(`DROP INDEX ${i.name}`);
-        dropped.push(`index ${i.name}`);
-      }
-      await tx.exec("DROP SCHEMA console CASCADE");
-      dropped.push("schema console (users, audit log, engine bookkeeping, feed, and the extensions installed into it)");
-      result = { restored, enabled, dropped };
-      if (options.dryRun) throw rollback;
-    })
-    .catch((error: unknown) => {
-      if (error !== rollback) throw error;
-    });
-  return result as UnadoptResult;
+    }
+    const triggers = await tx.query<{ name: string; tbl: string }>(
+      `SELECT t.tgname AS name, t.tgrelid::regclass::text AS tbl FROM pg_trigger t
+         JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE NOT t.tgisinternal AND n.nspname = 'public' AND t.tgname LIKE 'console\\_%'`,
+    );
+    for (const t of triggers) {
+      await tx.exec(`DROP TRIGGER "${t.name}" ON ${t.tbl}`);
+      dropped.push(`trigger ${t.name} on ${t.tbl}`);
+    }
+    const indexes = await tx.query<{ name: string }>(
+      `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = 'public' AND c.relkind = 'i' AND c.relname LIKE 'console\\_%'`,
+    );
+    for (const i of indexes) {
+      await tx.exec(`DROP INDEX ${i.name}`);
+      dropped.push(`index ${i.name}`);
+    }
+    await tx.exec("DROP SCHEMA console CASCADE");
+    dropped.push("schema console (users, audit log, engine bookkeeping, feed, and the extensions installed into it)");
+    return { restored, enabled, dropped };
+  };
+  return options.dryRun ? rolledBack(db, remove) : db.transaction(remove);
 }

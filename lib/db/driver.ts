@@ -134,6 +134,21 @@ export function postgresDriver(pool: pg.Pool, location: string): SqlDriver {
   };
 }
 
+/** Runs `work` in a transaction that is always rolled back and returns what it returned: a dry run, a probe. */
+export async function rolledBack<T>(db: SqlDriver, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  const undo = new Error("rolled back on purpose");
+  let result: T | undefined;
+  await db
+    .transaction(async (tx) => {
+      result = await work(tx);
+      throw undo;
+    })
+    .catch((error: unknown) => {
+      if (error !== undo) throw error;
+    });
+  return result as T;
+}
+
 /** host:port/database of a connection string, without credentials. */
 export function describePostgresUrl(url: string): string {
   try {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { SqlDriver, SqlExecutor } from "./driver";
+import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 
 export interface Migration {
@@ -85,28 +85,20 @@ export async function inspectDatabase(db: SqlExecutor): Promise<DatabaseKind> {
  * must have for the console to work on it, with one source of truth.
  */
 async function registryColumns(db: SqlDriver, registry: Migration): Promise<Map<string, string>> {
-  const columns = new Map<string, string>();
-  const probe = new Error("probe done");
-  await db
-    .transaction(async (tx) => {
-      // The registry migration names schema public; here it builds its tables in the scratch schema.
-      const scratch = registry.sql.replace(/\bpublic\./g, "console_registry_probe.");
-      await tx.exec(`CREATE SCHEMA console_registry_probe; SET LOCAL search_path TO console_registry_probe, pg_catalog;\n${scratch}`);
-      const rows = await tx.query<{ tbl: string; col: string; type: string }>(
-        `SELECT table_name AS tbl, column_name AS col, format_type(a.atttypid, a.atttypmod) AS type
-           FROM information_schema.columns c
-           JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
-          WHERE c.table_schema = 'console_registry_probe'
-            AND EXISTS (SELECT FROM information_schema.tables t
-                         WHERE t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE')`,
-      );
-      for (const r of rows) columns.set(`${r.tbl}.${r.col}`, r.type);
-      throw probe;
-    })
-    .catch((error: unknown) => {
-      if (error !== probe) throw error;
-    });
-  return columns;
+  const rows = await rolledBack(db, async (tx) => {
+    // The registry migration names schema public; here it builds its tables in the scratch schema.
+    const scratch = registry.sql.replace(/\bpublic\./g, "console_registry_probe.");
+    await tx.exec(`CREATE SCHEMA console_registry_probe; SET LOCAL search_path TO console_registry_probe, pg_catalog;\n${scratch}`);
+    return tx.query<{ tbl: string; col: string; type: string }>(
+      `SELECT table_name AS tbl, column_name AS col, format_type(a.atttypid, a.atttypmod) AS type
+         FROM information_schema.columns c
+         JOIN pg_attribute a ON a.attrelid = format('%I.%I', c.table_schema, c.table_name)::regclass AND a.attname = c.column_name
+        WHERE c.table_schema = 'console_registry_probe'
+          AND EXISTS (SELECT FROM information_schema.tables t
+                       WHERE t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE')`,
+    );
+  });
+  return new Map(rows.map((r) => [`${r.tbl}.${r.col}`, r.type]));
 }
 
 /** Refuses, before anything changes, a FRED database of another version or without a column the console needs. */
@@ -194,29 +186,41 @@ async function readApplied(db: SqlDriver): Promise<AppliedRow[]> {
   return db.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
 }
 
+/** The applied migrations checked against the files; the names of those still pending. */
+async function pendingMigrations(db: SqlDriver, migrations: Migration[]): Promise<string[]> {
+  const applied = await readApplied(db);
+  checkAppliedAgainstFiles(applied, migrations);
+  const done = new Set(applied.map((r) => r.name));
+  return migrations.filter((m) => !done.has(m.name)).map((m) => m.name);
+}
+
 /** Checks applied migrations against the files without changing anything. */
 export async function verifyMigrations(db: SqlDriver, files?: Migration[]): Promise<{ pending: string[] }> {
   const migrations = files ?? (await readMigrations());
   await assertConsoleDatabase(db);
-  const applied = await readApplied(db);
-  checkAppliedAgainstFiles(applied, migrations);
-  const done = new Set(applied.map((r) => r.name));
-  return { pending: migrations.filter((m) => !done.has(m.name)).map((m) => m.name) };
+  return { pending: await pendingMigrations(db, migrations) };
 }
 
-/** The registry's origin, written once when the registry migration is applied or adopted. */
-async function recordOrigin(tx: SqlExecutor, adopted: { modelVersion: string } | undefined): Promise<void> {
+/**
+ * The registry's origin, written once, as soon as its table exists: adopted when the registry
+ * migration was recorded as adopted (so also when an interrupted adoption is finished later).
+ */
+async function recordOrigin(tx: SqlExecutor): Promise<void> {
   const [{ ready }] = await tx.query<{ ready: boolean }>("SELECT to_regclass('console.registry_origin') IS NOT NULL AS ready");
   if (!ready) return;
   await tx.query(
-    `INSERT INTO console.registry_origin (origin, model_version, last_inherited_request)
-     SELECT $1, (SELECT val FROM enum_parameters WHERE id = 1), CASE WHEN $1 = 'adopted' THEN (SELECT max(id) FROM object_state_request) END
+    `WITH o AS (SELECT CASE WHEN EXISTS (SELECT FROM console.schema_migrations WHERE how = 'adopted') THEN 'adopted' ELSE 'created' END AS origin)
+     INSERT INTO console.registry_origin (origin, model_version, last_inherited_request)
+     SELECT o.origin, (SELECT val FROM enum_parameters WHERE id = 1),
+            CASE WHEN o.origin = 'adopted' THEN (SELECT max(id) FROM object_state_request) END
+       FROM o
      ON CONFLICT DO NOTHING`,
-    [adopted ? "adopted" : "created"],
   );
 }
 
 export interface MigrationContext {
+  /** What the database held before this run. */
+  found: DatabaseKind;
   /** Set when the database holds a FRED registry that the console adopts. */
   adopted?: { modelVersion: string };
 }
@@ -227,12 +231,12 @@ export interface MigrationContext {
  * supported version with every column the console needs.
  */
 export async function prepareMigration(db: SqlDriver, migrations: Migration[]): Promise<MigrationContext> {
-  await verifyMigrations(db, migrations);
-  const found = await inspectDatabase(db);
+  const found = await assertConsoleDatabase(db);
+  await pendingMigrations(db, migrations);
   const registry = migrations.find((m) => m.registry);
   const adopted = found.kind === "fred" ? { modelVersion: found.modelVersion } : undefined;
   if (adopted && registry) await assertAdoptable(db, adopted.modelVersion, registry);
-  return adopted ? { adopted } : {};
+  return adopted ? { found, adopted } : { found };
 }
 
 const MIGRATIONS_TABLE = `
@@ -266,7 +270,7 @@ async function applyMigration(tx: SqlExecutor, migration: Migration, migrations:
     migration.checksum,
     adopting ? "adopted" : "applied",
   ]);
-  await recordOrigin(tx, context.adopted);
+  await recordOrigin(tx);
   return true;
 }
 

@@ -7,7 +7,7 @@ import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHisto
 import { testBackends } from "../testing/databases";
 import { registryAnomalies } from "./adopt";
 import type { Database } from "./client";
-import type { SqlExecutor } from "./driver";
+import { rolledBack, type SqlExecutor } from "./driver";
 
 const AT = new Date("2026-11-22T12:00:00Z");
 const ZONES = ["UTC", "Europe/Prague", "America/Los_Angeles", "Asia/Tokyo"];
@@ -32,40 +32,32 @@ async function build(tx: SqlExecutor): Promise<void> {
 
 /** The results of the key queries in one session time zone; the engine's history is built anew inside. */
 async function keyResults(db: Database, zone: string): Promise<unknown> {
-  const rollback = new Error("rollback");
-  let results: unknown;
-  await db.sql
-    .transaction(async (tx) => {
-      await tx.query("SELECT set_config('TimeZone', $1, true)", [zone]);
-      await tx.exec("DELETE FROM object_state; UPDATE console.state_engine SET cursor = NULL; DELETE FROM console.state_marks");
-      await tx.query("SELECT * FROM console.state_engine_run($1, true)", [AT]);
-      const epoch = (column: string) => `extract(epoch FROM ${column})::float8`;
-      results = {
-        history: await wholeHistory(tx),
-        periods: await tx.query(
-          `SELECT object_id, state_id, ${epoch("valid_from")} AS f, ${epoch("valid_to")} AS t FROM console.object_state_periods()
+  return rolledBack(db.sql, async (tx) => {
+    await tx.query("SELECT set_config('TimeZone', $1, true)", [zone]);
+    await tx.exec("DELETE FROM object_state; UPDATE console.state_engine SET cursor = NULL; DELETE FROM console.state_marks");
+    await tx.query("SELECT * FROM console.state_engine_run($1, true)", [AT]);
+    const epoch = (column: string) => `extract(epoch FROM ${column})::float8`;
+    return {
+      history: await wholeHistory(tx),
+      periods: await tx.query(
+        `SELECT object_id, state_id, ${epoch("valid_from")} AS f, ${epoch("valid_to")} AS t FROM console.object_state_periods()
             ORDER BY 1, 2, 3`,
-        ),
-        reasons: await tx.query(
-          `SELECT o.id, r.state_id, r.code, (r.args - 'at' - 'from' - 'to' - 'since')::text AS args,
+      ),
+      reasons: await tx.query(
+        `SELECT o.id, r.state_id, r.code, (r.args - 'at' - 'from' - 'to' - 'since')::text AS args,
                   ${epoch("(r.args->>'at')::timestamptz")} AS at, ${epoch("(r.args->>'from')::timestamptz")} AS "from",
                   ${epoch("(r.args->>'since')::timestamptz")} AS since
              FROM object_registry o CROSS JOIN LATERAL console.state_reasons(o.id, $1) r ORDER BY 1, 2, 3`,
-          [AT],
-        ),
-        heldAt: await tx.query(
-          `SELECT os.object_id, os.state_id FROM object_state os
+        [AT],
+      ),
+      heldAt: await tx.query(
+        `SELECT os.object_id, os.state_id FROM object_state os
             WHERE tsrange(os.valid_from, os.valid_to, '[)') @> ($1::timestamptz AT TIME ZONE 'UTC') ORDER BY 1, 2`,
-          [new Date("2026-10-25T00:00:00Z")],
-        ),
-        anomalies: await registryAnomalies(tx),
-      };
-      throw rollback;
-    })
-    .catch((error: unknown) => {
-      if (error !== rollback) throw error;
-    });
-  return results;
+        [new Date("2026-10-25T00:00:00Z")],
+      ),
+      anomalies: await registryAnomalies(tx),
+    };
+  });
 }
 
 describe.each(testBackends())("session time zones on $name", (backend) => {
