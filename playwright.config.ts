@@ -6,6 +6,7 @@ const executablePath = findChromium();
 
 export default defineConfig({
   testDir: "./e2e",
+  testIgnore: "fred/**", // playwright.fred.config.ts
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 1,

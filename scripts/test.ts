@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { findChromium } from "../e2e/chromium";
+import { FRED_STRUCTURE_SQL, fredSchemaAvailable } from "../lib/testing/fred";
 
 const bin = (pkg: string, file: string) => path.join("node_modules", pkg, file);
 
@@ -16,6 +17,16 @@ const steps: [string, string[]][] = [
   ["Production build", [bin("next", "dist/bin/next"), "build"]],
   ["End-to-end tests (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]],
 ];
+// The console on an adopted FRED registry: fred-db 2.52's structure.sql loaded into a new database
+// on TEST_DATABASE_URL, demo data seeded, adopted, served, and used in Chromium.
+if (process.env.TEST_DATABASE_URL) {
+  if (fredSchemaAvailable())
+    steps.push([
+      "End-to-end tests on an adopted FRED registry (PostgreSQL)",
+      [bin("@playwright/test", "cli.js"), "test", "-c", "playwright.fred.config.ts"],
+    ]);
+  else console.log(`No ${FRED_STRUCTURE_SQL}: the FRED adoption tests (integration and end-to-end) are skipped.`);
+}
 
 let browser: string;
 try {

@@ -284,9 +284,10 @@ SELECT ranged.object_id, ranged.state_id, lower(period), upper(period)
   FROM ranged CROSS JOIN LATERAL unnest(ranged.periods) AS period
 $$;
 
--- Work tables of one engine call (per session; emptied by every call).
+-- Work tables of one engine call (per session; emptied by every call). Quiet: FRED's cron mails
+-- what its session prints, and "already exists, skipping" on every second call is no news.
 CREATE FUNCTION console.state_work_tables() RETURNS void
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql SET client_min_messages = warning AS $$
 BEGIN
     CREATE TEMP TABLE IF NOT EXISTS state_work (object_id integer PRIMARY KEY, w timestamptz NOT NULL);
     CREATE TEMP TABLE IF NOT EXISTS state_desired (

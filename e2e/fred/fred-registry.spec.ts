@@ -1,0 +1,182 @@
+// The console on an adopted FRED 2.52 registry (e2e/fred/server.ts): what a registry's staff do
+// there, and FRED's own cron entry point moving the registry's states through the console's engine.
+import { expect, type Page, test } from "@playwright/test";
+import type pg from "pg";
+import { pragueWallTime, signInAsAdmin } from "../helpers";
+import { fredConnection } from "./fred";
+
+let fred: pg.Client;
+test.beforeAll(async () => {
+  fred = await fredConnection();
+});
+test.afterAll(async () => {
+  await fred.end();
+});
+
+/** The object's open (valid_to IS NULL) states, by name, from FRED's object_state. */
+async function openStates(objectId: number): Promise<string[]> {
+  const result = await fred.query(
+    `SELECT e.name FROM object_state s JOIN enum_object_states e ON e.id = s.state_id
+      WHERE s.object_id = $1 AND s.valid_to IS NULL ORDER BY e.name`,
+    [objectId],
+  );
+  return result.rows.map((row) => row.name as string);
+}
+
+/** A domain in the zone, with no expiration yet and none of the given states. */
+async function ordinaryDomain(without: string[]): Promise<{ id: number; name: string }> {
+  const result = await fred.query(
+    `SELECT o.id, o.name FROM object_registry o JOIN domain d ON d.id = o.id
+      WHERE o.erdate IS NULL AND d.exdate > current_date + 60 AND d.nsset IS NOT NULL
+        AND NOT EXISTS (SELECT FROM object_state s JOIN enum_object_states e ON e.id = s.state_id
+                         WHERE s.object_id = o.id AND s.valid_to IS NULL AND (e.name = ANY($1) OR e.name IN ('outzone', 'expired')))
+        AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id)
+      ORDER BY o.id LIMIT 1`,
+    [without],
+  );
+  expect(result.rows).toHaveLength(1);
+  return { id: Number(result.rows[0].id), name: result.rows[0].name as string };
+}
+
+async function openObject(page: Page, id: number, name: string): Promise<void> {
+  await page.goto(`/objects/${id}`);
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+}
+
+test("the console serves the adopted registry: health, a state filter, an object's history", async ({ page, request }, testInfo) => {
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toMatchObject({ status: "ok", database: "reachable", migrations: "current" });
+
+  await signInAsAdmin(page);
+  const form = page.getByRole("form", { name: "Filter objects" });
+  await form.getByLabel("Type").selectOption("domain");
+  await form.getByRole("checkbox", { name: "expired", exact: true }).check();
+  await form.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]states=expired\b/);
+  const names = page.locator("table.objects-table tbody td.col-name a");
+  await expect(names.first()).toBeVisible();
+  for (const cell of await page.locator("table.objects-table tbody td.col-states").allTextContents()) expect(cell).toContain("expired");
+  // The list's count is FRED's own data.
+  const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
+  const [{ expired }] = (
+    await fred.query(
+      `SELECT count(*)::int AS expired FROM object_state s JOIN object_registry o ON o.id = s.object_id
+        WHERE s.state_id = 9 AND s.valid_to IS NULL AND o.type = 3 AND o.erdate IS NULL`,
+    )
+  ).rows;
+  expect(total).toBe(expired);
+  await page.screenshot({ path: testInfo.outputPath("fred-objects-expired.png"), fullPage: true });
+
+  const name = (await names.first().textContent()) as string;
+  await names.first().click();
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+  await page.getByText(/^History as a table/).click();
+  const [{ periods }] = (
+    await fred.query("SELECT count(*)::int AS periods FROM object_state s JOIN object_registry o ON o.id = s.object_id WHERE o.name = $1", [
+      name,
+    ])
+  ).rows;
+  await expect(page.locator(".history-table tbody tr")).toHaveCount(periods);
+  await expect(page.locator(".history-table tbody")).toContainText("expired");
+  await page.screenshot({ path: testInfo.outputPath("fred-object-history.png"), fullPage: true });
+});
+
+test("FRED's cron, update_object_states(0), writes the history of a change FRED's programs made, at the change's instant", async ({
+  page,
+}) => {
+  const domain = await ordinaryDomain([]);
+  // As FRED's registry server would: the domain's expiration moves to three days ago.
+  const clock = async () => (await fred.query<{ at: Date }>("SELECT clock_timestamp() AS at")).rows[0].at;
+  const before = await clock();
+  await fred.query("UPDATE domain SET exdate = current_date - 3 WHERE id = $1", [domain.id]);
+  const after = await clock();
+  // The cron comes a while later.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  expect(await openStates(domain.id)).not.toContain("expired");
+  const cron = (await fred.query<{ at: Date }>("SELECT clock_timestamp() AS at, update_object_states(0)")).rows[0].at;
+  expect(await openStates(domain.id)).toContain("expired");
+  // History as FRED stores it (UTC wall-clock timestamp), stamped when the registry changed (its
+  // expiration instant had already passed then), not when the cron happened to run.
+  const { rows } = await fred.query<{ from: Date }>(
+    "SELECT (valid_from AT TIME ZONE 'UTC') AS from FROM object_state WHERE object_id = $1 AND state_id = 9 AND valid_to IS NULL",
+    [domain.id],
+  );
+  expect(rows).toHaveLength(1);
+  expect(rows[0].from.getTime()).toBeGreaterThanOrEqual(before.getTime());
+  expect(rows[0].from.getTime()).toBeLessThanOrEqual(after.getTime());
+  expect(rows[0].from.getTime()).toBeLessThan(cron.getTime() - 1000);
+  // A second run finds nothing due and writes nothing.
+  const count = async () => (await fred.query("SELECT count(*)::int AS n, max(id) AS last FROM object_state")).rows[0];
+  const first = await count();
+  await fred.query("SELECT update_object_states(0)");
+  expect(await count()).toEqual(first);
+
+  await signInAsAdmin(page);
+  await openObject(page, domain.id, domain.name);
+  await expect(page.locator("table.states-now")).toContainText("expired");
+});
+
+test("an administrator schedules and cancels a request, and a request from now takes effect in FRED's object_state", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  page.on("dialog", (dialog) => dialog.accept());
+  const domain = await ordinaryDomain(["serverTransferProhibited", "serverUpdateProhibited"]);
+  await signInAsAdmin(page);
+  await openObject(page, domain.id, domain.name);
+  const form = page.getByRole("form", { name: "Request a state" });
+  const requests = page.locator("table.requests tbody tr");
+
+  // Scheduled for next week, then canceled.
+  await form.getByLabel("State").selectOption("serverTransferProhibited");
+  await form.getByLabel(/^Start/).fill(pragueWallTime(6));
+  await form.getByLabel(/^End/).fill(pragueWallTime(13));
+  await form.getByLabel(/^Reason/).fill("transfer dispute 4/2026");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(/^Request (\d+): serverTransferProhibited on /);
+  const scheduled = Number(/^Request (\d+)/.exec((await form.locator(".form-ok").textContent()) as string)?.[1]);
+  const row = requests.filter({ has: page.getByRole("cell", { name: String(scheduled), exact: true }) });
+  await expect(row).toContainText("pending");
+  const [stored] = (await fred.query("SELECT object_id, state_id, canceled FROM object_state_request WHERE id = $1", [scheduled])).rows;
+  expect(stored).toEqual({ object_id: domain.id, state_id: 3, canceled: null });
+  await row.getByLabel(`Reason to cancel request ${scheduled}`).fill("dispute settled");
+  await row.getByRole("button", { name: `Cancel request ${scheduled}` }).click();
+  await expect(row).toContainText("canceled");
+  const [canceled] = (
+    await fred.query(
+      `SELECT r.canceled IS NOT NULL AS canceled, x.reason_cancellation AS reason
+         FROM object_state_request r LEFT JOIN object_state_request_reason x ON x.object_state_request_id = r.id WHERE r.id = $1`,
+      [scheduled],
+    )
+  ).rows;
+  expect(canceled).toEqual({ canceled: true, reason: "dispute settled" });
+  expect(await openStates(domain.id)).not.toContain("serverTransferProhibited");
+
+  // From now: the state opens in FRED's object_state at once, and FRED's cron leaves it be.
+  await form.getByLabel("State").selectOption("serverUpdateProhibited");
+  await form.getByLabel(/^Reason/).fill("court order 9/2026");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(/^Request (\d+): serverUpdateProhibited on /);
+  const now = Number(/^Request (\d+)/.exec((await form.locator(".form-ok").textContent()) as string)?.[1]);
+  expect(await openStates(domain.id)).toContain("serverUpdateProhibited");
+  await fred.query("SELECT update_object_states(0)");
+  await fred.query("SELECT update_object_states($1)", [domain.id]);
+  expect(await openStates(domain.id)).toContain("serverUpdateProhibited");
+  await page.reload();
+  await expect(page.locator("table.states-now")).toContainText("serverUpdateProhibited");
+  await page.screenshot({ path: testInfo.outputPath("fred-request-in-force.png"), fullPage: true });
+
+  // Canceled: the state closes.
+  const inForce = requests.filter({ has: page.getByRole("cell", { name: String(now), exact: true }) });
+  await inForce.getByLabel(`Reason to cancel request ${now}`).fill("order lifted");
+  await inForce.getByRole("button", { name: `Cancel request ${now}` }).click();
+  await expect(inForce).toContainText("canceled");
+  expect(await openStates(domain.id)).not.toContain("serverUpdateProhibited");
+  const [{ periods }] = (
+    await fred.query("SELECT count(*)::int AS periods FROM object_state WHERE object_id = $1 AND state_id = 4 AND valid_to IS NOT NULL", [
+      domain.id,
+    ])
+  ).rows;
+  expect(periods).toBe(1);
+});
