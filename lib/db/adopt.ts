@@ -42,16 +42,36 @@ export interface Anomaly {
   objectId: number;
   object: string;
   requestId: number | null;
+  /** The state of the request, and the other request of an overlap or zone conflict. */
+  state: string | null;
+  otherRequestId: number | null;
   detail: string;
 }
 
 /** What in the registry's data the console's rules do not accept; listed, never changed (console.registry_anomalies). */
 export async function registryAnomalies(db: SqlExecutor, objectId?: number): Promise<Anomaly[]> {
-  const rows = await db.query<{ kind: string; object_id: number; object: string; request_id: number | null; detail: string }>(
-    "SELECT kind, object_id, object, request_id, detail FROM console.registry_anomalies($1) ORDER BY object_id, kind, request_id",
+  const rows = await db.query<{
+    kind: string;
+    object_id: number;
+    object: string;
+    request_id: number | null;
+    state: string | null;
+    other_request_id: number | null;
+    detail: string;
+  }>(
+    `SELECT kind, object_id, object, request_id, state, other_request_id, detail
+       FROM console.registry_anomalies($1) ORDER BY object_id, kind, request_id`,
     [objectId ?? null],
   );
-  return rows.map((r) => ({ kind: r.kind, objectId: r.object_id, object: r.object, requestId: r.request_id, detail: r.detail }));
+  return rows.map((r) => ({
+    kind: r.kind,
+    objectId: r.object_id,
+    object: r.object,
+    requestId: r.request_id,
+    state: r.state,
+    otherRequestId: r.other_request_id,
+    detail: r.detail,
+  }));
 }
 
 export interface AdoptionPlan {

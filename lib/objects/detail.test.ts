@@ -1,4 +1,6 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import type { Database } from "../db/client";
 import type { Locale } from "../i18n/config";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
@@ -58,6 +60,24 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
         "court order 12/2026",
       ]);
       ids.request = request;
+      // What a FRED registry may hold that the console's rules refuse, written past the console's
+      // check as FRED's own procedure did: a request for an automatic state, two overlapping
+      // requests, a cancellation set in the future.
+      ids.HEIR = await createObject(tx, TYPE.contact, "HEIR", "2020-01-01T00:00:00Z");
+      const inherited = await createDomain(tx, {
+        name: "inherited.cz",
+        crdate: "2021-01-01T00:00:00Z",
+        exdate: "2030-01-01",
+        registrant: ids.HEIR,
+        nsset: null,
+      });
+      ids["inherited.cz"] = inherited;
+      await tx.exec("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
+      ids.automatic = await createRequest(tx, inherited, "expired", "2026-01-01T00:00:00Z");
+      ids.first = await createRequest(tx, inherited, "serverBlocked", "2026-02-01T00:00:00Z");
+      ids.second = await createRequest(tx, inherited, "serverBlocked", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
+      await tx.exec("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
+      ids.future = await createRequest(tx, inherited, "serverUpdateProhibited", "2026-05-01T00:00:00Z", null, "2099-01-01T00:00:00Z");
     }));
   });
   afterAll(() => drop());
@@ -253,6 +273,42 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(await actAs(support, () => objectDetail(999_999))).toBeNull();
     expect(await actAs(support, () => objectIdByName("OLD.CZ", "domain"))).toBe(ids["old.cz"]);
     expect(await actAs(support, () => objectIdByName("old.cz", "contact"))).toBeNull();
+  });
+
+  it("lists what the registry holds that the console's rules refuse on the object with it, and nothing on others", async () => {
+    const support = await signedInAs(db, "support");
+    const anomalies = async (id: number) =>
+      (await actAs(support, () => objectDetail(id)))?.anomalies.map((a) => ({
+        kind: a.kind,
+        requestId: a.requestId,
+        otherRequestId: a.otherRequestId,
+        state: a.state,
+      }));
+    expect(await anomalies(ids["inherited.cz"])).toEqual([
+      { kind: "automatic_state", requestId: ids.automatic, otherRequestId: null, state: "expired" },
+      { kind: "canceled_in_future", requestId: ids.future, otherRequestId: null, state: "serverUpdateProhibited" },
+      { kind: "overlap", requestId: ids.second, otherRequestId: ids.first, state: "serverBlocked" },
+    ]);
+    expect(await anomalies(ids.HEIR)).toEqual([]);
+    expect(await anomalies(ids["kept-out.cz"])).toEqual([]);
+    expect(await anomalies(ids.HOLDER)).toEqual([]);
+
+    // On the page: a sentence each in the reader's language, linking to the requests; nothing without any.
+    const page = (id: number, locale: Locale) =>
+      actAs({ ...support, locale }, async () => {
+        const object = await objectDetail(id);
+        if (!object) throw new Error("no detail");
+        return renderToStaticMarkup(await InheritedAnomalies({ object, requestHref: (r) => `#request-${r}` }));
+      });
+    const link = (id: number) => `<a href="#request-${id}">${id}</a>`;
+    const english = await page(ids["inherited.cz"], "en");
+    expect(english).toContain(`Request ${link(ids.automatic)} asks for expired, an automatic state`);
+    expect(english).toContain(`Requests ${link(ids.first)} and ${link(ids.second)} for serverBlocked hold at the same time`);
+    expect(english).toContain(
+      `Request ${link(ids.future)} for serverUpdateProhibited is canceled as of 2099-01-01 01:00 CET, in the future`,
+    );
+    expect(await page(ids["inherited.cz"], "cs")).toContain(`Požadavek ${link(ids.automatic)} žádá o automatický stav expired`);
+    expect(await page(ids.HOLDER, "en")).toBe("");
   });
 });
 

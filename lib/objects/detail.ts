@@ -1,6 +1,7 @@
 import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
+import { type Anomaly, registryAnomalies } from "../db/adopt";
 import type { SqlExecutor } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
@@ -126,6 +127,11 @@ export interface ObjectDetail {
   block: { id: number; from: string; to: string | null; by: string; prohibitions: string[] } | null;
   /** The object's audit entries, newest first; null when the role may not read the audit log. */
   audit: { at: string; actor: string | null; action: string; result: string }[] | null;
+  /**
+   * What the registry holds for this object that the console's rules would not accept today
+   * (console.registry_anomalies): inherited from FRED and kept as it is.
+   */
+  anomalies: Anomaly[];
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -190,7 +196,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const canWrite = roleAllows(actor.role, "requests.write");
   const locale = await getLocale();
   const lang = descriptionLang(locale);
-  const [states, history, requests, projected, refusals, audit, typeData, requestable, block] = await Promise.all([
+  const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies] = await Promise.all([
     sql.query<{
       name: string;
       description: string | null;
@@ -268,6 +274,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
         )
       : Promise.resolve([]),
     currentBlock(sql, id),
+    registryAnomalies(sql, id),
   ]);
 
   const linked = history.filter((h) => h.name === "linked");
@@ -334,6 +341,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     block,
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
+    anomalies,
   };
 }
 

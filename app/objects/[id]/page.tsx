@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { RequestForm } from "@/components/objects/request-form";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
@@ -72,6 +73,11 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
     if (r.cancelReason) return t("requests.canceledWhy", { when: at, reason: r.cancelReason });
     return t("requests.canceledAt", { when: at });
   };
+  // A request's row, on this page when shown, else on the page with every request.
+  const requestHref = (requestId: number) =>
+    requestRows.some((r) => r.id === requestId)
+      ? `#request-${requestId}`
+      : `/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#request-${requestId}`;
   const hosts = (list: { fqdn: string; addresses: string[] }[]) =>
     list.map((h) => `${h.fqdn}${h.addresses.length ? ` (${h.addresses.join(", ")})` : ""}`).join("; ");
 
@@ -296,6 +302,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       )}
 
       <h2 id="requests">{t("requests.title")}</h2>
+      <InheritedAnomalies object={object} requestHref={requestHref} />
       {object.canWrite && object.requestable.length > 0 && (
         <section className="panel" aria-labelledby="new-request">
           <h3 id="new-request">{t("requests.create")}</h3>
@@ -324,7 +331,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         rows={requestRows}
         rowKey={(r) => r.id}
         columns={[
-          { header: t("requests.columns.request"), cell: (r) => r.id },
+          { header: t("requests.columns.request"), cell: (r) => <span id={`request-${r.id}`}>{r.id}</span> },
           { header: t("requests.columns.state"), cell: (r) => r.state },
           {
             header: t("requests.columns.status"),

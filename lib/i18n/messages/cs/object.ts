@@ -155,6 +155,23 @@ export const object: Catalog<typeof en> = {
     columns: { when: "Kdy", who: "Kdo", what: "Co", result: "Výsledek" },
     result: "{result, select, ok {v pořádku} refused {odmítnuto} error {chyba} other {{result}}}",
   },
+  anomalies: {
+    title: "Zděděno z registru",
+    intro: "Registr u tohoto objektu obsahuje data, která by pravidla konzole dnes nepřijala. Zůstávají tak, jak jsou:",
+    automaticState: "Požadavek <request>{id}</request> žádá o automatický stav {state}: procedura FREDu ho uplatnila, konzole ne.",
+    wrongType:
+      "Požadavek <request>{id}</request> žádá o stav {state}, který pro {type, select, domain {doménu} contact {kontakt} nsset {sadu jmenných serverů} keyset {sadu klíčů} other {objekt typu {type}}} neplatí: procedura FREDu ho uplatnila, konzole ne.",
+    overlap:
+      "Požadavky <other>{otherId}</other> a <request>{id}</request> na stav {state} platí současně; konzole je uplatňuje jako jedno období.",
+    zoneConflict:
+      "serverOutzoneManual (požadavek <other>{otherId}</other>) a serverInzoneManual (požadavek <request>{id}</request>) platí současně; přednost má vyřazení ze zóny.",
+    canceledInFuture:
+      "Požadavek <request>{id}</request> na stav {state} je zrušen k {when}, tedy v budoucnu: procedura FREDu ho vyřadila okamžitě, konzole ho ukončí až tehdy.",
+    emptyPeriod:
+      "Požadavek <request>{id}</request> na stav {state} končí ({to}) nejpozději v okamžiku svého začátku ({from}), takže nikdy neplatí.",
+    handleCase:
+      "{type, select, domain {Doména je uložena} contact {Kontakt je uložen} nsset {Sada jmenných serverů je uložena} keyset {Sada klíčů je uložena} other {Objekt typu {type} je uložen}} jako {name}, ne v kanonické podobě ({canonical}); konzole objekt najde v obou podobách.",
+  },
   notFound: {
     title: "Objekt „{asked}“ neexistuje",
     noName: "V registru není žádný nesmazaný objekt s tímto názvem.",

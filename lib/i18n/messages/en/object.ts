@@ -152,6 +152,23 @@ export const object = {
     columns: { when: "When", who: "Who", what: "What", result: "Result" },
     result: "{result, select, ok {ok} refused {refused} error {error} other {{result}}}",
   },
+  anomalies: {
+    title: "Inherited from the registry",
+    intro: "The registry holds data for this object that the console's rules would not accept today. It is kept as it is:",
+    automaticState:
+      "Request <request>{id}</request> asks for {state}, an automatic state: FRED's procedure applied it, the console does not.",
+    wrongType:
+      "Request <request>{id}</request> asks for {state}, which is not valid for {type, select, domain {a domain} contact {a contact} nsset {an nsset} keyset {a keyset} other {a {type}}}: FRED's procedure applied it, the console does not.",
+    overlap:
+      "Requests <other>{otherId}</other> and <request>{id}</request> for {state} hold at the same time; the console honours them as one period.",
+    zoneConflict:
+      "serverOutzoneManual (request <other>{otherId}</other>) and serverInzoneManual (request <request>{id}</request>) hold at the same time; out of zone wins.",
+    canceledInFuture:
+      "Request <request>{id}</request> for {state} is canceled as of {when}, in the future: FRED's procedure dropped it at once, the console ends it then.",
+    emptyPeriod: "Request <request>{id}</request> for {state} ends ({to}) no later than it starts ({from}): it never holds.",
+    handleCase:
+      "The {type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}} is stored as {name}, not in its canonical case ({canonical}); the console finds it either way.",
+  },
   notFound: {
     title: "No object “{asked}”",
     noName: "There is no live registry object with this name.",
