@@ -221,6 +221,43 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     );
   });
 
+  it("writes requests for 8,000 objects in one transaction (more than the server's lock table holds)", async () => {
+    // A bulk block may write up to BULK_MAX (10,000) objects' requests at once; the rules' lock is
+    // one of 512 per object id, not one per object, so the transaction never runs out of locks.
+    await db.sql.transaction(async (tx) => {
+      // Made in bulk like the demo loader: no engine run per new domain.
+      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+      await tx.query(
+        `WITH o AS (
+           INSERT INTO object_registry (roid, type, name, crid, crdate)
+           SELECT 'ROID-LOCK-' || g, r.type, 'lock-' || g || '.cz', r.crid, r.crdate
+             FROM generate_series(1, 8000) g, object_registry r WHERE r.id = $1
+           RETURNING id),
+         ob AS (INSERT INTO object (id, clid) SELECT o.id, x.clid FROM o, object x WHERE x.id = $1)
+         INSERT INTO domain (id, zone, registrant, exdate) SELECT o.id, d.zone, d.registrant, d.exdate FROM o, domain d WHERE d.id = $1`,
+        [ids["a.cz"]],
+      );
+    });
+    const written = await db.sql.transaction(async (tx) => {
+      // The rules' checks, without the engine's run per object (the bulk action's cost, not this test's).
+      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+      return tx.query<{ n: number }>(
+        `WITH w AS (
+           INSERT INTO object_state_request (object_id, state_id, valid_from)
+           SELECT o.id, s.id, now() AT TIME ZONE 'UTC' + interval '1 day'
+             FROM object_registry o, enum_object_states s WHERE o.name LIKE 'lock-%.cz' AND s.name = 'serverRenewProhibited'
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM w`,
+      );
+    });
+    expect(written).toEqual([{ n: 8000 }]);
+    // Out of the way of the listing tests below.
+    await db.sql.transaction(async (tx) => {
+      await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
+      await tx.query("DELETE FROM object_state_request r USING object_registry o WHERE o.id = r.object_id AND o.name LIKE 'lock-%.cz'");
+    });
+  }, 120_000);
+
   it("cancels a future request so it never holds, and one in force so its state closes at once", async () => {
     const start = Date.now() + 3 * DAY;
     const future = await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start) });

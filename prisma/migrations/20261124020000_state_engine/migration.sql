@@ -598,7 +598,9 @@ BEGIN
             USING ERRCODE = 'check_violation';
     END IF;
     -- One writer per object at a time checks and writes, so two racing requests cannot both pass.
-    PERFORM pg_advisory_xact_lock(7353004, NEW.object_id);
+    -- The lock is one of 512 per object id (not one per object), so a transaction writing requests
+    -- for 10,000 objects holds at most 512 entries of the server's lock table.
+    PERFORM pg_advisory_xact_lock(7353004, NEW.object_id % 512);
     -- Two requests for the same state on the same object never hold at the same time (FRED's rule),
     -- and serverOutzoneManual (5) and serverInzoneManual (6) never hold together on one domain (FRED
     -- lets them, and outzone wins; here the second is refused).
