@@ -4,9 +4,10 @@ import type { Locale } from "../i18n/config";
 import { translator } from "../i18n/server";
 
 /**
- * One row of the SQL function state_reasons (migration 20261123020000_state_reason_codes): which
- * rule or request explains a state, and the object's dates and counts it uses. The rules live in
- * SQL; only their wording is here and in the `reasons` catalogues.
+ * One row of the SQL function console.state_reasons (migrations 20261124030000_console_pages and
+ * 20261124050000_fred_domain_states): which rule or request explains a state, and the object's
+ * dates and counts it uses. The rules live in SQL; only their wording is here and in the `reasons`
+ * catalogues.
  */
 export interface ReasonCode {
   code: string;
@@ -78,6 +79,18 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
         zone,
         neverLinked: args.neverLinked === true ? "yes" : "no",
         months: number("months"),
+      });
+    case "deleteWarning":
+      return t("deleteWarning", { exdate: date("exdate"), days: number("days"), from: date("from") });
+    case "outzoneUnguardedState":
+      return t("outzoneUnguardedState", { exdate: date("exdate"), days: number("days"), at: instant("at"), zone });
+    case "outzoneUnguardedWarning":
+      return t("outzoneUnguardedWarning", {
+        exdate: date("exdate"),
+        days: number("days"),
+        from: date("from"),
+        outzoneAt: instant("outzoneAt"),
+        zone,
       });
     case "linked": {
       const parts = LINK_KINDS.filter((kind) => number(kind) > 0).map((kind) =>

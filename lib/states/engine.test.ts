@@ -27,6 +27,8 @@ async function buildFixture(db: Database): Promise<Fixture> {
     f.springDst = await domain("spring-dst.cz", "2027-02-26");
     f.autumnWarning = await domain("autumn-warning.cz", "2026-11-24");
     f.autumnUnguarded = await domain("autumn-unguarded.cz", "2026-09-25");
+    f.autumnLetter = await domain("autumn-letter.cz", "2026-09-21");
+    f.autumnMail = await domain("autumn-mail.cz", "2026-09-30");
     f.enum = await domain("4.3.2.1.0.2.4.e164.arpa", "2029-06-01", { validationExdate: "2027-01-20" });
     f.noNsset = await domain("no-nsset.cz", "2029-06-01", { nsset: null, crdate: "2026-05-01T08:00:00Z" });
 
@@ -109,6 +111,45 @@ const BOUNDARIES: Boundary[] = [
   ["deleteCandidate after serverRenewProhibited at its own threshold", "renew", "deleteCandidate", "2027-01-30T23:00:00Z", false, true],
   ["serverDeleteProhibited holds deleteCandidate back", "deleteProhibited", "deleteCandidate", "2027-01-30T23:00:00Z", false, false],
   ["deleteCandidate comes when serverDeleteProhibited ends", "deleteProhibited", "deleteCandidate", "2027-02-01T00:00:00Z", false, true],
+  // FRED's three further domain states (domain_lifecycle_parameters: letter 34 days, e-mail 25 days).
+  ["deleteWarning starts at 00:00 local, exdate + 34 days (CEST)", "expiry", "deleteWarning", "2027-04-12T22:00:00Z", false, true],
+  [
+    "outzoneUnguardedWarning starts at 00:00 local, exdate + 25 days (CEST)",
+    "expiry",
+    "outzoneUnguardedWarning",
+    "2027-04-03T22:00:00Z",
+    false,
+    true,
+  ],
+  [
+    "outzoneUnguarded starts with unguarded, 14:00 local (enum_parameters 14)",
+    "expiry",
+    "outzoneUnguarded",
+    "2027-04-09T12:00:00Z",
+    false,
+    true,
+  ],
+  ["outzoneUnguarded on the day summer time starts: 14:00 CEST", "springDst", "outzoneUnguarded", "2027-03-28T12:00:00Z", false, true],
+  ["outzoneUnguardedWarning before summer time: 00:00 CET", "springDst", "outzoneUnguardedWarning", "2027-03-22T23:00:00Z", false, true],
+  ["outzoneUnguarded on the day summer time ends: 14:00 CET", "autumnUnguarded", "outzoneUnguarded", "2026-10-25T13:00:00Z", false, true],
+  ["deleteWarning on the day summer time ends: 00:00 is still CEST", "autumnLetter", "deleteWarning", "2026-10-24T22:00:00Z", false, true],
+  ["deleteWarning after summer time: 00:00 CET", "autumnUnguarded", "deleteWarning", "2026-10-28T23:00:00Z", false, true],
+  [
+    "outzoneUnguardedWarning on the day summer time ends: 00:00 is still CEST",
+    "autumnMail",
+    "outzoneUnguardedWarning",
+    "2026-10-24T22:00:00Z",
+    false,
+    true,
+  ],
+  ["outzoneUnguarded without serverInzoneManual", "inzone", "outzoneUnguarded", "2026-12-31T13:00:00Z", false, true],
+  ["serverInzoneManual ends outzoneUnguarded", "inzone", "outzoneUnguarded", "2027-01-10T00:00:00Z", true, false],
+  ["and outzoneUnguardedWarning", "inzone", "outzoneUnguardedWarning", "2027-01-10T00:00:00Z", true, false],
+  ["both come back when serverInzoneManual ends", "inzone", "outzoneUnguarded", "2027-02-10T00:00:00Z", false, true],
+  ["serverInzoneManual does not end deleteWarning", "inzone", "deleteWarning", "2027-01-10T00:00:00Z", true, true],
+  ["suppressed deleteWarning resumes when serverRenewProhibited ends", "renew", "deleteWarning", "2027-01-15T00:00:00Z", false, true],
+  ["and outzoneUnguarded", "renew", "outzoneUnguarded", "2027-01-15T00:00:00Z", false, true],
+  ["and outzoneUnguardedWarning", "renew", "outzoneUnguardedWarning", "2027-01-15T00:00:00Z", false, true],
   ["a referenced contact is linked from its creation", "holder", "linked", "2020-01-01T10:00:00Z", false, true],
   ["a referenced contact never becomes a delete candidate", "holder", "deleteCandidate", HORIZON, false, false],
   [

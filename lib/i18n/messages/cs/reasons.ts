@@ -29,6 +29,12 @@ export const reasons: Catalog<typeof en> = {
     unlinked:
       "ke smazání: bez vazeb od {since} {zone}{neverLinked, select, yes { (nikdy nebyl navázán; tehdy vytvořen)} other {}} a {months, plural, one {uplynul # měsíc} few {uplynuly # měsíce} other {uplynulo # měsíců}}; není nastaven serverDeleteProhibited",
   },
+  deleteWarning:
+    "{days, plural, one {# den} few {# dny} other {# dní}} nebo více po expiraci: dopis s varováním před zrušením se posílá od {from} (datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}); není nastaven serverRenewProhibited",
+  outzoneUnguardedState:
+    "mimo zónu po ochranné lhůtě: od {at} {zone} (datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}); není nastaven serverRenewProhibited ani serverInzoneManual",
+  outzoneUnguardedWarning:
+    "e-mail s varováním, že doména {outzoneAt} {zone} opustí zónu, se posílá od {from} (datum expirace {exdate} + {days, plural, one {# den} few {# dny} other {# dní}}); není nastaven serverRenewProhibited ani serverInzoneManual",
   linked: {
     references: "odkazují na něj: {references}",
     registrant: "{n, plural, one {{count} doména} few {{count} domény} other {{count} domén}} (jako na držitele)",

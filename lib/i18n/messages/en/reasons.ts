@@ -1,7 +1,8 @@
 /**
- * Why a state holds, from the codes and arguments of the SQL function state_reasons (migration
- * 20261123020000_state_reason_codes), rendered by lib/objects/reasons.ts. {zone} is the registry's
- * time zone (e.g. Europe/Prague); instants are wall times in it; {count} is a count as written.
+ * Why a state holds, from the codes and arguments of the SQL function console.state_reasons
+ * (migrations 20261124030000_console_pages and 20261124050000_fred_domain_states), rendered by
+ * lib/objects/reasons.ts. {zone} is the registry's time zone (e.g. Europe/Prague); instants are wall
+ * times in it; {count} is a count as written.
  */
 export const reasons = {
   requested: {
@@ -27,6 +28,12 @@ export const reasons = {
     unlinked:
       "to be deleted: not linked since {since} {zone}{neverLinked, select, yes { (never linked; created then)} other {}}, and {months, plural, one {# month} other {# months}} have passed; no serverDeleteProhibited",
   },
+  deleteWarning:
+    "expired {days, plural, one {# day} other {# days}} ago or more: the deletion warning letter is due from {from} (expiration date {exdate} + {days, plural, one {# day} other {# days}}), and no serverRenewProhibited",
+  outzoneUnguardedState:
+    "out of the zone because unguarded: from {at} {zone} (expiration date {exdate} + {days, plural, one {# day} other {# days}}), and neither serverRenewProhibited nor serverInzoneManual",
+  outzoneUnguardedWarning:
+    "the e-mail warning that the domain leaves the zone at {outzoneAt} {zone} is due from {from} (expiration date {exdate} + {days, plural, one {# day} other {# days}}), and neither serverRenewProhibited nor serverInzoneManual",
   linked: {
     /** {references}: the parts below that apply, joined by ", ". */
     references: "referenced by {references}",
