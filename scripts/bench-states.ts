@@ -1,6 +1,8 @@
 // `npm run bench:states -- --domains N [--seed S]` against the PostgreSQL in DATABASE_URL: times the
 // state engine against the design document's own procedure on the same data, and writes the
 // figures into bench/RESULTS.md. An empty registry is first loaded with the demo generator.
+
+import { rolledBack } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
 import { runStateEngine } from "../lib/states/engine";
 import { machineLine, openBenchRegistry, timed, writeResults } from "./bench-registry";
@@ -95,6 +97,25 @@ try {
       }),
     );
     await db.sql.exec("DROP SCHEMA bench_baseline CASCADE");
+    // A second baseline on an adopted FRED registry: FRED 2.52's own update_object_states(0), as the
+    // console found it (console.replaced_fred_objects), on the same data; rolled back, so the runs
+    // below start from the same history. It recomputes every object on every call.
+    const [fredDefinition] = await db.sql.query<{ definition: string }>(
+      "SELECT definition FROM console.replaced_fred_objects WHERE kind = 'function' AND name = 'update_object_states(integer)'",
+    );
+    let fredMs: number | null = null;
+    if (fredDefinition) {
+      [, fredMs] = await timed(() =>
+        rolledBack(db.sql, async (tx) => {
+          await tx.exec("CREATE SCHEMA bench_fred");
+          await tx.exec(
+            fredDefinition.definition.replace(/FUNCTION public\.update_object_states\(/, "FUNCTION bench_fred.update_object_states("),
+          );
+          await tx.exec("SET LOCAL search_path = public");
+          await tx.query("SELECT bench_fred.update_object_states(0)");
+        }),
+      );
+    }
 
     const [full, fullMs] = await timed(() => runStateEngine(db.sql, { at: now, full: true }));
     const [idle, idleMs] = await timed(() => runStateEngine(db.sql, { at: new Date(now.getTime() + 1000) }));
@@ -113,6 +134,10 @@ try {
       `| first build of all history (from creation to yesterday) | ${(buildMs / 1000).toFixed(2)} s | ${build.objects.toLocaleString("en")} | ${build.opened.toLocaleString("en")} / ${build.closed} | |`,
     );
     say(`| baseline: the design document's update_object_states() (valid_from fixed) | ${(baselineMs / 1000).toFixed(2)} s | all | | 1× |`);
+    if (fredMs !== null)
+      say(
+        `| second baseline: FRED 2.52's own update_object_states(0), every object on every call (full, nothing due and a day's advance alike) | ${(fredMs / 1000).toFixed(2)} s | all | | ${(baselineMs / fredMs).toFixed(1)}× |`,
+      );
     say(
       `| \`--full\`: every object, yesterday → now | ${(fullMs / 1000).toFixed(2)} s | ${full.objects.toLocaleString("en")} | ${full.opened.toLocaleString("en")} / ${full.closed.toLocaleString("en")} | ${ratio(fullMs)} |`,
     );
