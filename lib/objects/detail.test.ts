@@ -90,6 +90,12 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       outzone: "out of the zone: unguarded (expired 2026-08-01) and no serverInzoneManual",
       deleteCandidate:
         "to be deleted: expiration date 2026-08-01 + 61 days, from 2026-10-01 00:00 Europe/Prague, and neither serverDeleteProhibited nor serverRenewProhibited",
+      deleteWarning:
+        "expired 34 days ago or more: the deletion warning letter is due from 2026-09-04 (expiration date 2026-08-01 + 34 days), and no serverRenewProhibited",
+      outzoneUnguarded:
+        "out of the zone because unguarded: from 2026-08-31 14:00 Europe/Prague (expiration date 2026-08-01 + 30 days), and neither serverRenewProhibited nor serverInzoneManual",
+      outzoneUnguardedWarning:
+        "the e-mail warning that the domain leaves the zone at 2026-08-31 14:00 Europe/Prague is due from 2026-08-26 (expiration date 2026-08-01 + 25 days), and neither serverRenewProhibited nor serverInzoneManual",
     });
     expect(await reasons("soon.cz")).toEqual({
       expirationWarning: "expiration date 2026-12-10 is 30 days away or less (warning from 2026-11-10)",
@@ -150,6 +156,12 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       outzone: "mimo zónu: po ochranné lhůtě (expirace 1. 8. 2026) a bez serverInzoneManual",
       deleteCandidate:
         "ke smazání: datum expirace 1. 8. 2026 + 61 dní, od 1. 10. 2026 00:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
+      deleteWarning:
+        "34 dní nebo více po expiraci: dopis s varováním před zrušením se posílá od 4. 9. 2026 (datum expirace 1. 8. 2026 + 34 dní); není nastaven serverRenewProhibited",
+      outzoneUnguarded:
+        "mimo zónu po ochranné lhůtě: od 31. 8. 2026 14:00 Europe/Prague (datum expirace 1. 8. 2026 + 30 dní); není nastaven serverRenewProhibited ani serverInzoneManual",
+      outzoneUnguardedWarning:
+        "e-mail s varováním, že doména 31. 8. 2026 14:00 Europe/Prague opustí zónu, se posílá od 26. 8. 2026 (datum expirace 1. 8. 2026 + 25 dní); není nastaven serverRenewProhibited ani serverInzoneManual",
     });
     expect(await reasons("no-nsset.cz", "cs")).toEqual({
       nssetMissing: "doména nemá přiřazenou sadu jmenných serverů",

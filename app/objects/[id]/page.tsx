@@ -45,6 +45,9 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
   );
 }
 
+/** The lifecycle steps the page foresees, in their usual order, when the object does not hold them yet. */
+const NEXT_STATES = ["outzoneUnguardedWarning", "outzone", "deleteWarning"] as const;
+
 export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const { id: idText } = await props.params;
   const id = /^\d{1,10}$/.test(idText) ? Number(idText) : Number.NaN;
@@ -144,6 +147,10 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
               </li>
             ))
           )}
+          {NEXT_STATES.map((state) => {
+            const next = object.states.some((s) => s.name === state) ? null : object.projected.find((p) => p.state === state);
+            return next && <li key={state}>{t(`meaning.next.${state}`, { when: fmt.instant(next.from) })}</li>;
+          })}
           {object.metadata.deleteCandidateAt && (
             <li>{t("meaning.deleteCandidate", { when: fmt.instant(object.metadata.deleteCandidateAt) })}</li>
           )}

@@ -13,6 +13,12 @@ export const object: Catalog<typeof en> = {
     noRefusals: "Kvůli stavům objektu se neodmítá žádný příkaz EPP.",
     refused: "Příkaz EPP <b>{command}</b> je odmítán ({states}).",
     deleteCandidate: "Pokud se nic nezmění, stane se {when} kandidátem na smazání.",
+    next: {
+      outzoneUnguardedWarning:
+        "Pokud se nic nezmění, {when} je na řadě e-mail s varováním před vyřazením ze zóny (outzoneUnguardedWarning).",
+      outzone: "Pokud se nic nezmění, {when} bude vyřazena z DNS zóny.",
+      deleteWarning: "Pokud se nic nezmění, {when} je na řadě dopis s varováním před zrušením (deleteWarning).",
+    },
   },
   states: {
     title: "Aktuální stavy",

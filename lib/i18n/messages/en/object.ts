@@ -10,6 +10,12 @@ export const object = {
     noRefusals: "No EPP command is refused by its states.",
     refused: "EPP <b>{command}</b> is refused ({states}).",
     deleteCandidate: "If nothing changes, it becomes a delete candidate on {when}.",
+    /** What the rules foresee next for a state the object does not hold yet (FRED's lifecycle). */
+    next: {
+      outzoneUnguardedWarning: "If nothing changes, the e-mail warning that it leaves the zone is due on {when} (outzoneUnguardedWarning).",
+      outzone: "If nothing changes, it leaves the DNS zone on {when}.",
+      deleteWarning: "If nothing changes, the deletion warning letter is due on {when} (deleteWarning).",
+    },
   },
   states: {
     title: "States now",
