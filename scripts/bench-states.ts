@@ -107,6 +107,8 @@ try {
     if (fredDefinition) {
       [, fredMs] = await timed(() =>
         rolledBack(db.sql, async (tx) => {
+          // The first baseline left its own, narrower work table of the same name in this session.
+          await tx.exec("DROP TABLE IF EXISTS pg_temp.tmp_object_state_change");
           await tx.exec("CREATE SCHEMA bench_fred");
           await tx.exec(
             fredDefinition.definition.replace(/FUNCTION public\.update_object_states\(/, "FUNCTION bench_fred.update_object_states("),
