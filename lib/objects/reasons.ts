@@ -81,15 +81,15 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
         months: number("months"),
       });
     case "deleteWarning":
-      return t("deleteWarning", { exdate: date("exdate"), days: number("days"), from: date("from") });
+      return t("deleteWarning", { exdate: date("exdate"), days: number("days"), from: date("letterDate") });
     case "outzoneUnguardedState":
       return t("outzoneUnguardedState", { exdate: date("exdate"), days: number("days"), at: instant("at"), zone });
     case "outzoneUnguardedWarning":
       return t("outzoneUnguardedWarning", {
         exdate: date("exdate"),
         days: number("days"),
-        from: date("from"),
-        outzoneAt: instant("outzoneAt"),
+        from: date("mailDate"),
+        outzoneAt: instant("at"),
         zone,
       });
     case "linked": {

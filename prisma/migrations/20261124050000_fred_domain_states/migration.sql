@@ -9,6 +9,10 @@
 --   28 outzoneUnguardedWarning  exdate + outzone_unguarded_email_warning_period, at 00:00 in the
 --                               registry's zone; not while serverRenewProhibited or serverInzoneManual.
 -- The periods come from domain_lifecycle_parameters, the row valid for the domain's expiration date.
+-- Reason codes added to console.state_reasons (instants under at, dates as dates):
+--   deleteWarning            exdate, days, letterDate
+--   outzoneUnguardedState    exdate, days, at, zone
+--   outzoneUnguardedWarning  exdate, days, mailDate, at (when the domain leaves the zone), zone
 -- Objects holding these states from FRED's own runs are taken over: the next run compares every
 -- object with the rules, so rows FRED opened stay open exactly where the rules agree.
 
@@ -267,11 +271,11 @@ SELECT v.state_id, v.code, v.args, NULL::integer
          END,
          jsonb_build_object('exdate', dom.exdate, 'validationDate', dom.val_exdate)),
     (17, 'deleteCandidateDomain', jsonb_build_object('exdate', dom.exdate, 'days', dom.delete_days, 'at', dom.delete_at, 'zone', t.zone)),
-    (19, 'deleteWarning', jsonb_build_object('exdate', dom.exdate, 'days', dom.letter_days, 'from', dom.delete_warning_from)),
+    (19, 'deleteWarning', jsonb_build_object('exdate', dom.exdate, 'days', dom.letter_days, 'letterDate', dom.delete_warning_from)),
     (20, 'outzoneUnguardedState', jsonb_build_object('exdate', dom.exdate, 'days', dom.dns_days, 'at', dom.unguarded_at, 'zone', t.zone)),
     (28, 'outzoneUnguardedWarning',
-         jsonb_build_object('exdate', dom.exdate, 'days', dom.outzone_warning_days, 'from', dom.outzone_warning_from,
-                            'outzoneAt', dom.unguarded_at, 'zone', t.zone))
+         jsonb_build_object('exdate', dom.exdate, 'days', dom.outzone_warning_days, 'mailDate', dom.outzone_warning_from,
+                            'at', dom.unguarded_at, 'zone', t.zone))
  ) AS v (state_id, code, args)
  WHERE v.code IS NOT NULL
 UNION ALL
