@@ -12,6 +12,10 @@ import { getLocale, getTranslations } from "@/lib/i18n/server";
 import { setLanguageAction } from "./preferences/actions";
 import "./globals.css";
 
+// Every page is rendered per request, from the database: `next build` renders none of them ahead
+// and so never opens a database (a build host has none; the embedded one may be in use).
+export const dynamic = "force-dynamic";
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("common");
   return {

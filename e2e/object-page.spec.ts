@@ -48,6 +48,24 @@ test("support opens an expired domain out of the zone, reads why, zooms the time
   await page.screenshot({ path: testInfo.outputPath("registrant-page.png"), fullPage: true });
 });
 
+test("a domain about to expire: the page foresees the warning e-mail, leaving the zone and the deletion letter", async ({
+  page,
+}, testInfo) => {
+  // The latest expiration among domains in their expiration warning: not expired yet, in the zone.
+  await page.goto("/objects?type=domain&states=expirationWarning&sort=-expires");
+  await page.locator("table.objects-table tbody td.col-name a").first().click();
+  const meaning = page.getByRole("region", { name: "What this means now" });
+  await expect(meaning).toContainText("The domain is in the DNS zone.");
+  await expect(meaning).toContainText(
+    /If nothing changes, the e-mail warning that it leaves the zone is due on \d{4}-\d{2}-\d{2} 00:00 CES?T \(outzoneUnguardedWarning\)\./,
+  );
+  await expect(meaning).toContainText(/If nothing changes, it leaves the DNS zone on \d{4}-\d{2}-\d{2} 14:00 CES?T\./);
+  await expect(meaning).toContainText(
+    /If nothing changes, the deletion warning letter is due on \d{4}-\d{2}-\d{2} 00:00 CES?T \(deleteWarning\)\./,
+  );
+  await meaning.screenshot({ path: testInfo.outputPath("object-what-next.png") });
+});
+
 test("unknown ids and names give a 404 that offers a search; a deleted object shows a banner; a name resolves to its object", async ({
   page,
 }) => {

@@ -14,7 +14,8 @@ const steps: [string, string[]][] = [
   ["Type check", [bin("typescript", "bin/tsc"), "--noEmit"]],
   ["Lint", [bin("@biomejs/biome", "bin/biome"), "check", "."]],
   ["Unit and integration tests", [bin("vitest", "vitest.mjs"), "run"]],
-  ["Production build", [bin("next", "dist/bin/next"), "build"]],
+  ["First start of a clean checkout, 3 times, port polled throughout", ["--import", "tsx", "scripts/first-start-check.ts"]],
+  ["Production build, twice, with no database reachable", ["--import", "tsx", "scripts/build-without-database.ts"]],
   ["End-to-end tests (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]],
 ];
 // The console on an adopted FRED registry: fred-db 2.52's structure.sql loaded into a new database

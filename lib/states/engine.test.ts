@@ -55,6 +55,9 @@ async function buildFixture(db: Database): Promise<Fixture> {
     f.unusedKeyset = await createObject(tx, TYPE.keyset, "KID-UNUSED", "2026-11-30T23:30:00Z");
     f.protectedContact = await createObject(tx, TYPE.contact, "PROTECTED", "2026-01-10T09:00:00Z");
     await createRequest(tx, f.protectedContact, "serverDeleteProhibited", "2026-01-11T00:00:00Z");
+    // FRED's manual contact states (21-27, 29-32), through requests like any other manual state.
+    await createRequest(tx, f.holder, "validatedContact", "2026-03-01T08:00:00Z", "2026-09-01T08:00:00Z");
+    await createRequest(tx, f.holder, "serverContactNameChangeProhibited", "2026-04-01T08:00:00Z");
     return f;
   });
 }
@@ -150,6 +153,23 @@ const BOUNDARIES: Boundary[] = [
   ["suppressed deleteWarning resumes when serverRenewProhibited ends", "renew", "deleteWarning", "2027-01-15T00:00:00Z", false, true],
   ["and outzoneUnguarded", "renew", "outzoneUnguarded", "2027-01-15T00:00:00Z", false, true],
   ["and outzoneUnguardedWarning", "renew", "outzoneUnguardedWarning", "2027-01-15T00:00:00Z", false, true],
+  [
+    "a contact's manual state starts at its request's start (validatedContact)",
+    "holder",
+    "validatedContact",
+    "2026-03-01T08:00:00Z",
+    false,
+    true,
+  ],
+  ["and ends at its end", "holder", "validatedContact", "2026-09-01T08:00:00Z", true, false],
+  [
+    "serverContactNameChangeProhibited (29) from its request",
+    "holder",
+    "serverContactNameChangeProhibited",
+    "2026-04-01T08:00:00Z",
+    false,
+    true,
+  ],
   ["a referenced contact is linked from its creation", "holder", "linked", "2020-01-01T10:00:00Z", false, true],
   ["a referenced contact never becomes a delete candidate", "holder", "deleteCandidate", HORIZON, false, false],
   [

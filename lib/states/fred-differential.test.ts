@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { TABLE_ORDER } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
@@ -18,25 +19,8 @@ const PG_BIN = "/usr/lib/postgresql/15/bin";
 const tool = (name: string) => (existsSync(`${PG_BIN}/${name}`) ? `${PG_BIN}/${name}` : name);
 const ZONE = "Europe/Prague";
 
-/** The registry's tables FRED's rules read, copied from the console's database into FRED's. */
-const REGISTRY_TABLES = [
-  "registrar",
-  "zone",
-  "object_registry",
-  "object",
-  "contact",
-  "nsset",
-  "keyset",
-  "host",
-  "host_ipaddr_map",
-  "domain",
-  "enumval",
-  "domain_contact_map",
-  "nsset_contact_map",
-  "keyset_contact_map",
-  "object_state_request",
-  "object_state",
-];
+/** The registry's tables, copied from the console's database into FRED's: the demo's own, and the history. */
+const REGISTRY_TABLES = [...TABLE_ORDER, "object_state"];
 
 /**
  * Objects at every threshold of every rule, written into the console's database (and copied into
