@@ -8,6 +8,10 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
+import { objectDetail } from "../lib/objects/detail";
+import { listObjects } from "../lib/objects/list";
+import { listRequests } from "../lib/requests/read";
+import { actAs, signedInAs } from "../lib/testing/sessions";
 import { insertUser } from "../lib/users/store";
 import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, treeRss, writeResults } from "./bench-registry";
 
@@ -25,7 +29,13 @@ interface PageKind {
   /** The page's target p95 in ms, from the list and detail issues. */
   target: number;
   url: () => string;
+  /** The page's own data access (what its server component calls), for the single-user comparison. */
+  data: (url: string) => Promise<unknown>;
 }
+
+/** A page URL's query as the page's searchParams. */
+const query = (url: string) => Object.fromEntries(new URL(url, "http://x").searchParams);
+const objectId = (url: string) => Number(/\/objects\/(\d+)/.exec(url)?.[1]);
 
 try {
   const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think", "soak"]);
@@ -71,16 +81,19 @@ try {
       const next = /href="(\/objects\?[^"]*after=[^"]*)"/.exec(first)?.[1]?.replaceAll("&amp;", "&");
       if (!next) throw new Error("the outzone list offered no next page");
 
+      const list = (url: string) => listObjects(query(url));
+      const detail = (url: string) => objectDetail(objectId(url));
+      const requestList = (url: string) => listRequests(query(url));
       const kinds: PageKind[] = [
-        { label: "object list, no filter", weight: 3, target: 100, url: () => "/objects" },
-        { label: "object list, outzone domains", weight: 3, target: 100, url: () => "/objects?type=domain&states=outzone" },
-        { label: "object list, next page", weight: 2, target: 100, url: () => next },
-        { label: "object list, name contains", weight: 2, target: 100, url: () => `/objects?q=${pick(words)}&match=contains` },
-        { label: "object list, domains by expiration", weight: 1, target: 100, url: () => "/objects?type=domain&sort=expires" },
-        { label: "object page, a typical domain", weight: 5, target: 300, url: () => `/objects/${pick(sample)}` },
-        { label: `object page, ${richRows} history rows`, weight: 1, target: 300, url: () => `/objects/${rich}` },
-        { label: "requests, upcoming 7 days", weight: 1, target: 100, url: () => "/requests?upcoming=1" },
-        { label: "requests, all", weight: 1, target: 100, url: () => "/requests" },
+        { label: "object list, no filter", weight: 3, target: 100, url: () => "/objects", data: list },
+        { label: "object list, outzone domains", weight: 3, target: 100, url: () => "/objects?type=domain&states=outzone", data: list },
+        { label: "object list, next page", weight: 2, target: 100, url: () => next, data: list },
+        { label: "object list, name contains", weight: 2, target: 100, url: () => `/objects?q=${pick(words)}&match=contains`, data: list },
+        { label: "object list, domains by expiration", weight: 1, target: 100, url: () => "/objects?type=domain&sort=expires", data: list },
+        { label: "object page, a typical domain", weight: 5, target: 300, url: () => `/objects/${pick(sample)}`, data: detail },
+        { label: `object page, ${richRows} history rows`, weight: 1, target: 300, url: () => `/objects/${rich}`, data: detail },
+        { label: "requests, upcoming 7 days", weight: 1, target: 100, url: () => "/requests?upcoming=1", data: requestList },
+        { label: "requests, all", weight: 1, target: 100, url: () => "/requests", data: requestList },
       ];
       const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
       const choose = () => {
@@ -95,6 +108,24 @@ try {
       // Warm-up: every page kind once, so the figures are of a running console, not of its first requests.
       for (const kind of kinds) await fetch(`${BASE}${kind.url()}`, { headers: { cookie: cookies[0] } }).then((r) => r.text());
       const idleRss = treeRss(pid);
+
+      // One person alone: each page kind's whole HTML next to its own data access, same URLs.
+      const support = await signedInAs(db, "support", `bench-load-data-${Date.now()}`);
+      const single: { label: string; page: number; data: number }[] = [];
+      for (const kind of kinds) {
+        const pages: number[] = [];
+        const data: number[] = [];
+        for (let i = 0; i < 15; i++) {
+          const url = kind.url();
+          let started = performance.now();
+          await fetch(`${BASE}${url}`, { headers: { cookie: cookies[0] } }).then((r) => r.text());
+          pages.push(performance.now() - started);
+          started = performance.now();
+          await actAs(support, () => kind.data(url));
+          data.push(performance.now() - started);
+        }
+        single.push({ label: kind.label, page: percentile(pages, 50), data: percentile(data, 50) });
+      }
 
       const times = new Map<string, number[]>(kinds.map((k) => [k.label, []]));
       const failures: string[] = [];
@@ -136,6 +167,28 @@ try {
       const all = [...times.values()].flat();
       const endRss = treeRss(pid);
 
+      // Saturation: the same users with no pause between pages, for a third of the run.
+      const saturationSeconds = Math.max(10, Math.round(seconds / 3));
+      const saturated: number[] = [];
+      let saturatedFailures = 0;
+      const saturationEnd = Date.now() + saturationSeconds * 1000;
+      await Promise.all(
+        cookies.map(async (cookie) => {
+          while (Date.now() < saturationEnd) {
+            const started = performance.now();
+            try {
+              const response = await fetch(`${BASE}${choose().url()}`, { headers: { cookie } });
+              await response.text();
+              if (response.status === 200) saturated.push(performance.now() - started);
+              else saturatedFailures++;
+            } catch {
+              saturatedFailures++;
+            }
+          }
+        }),
+      );
+      const saturatedPeak = treeRss(pid);
+
       const pgVersion = (await db.sql.query<{ v: string }>("SELECT current_setting('server_version') AS v"))[0].v;
       const lines: string[] = [];
       const say = (line: string) => {
@@ -173,6 +226,17 @@ try {
         );
       }
       say(`| all pages | 100% | ${all.length} | ${ms(percentile(all, 50))} | ${ms(percentile(all, 95))} | ${ms(Math.max(...all))} | | |`);
+      say("");
+      say("One user alone (before the run), 15 pages of each kind: the whole HTML next to the page's own data access (p50, ms).");
+      say("");
+      say("| page | whole page | data access | rendering and the rest |");
+      say("|---|---|---|---|");
+      for (const row of single) say(`| ${row.label} | ${ms(row.page)} | ${ms(row.data)} | ${ms(row.page - row.data)} |`);
+      say("");
+      say(
+        `Saturation (after the run): the ${users} users with no pause for ${saturationSeconds} s: ${(saturated.length / saturationSeconds).toFixed(1)} pages per second, ` +
+          `p50 ${ms(percentile(saturated, 50))} ms, p95 ${ms(percentile(saturated, 95))} ms, ${saturatedFailures} failed; memory ${(saturatedPeak / MiB).toFixed(0)} MiB at its end.`,
+      );
       say("");
       const half = Math.floor(rssSamples.length / 2);
       const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
