@@ -49,7 +49,20 @@ export interface ConsoleConfig {
 
 export class ConfigError extends StartupError {}
 
+/** The variables the configuration reads, to know when a cached reading still holds. */
+const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+let lastReading: { key: string; config: ConsoleConfig } | undefined;
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
+  // Pages read it on every request: parse (and check the time zone) once per distinct environment.
+  const key = [process.cwd(), ...CONFIG_VARIABLES.map((name) => env[name] ?? "\u0000")].join("\u0001");
+  if (lastReading?.key === key) return lastReading.config;
+  const config = parseConfig(env);
+  lastReading = { key, config };
+  return config;
+}
+
+function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
