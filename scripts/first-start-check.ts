@@ -64,7 +64,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   if (status !== 200) {
     console.error(output);
     console.error(
-      exited !== null && status !== 200
+      exited !== null
         ? `First start ${round} of ${ROUNDS}: the console exited (code ${exited}) after ${seconds} s without serving /api/health.`
         : `First start ${round} of ${ROUNDS}: no 200 from /api/health within ${LIMIT_MS / 1000} s.`,
     );

@@ -3,12 +3,13 @@
 // registry loaded into it with `npm run db:seed`, adopted with `npm run db:migrate`, then the
 // production build served on it. The console's own scheduler is off: FRED's cron entry point,
 // update_object_states(0), is what the spec calls to move the registry's states.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createFredDatabase } from "../../lib/testing/fred";
 import { E2E_ADMIN_PASSWORD } from "../helpers";
+import { serveBuild } from "../serve";
 import { FRED_E2E_DATABASE, FRED_E2E_DOMAINS, FRED_E2E_SERVER_LOG } from "./fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -27,11 +28,11 @@ writeFileSync(FRED_E2E_DATABASE, JSON.stringify({ url: fred.url, fredUrl: fred.f
 // The console connects as FRED's own role, the owner of the registry's tables.
 const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fred.fredUrl, STATE_ENGINE_INTERVAL_SECONDS: "0" };
 delete env.PGLITE_DIR;
-const log = createWriteStream(FRED_E2E_SERVER_LOG);
+rmSync(FRED_E2E_SERVER_LOG, { force: true });
 
 async function npmScript(script: string, args: string[]): Promise<void> {
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join("scripts", script), ...args], { env, encoding: "utf8" });
-  log.write(`$ ${script} ${args.join(" ")}\n${result.stdout}${result.stderr}`);
+  appendFileSync(FRED_E2E_SERVER_LOG, `$ ${script} ${args.join(" ")}\n${result.stdout}${result.stderr}`);
   if (result.status !== 0) {
     console.error(`${script} failed on the FRED database:\n${result.stdout}${result.stderr}`);
     await fred.drop();
@@ -45,28 +46,12 @@ await npmScript("migrate.ts", []);
 env.E2E_ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 await npmScript("user.ts", ["add", "admin", "--role", "admin", "--password-env", "E2E_ADMIN_PASSWORD"]);
 
-const port = process.env.E2E_PORT ?? "3101";
-const server = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"], {
-  stdio: ["ignore", "pipe", "pipe"],
-  env: {
-    ...env,
-    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
-    NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
-  },
-});
-server.stdout?.on("data", (chunk) => log.write(chunk));
-server.stderr?.on("data", (chunk) => {
-  process.stderr.write(chunk);
-  log.write(chunk);
-});
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    stopping = true;
-    server.kill(signal);
-  });
-}
+const server = serveBuild(
+  process.env.E2E_PORT ?? "3101",
+  { ...env, NEXTAUTH_SECRET: randomBytes(32).toString("base64") },
+  FRED_E2E_SERVER_LOG,
+);
+// The throw-away registry goes with the server.
 server.on("exit", (code) => {
-  // The throw-away registry goes with the server.
-  void fred.drop().finally(() => process.exit(stopping ? 0 : (code ?? 1)));
+  void fred.drop().finally(() => process.exit(code ?? 0));
 });

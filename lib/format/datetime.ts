@@ -2,13 +2,9 @@ import { readConfig } from "../config";
 import type { Locale } from "../i18n/config";
 import { formatInstant as formatIn, zoneOffsetMinutes } from "./instant";
 
-// Reading the configuration validates the whole environment: done again only when the zone's variable changes.
-let zoneCache: { env: string | undefined; zone: string } | null = null;
 /** The registry's time zone (REGISTRY_TIMEZONE): every instant the console shows is in it. */
 export function registryZone(): string {
-  const env = process.env.REGISTRY_TIMEZONE;
-  if (!zoneCache || zoneCache.env !== env) zoneCache = { env, zone: readConfig().registryTimeZone };
-  return zoneCache.zone;
+  return readConfig().registryTimeZone;
 }
 
 /** An instant in the registry's time zone, in `locale` (English by default): see ./instant. */

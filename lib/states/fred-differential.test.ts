@@ -5,18 +5,15 @@
 // that instant in the other. The open (object, state) sets must be identical except where one of
 // FRED's known bugs explains the difference; each is counted and printed.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { TABLE_ORDER } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable, withClient } from "../testing/fred";
+import { createFredDatabase, fredSchemaAvailable, postgresProgram, withClient } from "../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
-const PG_BIN = "/usr/lib/postgresql/15/bin";
-const tool = (name: string) => (existsSync(`${PG_BIN}/${name}`) ? `${PG_BIN}/${name}` : name);
 const ZONE = "Europe/Prague";
 
 /** The registry's tables, copied from the console's database into FRED's: the demo's own, and the history. */
@@ -230,11 +227,14 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine again
       });
       // The same registry in FRED's database, FRED's triggers quiet while it is copied in.
       const dump = execFileSync(
-        tool("pg_dump"),
+        postgresProgram("pg_dump"),
         ["--data-only", "--disable-triggers", ...REGISTRY_TABLES.flatMap((t) => ["-t", `public.${t}`]), console_.url],
         { maxBuffer: 1 << 30 },
       );
-      execFileSync(tool("psql"), ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fred.url], { input: dump, stdio: ["pipe", "ignore", "pipe"] });
+      execFileSync(postgresProgram("psql"), ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fred.url], {
+        input: dump,
+        stdio: ["pipe", "ignore", "pipe"],
+      });
 
       const a = new pg.Client({ connectionString: fred.url });
       const b = new pg.Client({ connectionString: console_.url });

@@ -11,6 +11,12 @@ export function fredSchemaAvailable(): boolean {
   return existsSync(FRED_STRUCTURE_SQL);
 }
 
+/** A PostgreSQL client program (psql, pg_dump): the PostgreSQL 15 one beside the server binaries, else the one on PATH. */
+export function postgresProgram(name: string): string {
+  const beside = `/usr/lib/postgresql/15/bin/${name}`;
+  return existsSync(beside) ? beside : name;
+}
+
 /** One connection for `work`, closed afterwards. */
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -41,9 +47,8 @@ export async function createFredDatabase(adminUrl: string): Promise<{ url: strin
   const fredUrl = new URL(url.toString());
   fredUrl.username = "fred";
   fredUrl.password = "";
-  // psql as the README says: on PATH, else the PostgreSQL 15 client beside the server binaries.
-  const psql = existsSync("/usr/lib/postgresql/15/bin/psql") ? "/usr/lib/postgresql/15/bin/psql" : "psql";
-  execFileSync(psql, ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl.toString(), "-f", FRED_STRUCTURE_SQL], {
+  // psql as the README says.
+  execFileSync(postgresProgram("psql"), ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl.toString(), "-f", FRED_STRUCTURE_SQL], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, PGOPTIONS: "--client-min-messages=warning" },
   });

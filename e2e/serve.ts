@@ -1,0 +1,31 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, mkdirSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * The production build served on `port` with `env` (next start), as the end-to-end suites' web
+ * servers run it: its log goes to the terminal and to `logFile`, and the signals Playwright sends
+ * this process are passed on to the server.
+ */
+export function serveBuild(port: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+  const server = spawn(
+    process.execPath,
+    [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+    },
+  );
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = createWriteStream(logFile, { flags: "a" });
+  server.stdout?.on("data", (chunk) => {
+    process.stdout.write(chunk);
+    log.write(chunk);
+  });
+  server.stderr?.on("data", (chunk) => {
+    process.stderr.write(chunk);
+    log.write(chunk);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  return server;
+}
