@@ -7,7 +7,7 @@ import { authorize } from "../auth/guard";
 import { getLocale } from "../i18n/server";
 import { objectsMatching } from "../objects/list";
 import { blockSchema, blockWork, DEFAULT_PROHIBITIONS, isProhibition } from "./blocks";
-import { createRequestSchema, createWork, reasonSchema } from "./write";
+import { changeInstant, createRequestSchema, createWork, reasonSchema } from "./write";
 
 /** Notices one after the other, as one message (each said in the reader's language). */
 const noticeList = (notices: Message[]): Message =>
@@ -169,8 +169,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
         if (again.n > 0) throw new AlreadyApplied(again.n);
       }
       // The instant after the locks: not before the change of a writer this one waited for.
-      const [{ now }] = await tx.query<{ now: Date }>("SELECT statement_timestamp() AS now");
-      await tx.query("SELECT set_config('registry.state_clock', $1, true)", [now.toISOString()]);
+      const now = await changeInstant(tx);
       const outcomes: BulkOutcome[] = [];
       for (const target of targets) {
         if (target.id === null) {

@@ -45,6 +45,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
   let drop: () => Promise<void>;
   let operators: RequestContext[];
   const objects: { id: number; name: string }[] = [];
+  let quiet: number;
 
   beforeAll(async () => {
     if (!postgres) return;
@@ -57,6 +58,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
           name,
         });
       }
+      quiet = await createDomain(tx, { name: "race-clock.cz", crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
     operators = [await signedInAs(db, "operator", "racer-a"), await signedInAs(db, "operator", "racer-b")];
   }, 60_000);
@@ -197,4 +199,40 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
     expect(successes).toBeGreaterThan(ROUNDS / 2);
     expect(outcomes.length - successes).toBeGreaterThan(0);
   }, 600_000);
+
+  it("a request takes hold at its own instant even when a scheduled run commits while it is being written", async () => {
+    // A scheduled run holds the engine's exclusive lock; the request is submitted meanwhile. The run
+    // then commits with its cursor at an instant later than the request's submission. Before the fix
+    // the request had already read its instant and the run's cursor passed it: the request was in
+    // force but its state was missing until the next run, and then began at that run's instant.
+    let held!: () => void;
+    const lockHeld = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    let go!: () => void;
+    const proceed = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    const run = db.sql.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock(7353002, 0)");
+      held();
+      await proceed;
+      await tx.query("SELECT * FROM console.state_engine_run(clock_timestamp(), false)");
+    });
+    await lockHeld;
+    const created = actAs(operators[0], () =>
+      createStateRequest({ objectId: quiet, state: "serverTransferProhibited", reason: "race clock", idempotencyKey: randomUUID() }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    go();
+    await run;
+    const { requestId } = await created;
+    const [request] = await db.sql.query<{ valid_from: Date }>("SELECT valid_from FROM object_state_request WHERE id = $1", [requestId]);
+    const states = await db.sql.query<{ valid_from: Date }>(
+      `SELECT s.valid_from FROM object_state s JOIN enum_object_states e ON e.id = s.state_id
+        WHERE s.object_id = $1 AND e.name = 'serverTransferProhibited' AND s.valid_to IS NULL`,
+      [quiet],
+    );
+    expect(states.map((s) => s.valid_from.toISOString())).toEqual([request.valid_from.toISOString()]);
+  }, 60_000);
 });

@@ -148,6 +148,16 @@ export async function materialise(tx: SqlExecutor, objectId: number, now: Date):
   await tx.query("SELECT * FROM console.state_engine_run($2, false, $1)", [objectId, now]);
 }
 
+/**
+ * The instant of this change, read after the object's lock and under the engine's shared lock, and
+ * made the transaction's state clock, so the state triggers and the engine date the change alike
+ * (console.state_change_clock: a scheduled run can no longer commit a cursor past it unseen).
+ */
+export async function changeInstant(tx: SqlExecutor): Promise<Date> {
+  const [{ now }] = await tx.query<{ now: Date }>("SELECT console.state_change_clock() AS now");
+  return now;
+}
+
 export const isCode = (error: unknown, code: string) => (error as { code?: string } | null)?.code === code;
 
 /** The SQL that takes the lock of the object a change is about (by the input's id). */
@@ -179,9 +189,7 @@ export function requestChange<S extends z.ZodType, T extends { message: Message 
   return auditedChange("requests.write", action, schema, input, async (tx, data, actor) => {
     const [sql, id] = lock(data);
     await tx.query(sql, [id]);
-    const [{ now }] = await tx.query<{ now: Date }>("SELECT statement_timestamp() AS now");
-    // The state triggers and the engine take the same instant as "now" for this change.
-    await tx.query("SELECT set_config('registry.state_clock', $1, true)", [now.toISOString()]);
+    const now = await changeInstant(tx);
     const result = await work(tx, data, actor, now);
     return { result, audit: { objectIds: [result.objectId], input: result.audited } };
   });
