@@ -58,7 +58,13 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
           name,
         });
       }
-      quiet = await createDomain(tx, { name: "race-clock.cz", crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
+      quiet = await createDomain(tx, {
+        name: "race-clock.cz",
+        crdate: "2021-01-01T00:00:00Z",
+        exdate: "2030-01-01",
+        registrant: holder,
+        nsset: null,
+      });
     }));
     operators = [await signedInAs(db, "operator", "racer-a"), await signedInAs(db, "operator", "racer-b")];
   }, 60_000);
