@@ -1,11 +1,11 @@
 // Two console processes on one PostgreSQL, as behind a load balancer: a session made on one works on
 // the other, signing out on one ends it on both, and a request created through one is on the other's
 // pages at once. Runs when TEST_DATABASE_URL names a PostgreSQL server (CI sets it).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { startNextServer } from "../scripts/next-server";
 import { E2E_ADMIN_PASSWORD, signIn } from "./helpers";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -31,21 +31,17 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 async function startConsole(base: string, secret: string): Promise<void> {
   const port = new URL(base).port;
   if (await fetch(`${base}/api/health`).catch(() => null)) throw new Error(`port ${port} is taken by another process; stop it first`);
-  const server = spawn(
-    process.execPath,
-    [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"],
-    {
-      stdio: "ignore",
-      detached: true, // its own process group: `next start` serves from a child process, stopped with it
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        NEXTAUTH_URL: base,
-        NEXTAUTH_SECRET: secret,
-        STATE_ENGINE_INTERVAL_SECONDS: "5",
-      },
+  const server = startNextServer(["-p", port, "-H", "127.0.0.1"], {
+    stdio: "ignore",
+    detached: true, // its own process group: `next start` serves from a child process, stopped with it
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NEXTAUTH_URL: base,
+      NEXTAUTH_SECRET: secret,
+      STATE_ENGINE_INTERVAL_SECONDS: "5",
     },
-  );
+  });
   servers.push(server);
   for (let i = 0; i < 240; i++) {
     if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) return;

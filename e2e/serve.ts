@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import path from "node:path";
+import { startNextServer } from "../scripts/next-server";
 
 /**
  * The production build served on `port` with `env` (next start), as the end-to-end suites' web
@@ -8,14 +9,10 @@ import path from "node:path";
  * this process are passed on to the server.
  */
 export function serveBuild(port: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
-  const server = spawn(
-    process.execPath,
-    [path.join("node_modules", "next", "dist", "bin", "next"), "start", "-p", port, "-H", "127.0.0.1"],
-    {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` },
-    },
-  );
+  const server = startNextServer(["-p", port, "-H", "127.0.0.1"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+  });
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: "a" });
   server.stdout?.on("data", (chunk) => {

@@ -1,6 +1,6 @@
 // What the benchmarks share: the PostgreSQL registry they run on (loaded with the demo generator
 // when empty), timing, and the results file each writes its own section of.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,6 +11,7 @@ import type { SqlExecutor } from "../lib/db/driver";
 import { StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
 import { seedDemo } from "../prisma/demo/load";
+import { startNextServer } from "./next-server";
 
 export async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
   const started = performance.now();
@@ -80,7 +81,7 @@ export const BASE = `http://127.0.0.1:${PORT}`;
 export async function startServer(databaseUrl: string, logFile?: string): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new StartupError("no production build: run `npm run build` first");
   const log = logFile ? openSync(logFile, "w") : "ignore";
-  const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(PORT), "-H", "127.0.0.1"], {
+  const server = startNextServer(["-p", String(PORT), "-H", "127.0.0.1"], {
     stdio: ["ignore", log, log],
     detached: true,
     env: {

@@ -11,6 +11,7 @@ import { readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { machineLine, writeResults } from "./bench-registry";
+import { NEXT_BIN } from "./next-server";
 
 try {
   const { values } = parseArgs({
@@ -29,7 +30,7 @@ try {
     ["HTTP load", [tsx, "--conditions=react-server", "scripts/bench-load.ts", ...registry, ...load]],
   ];
   if (!existsSync(path.join(".next", "BUILD_ID"))) {
-    steps.unshift(["production build", [path.join("node_modules", "next", "dist", "bin", "next"), "build"]]);
+    steps.unshift(["production build", [NEXT_BIN, "build"]]);
   }
 
   const started = new Date();

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { NEXT_BIN } from "./next-server";
 
 const scratch = mkdtempSync(path.join(tmpdir(), "rsc-build-"));
 const pgliteDir = path.join(scratch, "pglite");
@@ -14,7 +15,7 @@ try {
     ["an unreachable PostgreSQL", "postgresql://console@127.0.0.1:9/no_database_at_build_time"],
   ] as const) {
     console.log(`next build with ${what} configured (${databaseUrl || `PGLITE_DIR=${pgliteDir}`})`);
-    const build = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], {
+    const build = spawnSync(process.execPath, [NEXT_BIN, "build"], {
       stdio: "inherit",
       env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DIR: pgliteDir },
     });

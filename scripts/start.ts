@@ -1,15 +1,15 @@
 // `npm start`: builds the console when the build is missing or older than the sources, then serves
 // it. The server process itself migrates the database and, when the embedded one is empty, loads
 // the demo registry (instrumentation.ts), so there is nothing else to run first.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "../lib/config";
 import { exitOnStartupError } from "../lib/db/errors";
+import { NEXT_BIN, startNextServer } from "./next-server";
 
 const root = process.cwd();
 const SOURCES = ["app", "components", "lib", "instrumentation.ts", "next.config.ts", "package.json", "prisma/schema.prisma"];
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
@@ -33,12 +33,17 @@ try {
 
 if (!buildIsCurrent()) {
   console.log("Building the console (first start, or the sources changed)…");
-  const build = spawnSync(process.execPath, [nextBin, "build"], { stdio: "inherit" });
+  const build = spawnSync(process.execPath, [NEXT_BIN, "build"], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
 const port = process.env.PORT ?? "3000";
-const server = spawn(process.execPath, [nextBin, "start", "-p", port, ...process.argv.slice(2)], { stdio: "inherit" });
+let server: ReturnType<typeof startNextServer>;
+try {
+  server = startNextServer(["-p", port, ...process.argv.slice(2)], { stdio: "inherit" });
+} catch (error) {
+  exitOnStartupError(error);
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => server.kill(signal));
 }

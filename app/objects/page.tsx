@@ -61,7 +61,7 @@ async function ObjectList({ params }: { params: Params }) {
     created: fmt.instant(row.created),
     expires: row.expires && fmt.day(row.expires),
   }));
-  const sortHrefs: Record<string, { asc: string; desc: string }> = {};
+  const sortHrefs: Partial<Record<(typeof SORTABLE)[number], { asc: string; desc: string }>> = {};
   for (const key of SORTABLE) {
     if (key === "expires" && list.type !== "domain") continue;
     sortHrefs[key] = {
@@ -110,7 +110,7 @@ async function ObjectList({ params }: { params: Params }) {
         </div>
       ) : (
         <>
-          <ObjectsTable rows={rows} states={list.states} sorting={[{ id: list.sort.key, desc: list.sort.desc }]} sortHrefs={sortHrefs} />
+          <ObjectsTable rows={rows} states={list.states} sort={list.sort} sortHrefs={sortHrefs} />
           <ListPager
             first={atStart ? null : listHref(here, fromStart())}
             previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { Notices } from "@/components/notices";
 import { SimpleTable } from "@/components/simple-table";
 import { render } from "@/lib/actions/message";
@@ -111,9 +110,10 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           {
             header: t("list.columns.object"),
             cell: (r) => (
-              <Link href={`/objects/${r.objectId}#requests`}>
+              // A plain link: a list of requests must not make the browser prefetch every object page in it.
+              <a href={`/objects/${r.objectId}#requests`}>
                 {r.object} <span className="muted">({t("type", { type: r.objectType })})</span>
-              </Link>
+              </a>
             ),
           },
           { header: t("list.columns.state"), cell: (r) => r.state },

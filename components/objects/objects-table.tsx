@@ -1,18 +1,6 @@
 "use client";
 
-import {
-  type ColumnVisibilityState,
-  columnVisibilityFeature,
-  createColumnHelper,
-  rowSortingFeature,
-  type SortingState,
-  tableFeatures,
-  type Updater,
-  useTable,
-} from "@tanstack/react-table";
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslations } from "@/lib/i18n/client";
 
 export interface ObjectsTableRow {
@@ -34,148 +22,100 @@ export interface StateBadgeInfo {
   external: boolean;
 }
 
+/** The columns (a person may hide all but name); their labels are the catalogue's table.columns. */
+const COLUMNS = ["name", "type", "registrar", "states", "created", "expires", "pending"] as const;
+type Column = (typeof COLUMNS)[number];
+const STORAGE_KEY = "objects.columns";
+
 interface ObjectsTableProps {
   rows: ObjectsTableRow[];
   states: StateBadgeInfo[];
-  /** The list's order, as the URL's sort parameter names it. */
-  sorting: SortingState;
+  /** The list's order: the column and its direction. */
+  sort: { key: string; desc: boolean };
   /** Sort links for each sortable column, per direction, built by the server from the current URL. */
-  sortHrefs: Record<string, { asc: string; desc: string }>;
+  sortHrefs: Partial<Record<Column, { asc: string; desc: string }>>;
 }
 
-// Stable inputs for TanStack Table: features and columns at module scope.
-const features = tableFeatures({ columnVisibilityFeature, rowSortingFeature });
-const helper = createColumnHelper<typeof features, ObjectsTableRow>();
-
-/** The columns (a person may hide all but name); their labels are the catalogue's table.columns. */
-const COLUMNS = ["name", "type", "registrar", "states", "created", "expires", "pending"] as const;
-type ColumnId = (typeof COLUMNS)[number];
-const isColumn = (id: string): id is ColumnId => (COLUMNS as readonly string[]).includes(id);
-const VISIBILITY_KEY = "objects.columns";
-
-function StateBadges({ names, catalogue }: { names: string[]; catalogue: Map<string, StateBadgeInfo> }) {
-  const t = useTranslations("objects");
-  if (names.length === 0) return <span className="muted">{t("table.noStates")}</span>;
-  return (
-    <ul className="badges">
-      {names.map((name) => {
-        const info = catalogue.get(name);
-        const marks = [info?.manual ? t("table.manual") : t("table.automatic"), info?.external ? t("table.external") : t("table.internal")];
-        return (
-          <li
-            key={name}
-            className={`badge${info?.external ? " external" : ""}${info?.manual ? " manual" : ""}`}
-            title={`${info?.description ?? name} — ${marks.join(", ")}`}
-          >
-            {name}
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableProps) {
-  const router = useRouter();
+/**
+ * The object list. Its rows reach the browser once, as data (not as a rendered tree as well), and
+ * are drawn from it; sorting is a link (the server sorts); which columns show is the person's own
+ * choice, kept in their browser. Links are plain links: a list of 50 objects must not make the
+ * browser prefetch 50 object pages.
+ */
+export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProps) {
   const t = useTranslations("objects");
   const tc = useTranslations("common");
-  const label = (id: string) => (isColumn(id) ? t(`table.columns.${id}`) : id);
-  const catalogue = new Map(states.map((s) => [s.name, s]));
-  const [columnVisibility, setColumnVisibility] = useState<ColumnVisibilityState>({});
+  const [hidden, setHidden] = useState<Column[]>([]);
 
-  // The choice of columns is the person's own: kept in this browser.
   useEffect(() => {
     try {
-      const saved = localStorage.getItem(VISIBILITY_KEY);
-      if (saved) setColumnVisibility(JSON.parse(saved));
+      // { column: false } for each hidden column.
+      const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Record<string, boolean>;
+      setHidden(COLUMNS.filter((c) => c !== "name" && saved[c] === false));
     } catch {
       // unreadable: all columns
     }
   }, []);
-  const onColumnVisibilityChange = (updater: Updater<ColumnVisibilityState>) => {
-    setColumnVisibility((previous) => {
-      const next = typeof updater === "function" ? updater(previous) : updater;
-      localStorage.setItem(VISIBILITY_KEY, JSON.stringify(next));
-      return next;
-    });
+  const show = (column: Column, shown: boolean) => {
+    const next = shown ? hidden.filter((c) => c !== column) : [...hidden, column];
+    setHidden(next);
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(next.map((c) => [c, false]))));
   };
-  // Sorting is the server's: a new order is a new URL.
-  const onSortingChange = (updater: Updater<SortingState>) => {
-    const next = typeof updater === "function" ? updater(sorting) : updater;
-    const [sort] = next;
-    const href = sort ? sortHrefs[sort.id]?.[sort.desc ? "desc" : "asc"] : sortHrefs.name?.asc;
-    if (href) router.push(href);
-  };
+  const columns = COLUMNS.filter((c) => !hidden.includes(c));
 
-  const columns = helper.columns([
-    helper.accessor("name", {
-      id: "name",
-      header: label("name"),
-      enableHiding: false,
-      cell: (info) => (
-        <Link href={`/objects/${info.row.original.id}`} className="name">
-          {info.getValue()}
-        </Link>
+  // Each state's badge is the same on every row: its class and explanation are worked out once.
+  const badges = useMemo(
+    () =>
+      new Map(
+        states.map((s) => [
+          s.name,
+          {
+            className: `badge${s.external ? " external" : ""}${s.manual ? " manual" : ""}`,
+            title: `${s.description} — ${t(s.manual ? "table.manual" : "table.automatic")}, ${t(s.external ? "table.external" : "table.internal")}`,
+          },
+        ]),
       ),
-    }),
-    helper.accessor("type", {
-      id: "type",
-      header: label("type"),
-      enableSorting: false,
-      cell: (info) => <span className={`type type-${info.getValue()}`}>{t("typeName", { type: info.getValue() })}</span>,
-    }),
-    helper.accessor("sponsoringRegistrar", {
-      id: "registrar",
-      header: label("registrar"),
-      enableSorting: false,
-      cell: (info) => info.getValue() ?? tc("none"),
-    }),
-    helper.accessor("states", {
-      id: "states",
-      header: label("states"),
-      enableSorting: false,
-      cell: (info) => <StateBadges names={info.getValue()} catalogue={catalogue} />,
-    }),
-    helper.accessor("created", {
-      id: "created",
-      header: label("created"),
-      cell: (info) => <span className="nowrap">{info.getValue()}</span>,
-    }),
-    helper.accessor("expires", {
-      id: "expires",
-      header: label("expires"),
-      enableSorting: Boolean(sortHrefs.expires),
-      cell: (info) => <span className="nowrap">{info.getValue() ?? tc("none")}</span>,
-    }),
-    helper.accessor("pendingRequests", {
-      id: "pending",
-      header: label("pending"),
-      enableSorting: false,
-      cell: (info) =>
-        info.getValue() > 0 ? (
-          <Link
-            href={`/objects/${info.row.original.id}#requests`}
-            aria-label={t("table.pendingLabel", { count: info.getValue(), name: info.row.original.name })}
-          >
-            {info.getValue()}
-          </Link>
+    [states, t],
+  );
+
+  const cell = (column: Column, row: ObjectsTableRow) => {
+    switch (column) {
+      case "name":
+        return (
+          <a href={`/objects/${row.id}`} className="name">
+            {row.name}
+          </a>
+        );
+      case "type":
+        return <span className={`type type-${row.type}`}>{t("typeName", { type: row.type })}</span>;
+      case "registrar":
+        return row.sponsoringRegistrar ?? tc("none");
+      case "states":
+        return row.states.length === 0 ? (
+          <span className="muted">{t("table.noStates")}</span>
+        ) : (
+          <ul className="badges">
+            {row.states.map((name) => (
+              <li key={name} className={badges.get(name)?.className ?? "badge"} title={badges.get(name)?.title ?? name}>
+                {name}
+              </li>
+            ))}
+          </ul>
+        );
+      case "created":
+        return row.created;
+      case "expires":
+        return row.expires ?? tc("none");
+      case "pending":
+        return row.pendingRequests > 0 ? (
+          <a href={`/objects/${row.id}#requests`} aria-label={t("table.pendingLabel", { count: row.pendingRequests, name: row.name })}>
+            {row.pendingRequests}
+          </a>
         ) : (
           <span className="muted">0</span>
-        ),
-    }),
-  ]);
-
-  const table = useTable({
-    features,
-    columns,
-    data: rows,
-    getRowId: (row) => String(row.id),
-    manualSorting: true,
-    enableSortingRemoval: false,
-    state: { sorting, columnVisibility },
-    onSortingChange,
-    onColumnVisibilityChange,
-  });
+        );
+    }
+  };
 
   return (
     <>
@@ -183,15 +123,15 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
         <summary>{t("table.columnPicker")}</summary>
         <fieldset>
           <legend>{t("table.showColumns")}</legend>
-          {table.getAllLeafColumns().map((column) => (
-            <label key={column.id}>
+          {COLUMNS.map((column) => (
+            <label key={column}>
               <input
                 type="checkbox"
-                checked={column.getIsVisible()}
-                disabled={!column.getCanHide()}
-                onChange={column.getToggleVisibilityHandler()}
+                checked={!hidden.includes(column)}
+                disabled={column === "name"}
+                onChange={(event) => show(column, event.target.checked)}
               />
-              {label(column.id)}
+              {t(`table.columns.${column}`)}
             </label>
           ))}
         </fieldset>
@@ -204,34 +144,34 @@ export function ObjectsTable({ rows, states, sorting, sortHrefs }: ObjectsTableP
       </p>
       <table className="data-table objects-table">
         <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorted = header.column.getIsSorted();
-                return (
-                  <th key={header.id} scope="col" aria-sort={sorted ? (sorted === "asc" ? "ascending" : "descending") : undefined}>
-                    {header.column.getCanSort() ? (
-                      <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>
-                        <table.FlexRender header={header} />
-                        <span aria-hidden="true" className="sort-mark">
-                          {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : " ↕"}
-                        </span>
-                      </button>
-                    ) : (
-                      <table.FlexRender header={header} />
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
+          <tr>
+            {columns.map((column) => {
+              const hrefs = sortHrefs[column];
+              const sorted = sort.key === column ? (sort.desc ? "desc" : "asc") : null;
+              return (
+                <th key={column} scope="col" aria-sort={sorted ? (sorted === "asc" ? "ascending" : "descending") : undefined}>
+                  {hrefs ? (
+                    // A click turns the current order round; another column starts ascending.
+                    <a className="sort" href={sorted === "asc" ? hrefs.desc : hrefs.asc}>
+                      {t(`table.columns.${column}`)}
+                      <span aria-hidden="true" className="sort-mark">
+                        {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : " ↕"}
+                      </span>
+                    </a>
+                  ) : (
+                    t(`table.columns.${column}`)
+                  )}
+                </th>
+              );
+            })}
+          </tr>
         </thead>
         <tbody>
-          {table.getRowModel().rows.map((row) => (
+          {rows.map((row) => (
             <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id} className={`col-${cell.column.id}`}>
-                  <table.FlexRender cell={cell} />
+              {columns.map((column) => (
+                <td key={column} className={`col-${column}${column === "created" || column === "expires" ? " nowrap" : ""}`}>
+                  {cell(column, row)}
                 </td>
               ))}
             </tr>

@@ -8,7 +8,7 @@ import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
-import { countMatches, csvField, exportObjects, listObjects, type ObjectListPage } from "./list";
+import { countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
 
 describe.each(testBackends())("object list on $name", (backend) => {
   let db: Database;
@@ -287,6 +287,41 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const estimate = await countMatches(slow, request, new Date());
     expect(estimate.estimated).toBe(true);
     expect(estimate.total).toBeGreaterThan(0);
+  });
+
+  it("does not count a 'contains' name search the planner expects more than NAME_COUNT_LIMIT matches of", async () => {
+    const counted: string[] = [];
+    // The planner's estimate, as a registry of millions would give it; the count itself is recorded.
+    const large: SqlDriver = {
+      ...db.sql,
+      query: (async (sql: string, params?: unknown[]) =>
+        sql.startsWith("EXPLAIN")
+          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": NAME_COUNT_LIMIT + 1 } }] }]
+          : db.sql.query(sql, params)) as SqlDriver["query"],
+      transaction: (async () => {
+        counted.push("count");
+        return NAME_COUNT_LIMIT + 1;
+      }) as SqlDriver["transaction"],
+    };
+    const search = (match: "contains" | "prefix") => ({
+      filter: {
+        type: null,
+        name: { text: "praha", match },
+        registrar: null,
+        registrarId: null,
+        created: {},
+        expires: {},
+        deleted: "exclude" as const,
+        state: null,
+        pendingRequest: false,
+        request: null,
+      },
+    });
+    expect(await countMatches(large, search("contains"), new Date())).toEqual({ total: NAME_COUNT_LIMIT + 1, estimated: true });
+    expect(counted).toEqual([]);
+    // A prefix search (the name index) is still counted at that size.
+    expect(await countMatches(large, search("prefix"), new Date())).toEqual({ total: NAME_COUNT_LIMIT + 1, estimated: false });
+    expect(counted).toEqual(["count"]);
   });
 });
 

@@ -6,7 +6,7 @@ import { firstValue, type Params, parseInstant } from "../objects/filter";
 
 export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
 export type Phase = (typeof PHASES)[number];
-const PAGE = 100;
+const PAGE = 50;
 
 export interface RequestRow {
   id: number;
