@@ -2,7 +2,7 @@
 // end-to-end suites): `next start` with the memory settings below.
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import path from "node:path";
-import { StartupError } from "../lib/db/errors";
+import { exitOnStartupError, StartupError } from "../lib/db/errors";
 
 export const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 export const DEFAULT_HEAP_MIB = 256;
@@ -30,4 +30,16 @@ export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.
 /** `next start` with `args`, in its own process with the server's environment (from `options.env`). */
 export function startNextServer(args: string[], options: SpawnOptions = {}): ChildProcess {
   return spawn(process.execPath, [NEXT_BIN, "start", ...args], { ...options, env: serverEnvironment(options.env ?? process.env) });
+}
+
+/** `npm start` and `npm run serve`: the server in the foreground; this process ends with it and passes it its signals. */
+export function serveInForeground(args: string[]): void {
+  let server: ChildProcess;
+  try {
+    server = startNextServer(args, { stdio: "inherit" });
+  } catch (error) {
+    exitOnStartupError(error);
+  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

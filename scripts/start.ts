@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { readConfig } from "../lib/config";
 import { exitOnStartupError } from "../lib/db/errors";
-import { NEXT_BIN, startNextServer } from "./next-server";
+import { NEXT_BIN, serveInForeground } from "./next-server";
 
 const root = process.cwd();
 const SOURCES = ["app", "components", "lib", "instrumentation.ts", "next.config.ts", "package.json", "prisma/schema.prisma"];
@@ -37,14 +37,4 @@ if (!buildIsCurrent()) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const port = process.env.PORT ?? "3000";
-let server: ReturnType<typeof startNextServer>;
-try {
-  server = startNextServer(["-p", port, ...process.argv.slice(2)], { stdio: "inherit" });
-} catch (error) {
-  exitOnStartupError(error);
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+serveInForeground(["-p", process.env.PORT ?? "3000", ...process.argv.slice(2)]);
