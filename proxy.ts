@@ -8,7 +8,7 @@ import { getToken } from "next-auth/jwt";
  * again in the data-access layer, which is what actually decides.
  */
 
-const PUBLIC_PATHS = [/^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/, /^\/api\/state-changes$/];
+const PUBLIC_PATHS = [/^\/icon\.svg$/, /^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/, /^\/api\/state-changes$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** The largest body the console accepts (Next's own limit for server actions): a bulk list of 10,000 names is about 200 KB. */
 const MAX_BODY_BYTES = 1024 * 1024;

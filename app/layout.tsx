@@ -48,6 +48,20 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">{t("nav.tokens")}</Link>}
               </nav>
             )}
+            {actor && (
+              <search className="quick-search">
+                <form method="get" action="/objects">
+                  <input
+                    type="search"
+                    name="q"
+                    required
+                    maxLength={255}
+                    aria-label={t("quickSearch.label")}
+                    placeholder={t("quickSearch.placeholder")}
+                  />
+                </form>
+              </search>
+            )}
             <div className="who">
               <span className="zone" title={t("timeZone", { zone: timeZone })}>
                 {t("timeZone", { zone: timeZone })}

@@ -50,24 +50,24 @@ describe.each(testBackends())("the state change feed on $name", (backend) => {
   it("records a state entered and left once, at its instants, in order, page by page", async () => {
     const start = (await readAll(0)).at(-1)?.id ?? 0;
     const made = await actAs(operator, () =>
-      createStateRequest({ objectId: ids[0], state: "serverBlocked", reason: "feed", idempotencyKey: randomUUID() }),
+      createStateRequest({ objectId: ids[0], state: "serverRegistrantChangeProhibited", reason: "feed", idempotencyKey: randomUUID() }),
     );
     await actAs(operator, () => cancelStateRequest({ requestId: made.requestId, reason: "feed over" }));
     const [row] = await db.sql.query<{ valid_from: Date; valid_to: Date }>(
-      "SELECT valid_from, valid_to FROM object_state WHERE object_id = $1 AND state_id = 7",
+      "SELECT valid_from, valid_to FROM object_state WHERE object_id = $1 AND state_id = 18",
       [ids[0]],
     );
     const changes = await readAll(start);
     expect(changes.map((c) => [c.object, c.state, c.change, c.at])).toEqual([
-      ["feed-1.cz", "serverBlocked", "entered", row.valid_from.toISOString()],
-      ["feed-1.cz", "serverBlocked", "left", row.valid_to.toISOString()],
+      ["feed-1.cz", "serverRegistrantChangeProhibited", "entered", row.valid_from.toISOString()],
+      ["feed-1.cz", "serverRegistrantChangeProhibited", "left", row.valid_to.toISOString()],
     ]);
     expect(changes[1].id).toBeGreaterThan(changes[0].id);
     // The same changes one at a time, and again: reading is idempotent.
     expect(await readAll(start, 1)).toEqual(changes);
     expect(await readAll(start, 1)).toEqual(changes);
     expect(await readAll(start, 1000, "outzone")).toEqual([]);
-    expect((await readAll(start, 1000, "serverBlocked,outzone")).map((c) => c.id)).toEqual(changes.map((c) => c.id));
+    expect((await readAll(start, 1000, "serverRegistrantChangeProhibited,outzone")).map((c) => c.id)).toEqual(changes.map((c) => c.id));
   });
 
   it("refuses bad parameters with a message, and a missing, wrong or revoked token", async () => {

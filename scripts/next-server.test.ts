@@ -18,8 +18,7 @@ describe("the production server's environment", () => {
   });
 
   it("refuses a heap size that is not a whole number of at least 128 MiB", () => {
-    for (const bad of ["64", "2.5", "lots", "-256"])
-      expect(() => serverEnvironment({ CONSOLE_HEAP_MIB: bad })).toThrow(StartupError);
+    for (const bad of ["64", "2.5", "lots", "-256"]) expect(() => serverEnvironment({ CONSOLE_HEAP_MIB: bad })).toThrow(StartupError);
     expect(() => serverEnvironment({ CONSOLE_HEAP_MIB: "lots" })).toThrow(/CONSOLE_HEAP_MIB must be a whole number of MiB, at least 128/);
   });
 });

@@ -5,16 +5,19 @@ import path from "node:path";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 
 export const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-export const DEFAULT_HEAP_MIB = 256;
+export const DEFAULT_HEAP_MIB = 384;
+type Environment = Record<string, string | undefined>;
 
 /**
- * The server's environment. V8 lets an idle-looking heap grow far beyond what the server keeps
- * alive: under 20 users the process held 387 MiB, with about 120 MiB of it live. A limit on the
- * old generation (CONSOLE_HEAP_MIB, 256 by default) makes it collect sooner (peak 209 MiB under
- * the same load), and two malloc arenas keep compression's threads from holding freed memory.
- * A NODE_OPTIONS that sets its own --max-old-space-size wins.
+ * The server's environment. V8 lets the heap of a busy server grow far beyond what it keeps alive:
+ * under 20 users the process held 387 MiB with no limit. A limit on the old generation
+ * (CONSOLE_HEAP_MIB, 384 by default) makes it collect sooner: peak 213 MiB under the same load.
+ * 256 did as well under that load but ran out of memory after minutes of overload (20 users with
+ * no pause), when the server's live heap grows (bench/RESULTS.md); 384 survived it. Two malloc
+ * arenas keep compression's threads from holding freed memory. A NODE_OPTIONS that sets its own
+ * --max-old-space-size wins.
  */
-export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+export function serverEnvironment(env: Environment = process.env): Environment {
   const text = env.CONSOLE_HEAP_MIB?.trim() || String(DEFAULT_HEAP_MIB);
   const heap = Number(text);
   if (!Number.isSafeInteger(heap) || heap < 128)
@@ -29,7 +32,10 @@ export function serverEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.
 
 /** `next start` with `args`, in its own process with the server's environment (from `options.env`). */
 export function startNextServer(args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, [NEXT_BIN, "start", ...args], { ...options, env: serverEnvironment(options.env ?? process.env) });
+  return spawn(process.execPath, [NEXT_BIN, "start", ...args], {
+    ...options,
+    env: serverEnvironment(options.env ?? process.env) as NodeJS.ProcessEnv,
+  });
 }
 
 /** `npm start` and `npm run serve`: the server in the foreground; this process ends with it and passes it its signals. */

@@ -34,7 +34,7 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         </label>
         <label>
           {t("audit.filters.action")}
-          <select name="action" defaultValue={audit.filters.action}>
+          <select aria-label={t("audit.filters.action")} name="action" defaultValue={audit.filters.action}>
             <option value="">{t("audit.filters.anyAction")}</option>
             {audit.actions.map((a) => (
               <option key={a}>{a}</option>
@@ -58,7 +58,7 @@ export default async function AuditPage(props: PageProps<"/audit">) {
       {audit.rows.length === 0 ? (
         <p className="empty">{t("audit.empty")}</p>
       ) : (
-        <table className="data-table">
+        <table className="data-table audit-log">
           <thead>
             <tr>
               <th scope="col">{t("audit.columns.id")}</th>
@@ -82,7 +82,13 @@ export default async function AuditPage(props: PageProps<"/audit">) {
                 </td>
                 <td className="mono">{row.action}</td>
                 <td>{row.objectIds.join(", ")}</td>
-                <td className="mono">{Object.keys(row.input).length ? JSON.stringify(row.input) : ""}</td>
+                <td className="audit-input">
+                  {Object.entries(row.input).map(([key, value]) => (
+                    <div key={key}>
+                      <span className="muted">{key}:</span> {typeof value === "string" ? value : JSON.stringify(value)}
+                    </div>
+                  ))}
+                </td>
                 <td className={`result-${row.result}`}>
                   {t("audit.result", { result: row.result })}
                   {row.errorCode && <div className="muted">{row.errorCode}</div>}

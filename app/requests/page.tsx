@@ -62,7 +62,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
         <div className="filter-row">
           <label>
             {t("list.filters.phase")}
-            <select name="phase" defaultValue={f.phase ?? ""}>
+            <select aria-label={t("list.filters.phase")} name="phase" defaultValue={f.phase ?? ""}>
               <option value="">{t("list.filters.anyPhase")}</option>
               {PHASES.map((phase) => (
                 <option key={phase} value={phase}>
@@ -73,7 +73,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           </label>
           <label>
             {t("list.filters.state")}
-            <select name="state" defaultValue={f.state ?? ""}>
+            <select aria-label={t("list.filters.state")} name="state" defaultValue={f.state ?? ""}>
               <option value="">{t("list.filters.anyState")}</option>
               {list.states.map((s) => (
                 <option key={s}>{s}</option>
@@ -91,6 +91,14 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           <label>
             {t("list.filters.to")}
             <input name="to" type="date" defaultValue={f.to ?? ""} />
+          </label>
+          <label>
+            {t("list.filters.object")}
+            <input name="object" defaultValue={f.object ?? ""} maxLength={255} />
+          </label>
+          <label>
+            {t("list.filters.id")}
+            <input name="id" inputMode="numeric" defaultValue={f.id ?? ""} maxLength={9} />
           </label>
           <label>
             {t("list.filters.batch")}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import type { FormEvent } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslations } from "@/lib/i18n/client";
 import { fromStart, listHref } from "@/lib/objects/url";
 
@@ -14,7 +14,7 @@ interface ObjectFiltersProps {
   values: FilterFormValues;
   types: string[];
   registrars: string[];
-  states: { name: string; description: string; types: string[] }[];
+  states: { name: string; description: string; types: string[]; manual: boolean }[];
   pageSizes: readonly number[];
   timeZone: string;
 }
@@ -41,7 +41,7 @@ function ChoiceSelect({
   return (
     <label>
       {label}
-      <select name={name} defaultValue={value}>
+      <select aria-label={label} name={name} defaultValue={value}>
         {empty !== undefined && <option value="">{empty}</option>}
         {choices.map((choice) => (
           <option key={choice} value={choice}>
@@ -82,7 +82,8 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
       .map((s) => s.trim())
       .filter(Boolean),
   );
-  const mode = text(values.mode) || "now";
+  // Controlled: the words of "all of" / "any of" follow the chosen mode.
+  const [mode, setMode] = useState(text(values.mode) || "now");
   const sort = text(values.sort);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -120,7 +121,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
         </label>
         <label>
           {t("filters.match")}
-          <select name="match" defaultValue={text(values.match) || "contains"}>
+          <select aria-label={t("filters.match")} name="match" defaultValue={text(values.match) || "contains"}>
             <option value="contains">{t("filters.contains")}</option>
             <option value="prefix">{t("filters.prefix")}</option>
           </select>
@@ -140,14 +141,15 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
           <span className="muted">{t("filters.theObject")}</span>
           {MODES.map((m) => (
             <label key={m} className="inline">
-              <input type="radio" name="mode" value={m} defaultChecked={mode === m} />
+              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
               {t(`filters.modes.${m}`)}
             </label>
           ))}
           <label className="inline">
             <select name="state_match" defaultValue={text(values.state_match) || "all"} aria-label={t("filters.severalStates")}>
-              <option value="all">{t("filters.allOf")}</option>
-              <option value="any">{t("filters.anyOf")}</option>
+              {/* "does not have now" is the opposite of "has now": not all of = lacks at least one, not any of = has none. */}
+              <option value="all">{t(mode === "not" ? "filters.notAllOf" : "filters.allOf")}</option>
+              <option value="any">{t(mode === "not" ? "filters.notAnyOf" : "filters.anyOf")}</option>
             </select>
           </label>
           <span className="muted">{t("filters.chosenStates")}</span>
@@ -190,7 +192,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
           <WhenField label={t("filters.expiresTo")} name="expires_to" values={values} />
           <label>
             {t("filters.deleted")}
-            <select name="deleted" defaultValue={text(values.deleted) || "exclude"}>
+            <select aria-label={t("filters.deleted")} name="deleted" defaultValue={text(values.deleted) || "exclude"}>
               <option value="exclude">{t("filters.deletedExclude")}</option>
               <option value="include">{t("filters.deletedInclude")}</option>
               <option value="only">{t("filters.deletedOnly")}</option>
@@ -207,7 +209,8 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             name="request_state"
             value={text(values.request_state)}
             empty={tc("none")}
-            choices={states.map((s) => s.name)}
+            // Requests are for manual states only.
+            choices={states.filter((s) => s.manual).map((s) => s.name)}
           />
           <WhenField label={t("filters.requestFrom")} name="request_from" values={values} />
           <WhenField label={t("filters.requestTo")} name="request_to" values={values} />

@@ -20,18 +20,38 @@ interface RequestFormProps {
 const newKey = () => crypto.randomUUID();
 
 /**
- * Create a manual state request: state, start (empty = now), optional end, reason. A summary says
- * what will be asked for before it is sent; the server checks every rule again. Each submission
+ * Create a manual state request: state (none chosen at first), start (empty = now, confirmed before
+ * it is sent), optional end, reason. A summary says what will be asked for, and what about the period
+ * would be refused, before it is sent; the server checks every rule again. Each submission
  * carries a key of its own, so a double click or a retry creates one request.
  */
-export function RequestForm({ action, preview, objectId, objectName, states, timeZone, reasonMax }: RequestFormProps) {
+/** The registry's wall time now, as a datetime-local field writes it (YYYY-MM-DDTHH:MM:SS). */
+function wallNow(timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  })
+    .format(new Date())
+    .replace(" ", "T");
+}
+
+export function RequestForm({ action, preview, objectId, objectName, states: requestable, timeZone, reasonMax }: RequestFormProps) {
+  // serverBlocked belongs to the block action (with its prohibitions); the server refuses it here too.
+  const states = requestable.filter((s) => s.name !== "serverBlocked");
+  const blockElsewhere = states.length < requestable.length;
   const t = useTranslations("object.form");
   const { locale } = useFormat();
   const [result, formAction, pending] = useActionState(action, null);
   const [previewed, previewAction, previewing] = useActionState(preview, null);
   const [key, setKey] = useState(newKey);
-  const firstState = states[0]?.name ?? "";
-  const [state, setState] = useState(firstState);
+  // No state chosen at first: a reason and Enter must not request whatever happens to be first.
+  const [state, setState] = useState("");
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   // Controlled: a form action resets uncontrolled fields, and the preview must not wipe the reason.
@@ -45,9 +65,9 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
       setReason("");
       setFrom("");
       setTo("");
-      setState(firstState);
+      setState("");
     }
-  }, [result, firstState]);
+  }, [result]);
   const chosen = states.find((s) => s.name === state);
   // The wall time typed, in the registry's zone: English "2026-11-29 10:00", Czech "29. 11. 2026 10:00".
   const show = (value: string) => {
@@ -56,16 +76,39 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
     const written = locale === "en" || !y || !m || !d ? `${date} ${time}` : `${Number(d)}. ${Number(m)}. ${y} ${time}`;
     return `${written} ${timeZone}`;
   };
+  // A preview belongs to what was typed when it was asked for: a change or a new request hides it.
+  const fields = [key, state, from, to, reason].join("\u0000");
+  const [previewedFields, setPreviewedFields] = useState<string | null>(null);
+  const showPreview = previewed && !previewing && previewedFields === fields;
+  // What the server would refuse about the period, said while typing (wall times in the registry's zone).
+  const wall = (value: string) => (value.length === 16 ? `${value}:00` : value);
+  const period =
+    to && from && wall(to) <= wall(from)
+      ? t("endBeforeStart", { to: show(to), from: show(from) })
+      : to && wall(to) <= wallNow(timeZone)
+        ? t("endInPast", { to: show(to) })
+        : null;
+  const startsNow = !from || wall(from) <= wallNow(timeZone);
 
   return (
-    <form ref={formRef} action={formAction} className="request-form" aria-label={t("label")}>
+    <form
+      ref={formRef}
+      action={formAction}
+      className="request-form"
+      aria-label={t("label")}
+      onSubmit={(event) => {
+        // A request from now takes effect at once: asked for once more before it is sent.
+        if (chosen && startsNow && !window.confirm(t("confirmNow", { state: chosen.name, name: objectName }))) event.preventDefault();
+      }}
+    >
       <input type="hidden" name="objectId" value={objectId} />
       <input type="hidden" name="idempotencyKey" value={key} />
       <fieldset disabled={pending || previewing} className="plain">
         <div className="filter-row">
           <label>
             {t("state")}
-            <select name="state" value={state} onChange={(e) => setState(e.target.value)}>
+            <select aria-label={t("state")} name="state" value={state} required onChange={(e) => setState(e.target.value)}>
+              <option value="">{t("chooseState")}</option>
               {states.map((s) => (
                 <option key={s.name} value={s.name}>
                   {s.name}
@@ -86,6 +129,7 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
           {t("reason", { max: reasonMax })}
           <textarea name="reason" maxLength={reasonMax} required rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
+        {blockElsewhere && <p className="muted">{t("blockElsewhere")}</p>}
         {chosen && (
           <p className="preview" role="status" aria-live="polite">
             {t.rich("preview", {
@@ -99,6 +143,11 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
             })}
           </p>
         )}
+        {period && (
+          <p className="form-error" role="alert">
+            {period}
+          </p>
+        )}
         <div className="filter-actions">
           <button
             type="button"
@@ -106,14 +155,18 @@ export function RequestForm({ action, preview, objectId, objectName, states, tim
             // Not a form action: those reset the form afterwards, and a preview must keep what was typed.
             onClick={() => {
               const form = formRef.current;
-              if (form) startTransition(() => previewAction(new FormData(form)));
+              if (!form) return;
+              setPreviewedFields(fields);
+              startTransition(() => previewAction(new FormData(form)));
             }}
           >
             {t("previewButton")}
           </button>
-          <button type="submit">{t("submit")}</button>
+          <button type="submit" disabled={period !== null}>
+            {t("submit")}
+          </button>
         </div>
-        {previewed && !previewing && (
+        {showPreview && (
           <div className={previewed.ok ? "preview-result" : "form-error"} role={previewed.ok ? "status" : "alert"}>
             <strong>{t("previewResult")}</strong>
             {previewed.ok ? previewed.message : previewed.error}

@@ -39,22 +39,25 @@ function dayLabel(ms: number, timeZone: string, locale: Locale): string {
 }
 
 /** One lane per state, a bar per period, a "now" line; zoom to the last month, year or the whole life. */
-export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTimelineProps) {
+export function StateTimeline({ lanes: allLanes, bars: allBars, now, created, timeZone }: StateTimelineProps) {
   const t = useTranslations("object.timeline");
   const { locale } = useFormat();
   const [zoom, setZoom] = useState<Zoom>("year");
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
   const nowMs = Date.parse(now);
-  const latest = Math.max(nowMs, ...bars.map((b) => Date.parse(b.to ?? b.from)));
+  const latest = Math.max(nowMs, ...allBars.map((b) => Date.parse(b.to ?? b.from)));
   const ranges: Record<Zoom, [number, number]> = {
     month: [nowMs - 31 * DAY, nowMs + 7 * DAY],
     year: [nowMs - 365 * DAY, nowMs + 60 * DAY],
     all: [
-      Math.min(Date.parse(created), ...bars.map((b) => Date.parse(b.from))),
+      Math.min(Date.parse(created), ...allBars.map((b) => Date.parse(b.from))),
       latest + Math.max(30 * DAY, (latest - Date.parse(created)) * 0.05),
     ],
   };
   const [start, end] = ranges[zoom];
+  // Only what falls in the range: a state with no bar in it gets no (empty) lane.
+  const bars = allBars.filter((b) => Date.parse(b.from) <= end && (b.to === null || Date.parse(b.to) >= start));
+  const lanes = allLanes.filter((lane) => bars.some((b) => b.state === lane));
   const x = (ms: number) => LEFT + ((Math.min(Math.max(ms, start), end) - start) / (end - start)) * (WIDTH - LEFT - 10);
   const height = TOP + lanes.length * LANE + 30;
   const ticks = Array.from({ length: 6 }, (_, i) => start + ((end - start) * i) / 5);
@@ -69,7 +72,8 @@ export function StateTimeline({ lanes, bars, now, created, timeZone }: StateTime
           </button>
         ))}
       </fieldset>
-      <div className="timeline-frame">
+      {lanes.length === 0 && <p className="muted">{t("emptyRange")}</p>}
+      <div className="timeline-frame" hidden={lanes.length === 0}>
         <svg viewBox={`0 0 ${WIDTH} ${height}`} role="img" aria-label={t("label", { zoom })}>
           {lanes.map((lane, i) => (
             <g key={lane}>

@@ -69,7 +69,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
         <div className="filter-row">
           <label>
             {t("type")}
-            <select name="type" defaultValue="">
+            <select aria-label={t("type")} name="type" defaultValue="">
               <option value="">{t("anyType")}</option>
               {types.map((type) => (
                 <option key={type} value={type}>
@@ -80,7 +80,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           </label>
           <label>
             {t("kind")}
-            <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
+            <select aria-label={t("kind")} name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
               <option value="block">{t("kindBlock")}</option>
               <option value="request">{t("kindRequest")}</option>
             </select>
@@ -88,7 +88,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           {kind === "request" && (
             <label>
               {t("state")}
-              <select name="state">
+              <select aria-label={t("state")} name="state">
                 {states.map((s) => (
                   <option key={s}>{s}</option>
                 ))}

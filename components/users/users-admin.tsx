@@ -47,7 +47,7 @@ export function AddUserForm({ roles }: { roles: readonly string[] }) {
         </label>
         <label>
           {t("role")}
-          <select name="role" defaultValue="support">
+          <select aria-label={t("role")} name="role" defaultValue="support">
             <RoleOptions roles={roles} />
           </select>
         </label>

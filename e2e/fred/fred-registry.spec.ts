@@ -137,7 +137,7 @@ test("an administrator schedules and cancels a request, and a request from now t
   await expect(form.locator(".form-ok")).toHaveText(/^Request (\d+): serverTransferProhibited on /);
   const scheduled = Number(/^Request (\d+)/.exec((await form.locator(".form-ok").textContent()) as string)?.[1]);
   const row = requests.filter({ has: page.getByRole("cell", { name: String(scheduled), exact: true }) });
-  await expect(row).toContainText("pending");
+  await expect(row).toContainText("scheduled");
   const [stored] = (await fred.query("SELECT object_id, state_id, canceled FROM object_state_request WHERE id = $1", [scheduled])).rows;
   expect(stored).toEqual({ object_id: domain.id, state_id: 3, canceled: null });
   await row.getByLabel(`Reason to cancel request ${scheduled}`).fill("dispute settled");
@@ -179,4 +179,57 @@ test("an administrator schedules and cancels a request, and a request from now t
     ])
   ).rows;
   expect(periods).toBe(1);
+});
+
+test("'does not have now' with 'any of' lists domains with none of the states, 'all of' those lacking at least one", async ({
+  page,
+}, testInfo) => {
+  const chosen = ["serverBlocked", "serverTransferProhibited", "serverUpdateProhibited"];
+  /** The listed domains' open states among the chosen ones, by name, from FRED's object_state. */
+  const heldOfChosen = async (names: string[]) => {
+    const result = await fred.query(
+      `SELECT o.name, count(e.name)::int AS held FROM object_registry o
+         LEFT JOIN object_state s ON s.object_id = o.id AND s.valid_to IS NULL
+         LEFT JOIN enum_object_states e ON e.id = s.state_id AND e.name = ANY($2)
+        WHERE o.name = ANY($1) AND o.erdate IS NULL GROUP BY o.name`,
+      [names, chosen],
+    );
+    return new Map(result.rows.map((row) => [row.name as string, row.held as number]));
+  };
+  const countWith = async (having: string) =>
+    (
+      await fred.query(
+        `SELECT count(*)::int AS n FROM object_registry o
+          WHERE o.type = 3 AND o.erdate IS NULL
+            AND (SELECT count(*) FROM object_state s JOIN enum_object_states e ON e.id = s.state_id
+                  WHERE s.object_id = o.id AND s.valid_to IS NULL AND e.name = ANY($1)) ${having}`,
+        [chosen],
+      )
+    ).rows[0].n as number;
+
+  await signInAsAdmin(page);
+  for (const [match, label, having, lacks] of [
+    ["any", "any of (has none)", "= 0", (held: number) => held === 0],
+    ["all", "all of (lacks at least one)", `< ${chosen.length}`, (held: number) => held < chosen.length],
+  ] as const) {
+    await page.goto("/objects");
+    const form = page.getByRole("form", { name: "Filter objects" });
+    await form.getByLabel("Type").selectOption("domain");
+    await form.getByRole("radio", { name: "does not have now" }).check();
+    // The choice says what it means once "does not have now" is chosen.
+    await expect(form.getByLabel("Several states").locator(`option[value="${match}"]`)).toHaveText(label);
+    await form.getByLabel("Several states").selectOption(match);
+    for (const state of chosen) await form.getByRole("checkbox", { name: state, exact: true }).check();
+    await form.getByRole("button", { name: "Apply filters" }).click();
+    await expect(page).toHaveURL(/[?&]mode=not\b/);
+    const names = await page.locator("table.objects-table tbody td.col-name a").allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    // Every listed domain really lacks them as the words say, in FRED's own tables...
+    const held = await heldOfChosen(names);
+    for (const name of names) expect(lacks(held.get(name) ?? -1), `${name} holds ${held.get(name)} of ${chosen.join(", ")}`).toBe(true);
+    // ...and the list holds all such domains.
+    const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
+    expect(total).toBe(await countWith(having));
+    await page.screenshot({ path: testInfo.outputPath(`fred-objects-not-${match}.png`), fullPage: true });
+  }
 });

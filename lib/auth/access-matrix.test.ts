@@ -82,7 +82,7 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "app/objects/[id]/actions.ts#previewRequestAction": {
     allowed: ["admin", "operator"],
-    form: (_, fx) => form({ objectId: fx.domain, state: "serverBlocked", from: fx.freeSlot(), reason: "access matrix" }),
+    form: (_, fx) => form({ objectId: fx.domain, state: "serverRegistrantChangeProhibited", from: fx.freeSlot(), reason: "access matrix" }),
   },
   "app/objects/[id]/actions.ts#blockAction": {
     allowed: ["admin", "operator"],

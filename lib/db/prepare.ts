@@ -27,17 +27,23 @@ export async function prepareDatabase(
 
   log(`The embedded registry is empty: loading demo data (${config.demoDomains.toLocaleString("en")} domains)…`);
   const started = Date.now();
-  let lastPercent = -1;
+  // A few lines, not one per step: the rows at each quarter, then one for the indexes and history
+  // (the server's log is not a terminal, so a line cannot be rewritten in place).
+  let lastQuarter = 0;
+  let finishing = false;
   const seeded = await seedDemo(
     db,
     { domains: config.demoDomains, seed: 1, now: new Date(), timeZone: config.registryTimeZone },
-    ({ phase, done, total }) => {
-      const percent = Math.floor((done / total) * 100);
-      if (percent >= lastPercent + 10 || done === total) {
-        lastPercent = percent;
-        log(
-          `  demo data ${String(percent).padStart(3)}% (${done.toLocaleString("en")} of ${total.toLocaleString("en")} objects, ${phase})`,
-        );
+    ({ done, total }) => {
+      if (done < total) {
+        const quarter = Math.floor((done / total) * 4);
+        if (quarter > lastQuarter) {
+          lastQuarter = quarter;
+          log(`  demo data: ${quarter * 25}% of ${total.toLocaleString("en")} objects written`);
+        }
+      } else if (!finishing) {
+        finishing = true;
+        log(`  demo data: all ${total.toLocaleString("en")} objects written; building indexes and state history…`);
       }
     },
   );

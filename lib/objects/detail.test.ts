@@ -347,7 +347,7 @@ describe("the object page's long tables", () => {
     blockId: null,
   });
   // Newest first, as objectDetail lists them: two pending far down the list.
-  const requests = Array.from({ length: 500 }, (_, i) => request(1000 - i, i === 120 || i === 499 ? "pending" : "ended"));
+  const requests = Array.from({ length: 500 }, (_, i) => request(1000 - i, i === 120 || i === 499 ? "scheduled" : "ended"));
   const history = Array.from({ length: 500 }, (_, i) => period(i));
 
   it("shows the newest rows, and every request that can still change, unless all are asked for", () => {

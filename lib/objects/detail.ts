@@ -37,7 +37,7 @@ export interface HistoryPeriod {
   to: string | null;
 }
 
-export type RequestStatus = "pending" | "in force" | "ended" | "canceled";
+export type RequestStatus = "scheduled" | "in force" | "ended" | "canceled";
 
 export interface StateRequest {
   id: number;
@@ -69,7 +69,7 @@ export function visibleRows(
 ): { history: HistoryPeriod[]; requests: StateRequest[] } {
   const history = all.history ? object.history : object.history.slice(-PAGE_ROWS.history);
   if (all.requests) return { history, requests: object.requests };
-  const open = (r: StateRequest) => r.status === "pending" || r.status === "in force";
+  const open = (r: StateRequest) => r.status === "scheduled" || r.status === "in force";
   const room = Math.max(0, PAGE_ROWS.requests - object.requests.filter(open).length);
   const kept = new Set([...object.requests.filter(open), ...object.requests.filter((r) => !open(r)).slice(0, room)]);
   return { history, requests: object.requests.filter((r) => kept.has(r)) };
@@ -235,7 +235,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation,
               m.author, m.canceled_by, m.block_id,
               CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
-                   WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'pending'
+                   WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'scheduled'
                    WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
                    ELSE 'ended' END AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id

@@ -15,7 +15,7 @@ export interface StateFilter {
   /** State ids, from the catalogue. */
   states: number[];
   mode: StateMode;
-  /** all: every listed state; any: at least one. With "not": lacks all of them / lacks at least one. */
+  /** all: every listed state; any: at least one. With "not" the opposite: lacks at least one / has none. */
   match: "all" | "any";
   /** The instant for "at"; the range [from, to) for "during", "entered" and "left". */
   at?: Date;
@@ -84,6 +84,29 @@ const isWallTime = (time: string) => {
 };
 
 const NAME_MAX = 255;
+/** Every URL parameter parseFilter reads (the list adds its paging and sorting ones). */
+export const FILTER_PARAMS = [
+  "type",
+  "q",
+  "match",
+  "registrar",
+  "created_from",
+  "created_to",
+  "expires_from",
+  "expires_to",
+  "deleted",
+  "states",
+  "mode",
+  "state_match",
+  "at",
+  "from",
+  "to",
+  "pending",
+  "request_state",
+  "request_from",
+  "request_to",
+];
+
 const STATE_MODES: StateMode[] = ["now", "at", "during", "entered", "left", "not"];
 
 /** A word of the filter form (objects.filters) in each language: notices name things as the form does. */
@@ -114,6 +137,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   }
 
   const name = first(params.q);
+  if (!name && first(params.match)) notices.push(msg("filter.withoutName"));
   if (name) {
     if (name.length > NAME_MAX) notices.push(msg("filter.nameTooLong", { max: NAME_MAX }));
     else {
@@ -206,6 +230,9 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
       }
     }
     filter.state = state;
+  } else {
+    const unused = ["mode", "state_match", "at", "from", "to"].filter((key) => first(params[key]));
+    if (unused.length > 0) notices.push(msg("filter.withoutStates", { names: unused.join(", "), count: unused.length }));
   }
 
   const pending = first(params.pending);
@@ -215,7 +242,10 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   }
 
   const requestState = first(params.request_state);
-  if (requestState) {
+  if (!requestState) {
+    const unused = ["request_from", "request_to"].filter((key) => first(params[key]));
+    if (unused.length > 0) notices.push(msg("filter.withoutRequestState", { names: unused.join(", "), count: unused.length }));
+  } else {
     const [id] = stateIds(requestState);
     if (id !== undefined)
       filter.request = {
@@ -275,8 +305,9 @@ export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where:
     const row = (stateSql: string) =>
       `EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = o.id AND os.state_id ${stateSql} AND ${when})`;
     if (state.mode === "not") {
-      // lacks all of them (all) / lacks at least one (any)
-      if (state.match === "all") where.push(`NOT ${row(`= ANY (${p(state.states)}::int[])`)}`);
+      // "does not have now" is the exact opposite of "has now", read with the same words:
+      // not all of them = lacks at least one; not any of them = has none.
+      if (state.match === "any") where.push(`NOT ${row(`= ANY (${p(state.states)}::int[])`)}`);
       else where.push(`(${state.states.map((id) => `NOT ${row(`= ${p(id)}`)}`).join(" OR ")})`);
     } else if (state.match === "any") where.push(row(`= ANY (${p(state.states)}::int[])`));
     else for (const id of state.states) where.push(row(`= ${p(id)}`));

@@ -108,6 +108,10 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect((await list({ sort: "expires" })).notices.map(english)).toEqual([
       "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
     ]);
+    // A parameter the list does not know is named too, never silently dropped.
+    expect((await list({ colour: "blue", Type: "domain" })).notices.map(english)).toEqual([
+      "“colour, Type” are not filters of this list; they were ignored.",
+    ]);
     // A cursor made for another sort order is not used for this one.
     const byCreation = await list({ sort: "created" });
     const mixed = await list({ after: byCreation.next as string });

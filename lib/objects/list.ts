@@ -7,7 +7,7 @@ import type { SqlDriver, SqlExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { liveObjectsNamed } from "../states/objects";
-import { filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
+import { FILTER_PARAMS, filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
@@ -31,6 +31,9 @@ export const NAME_COUNT_LIMIT = 10_000;
  * before domains), so a walk can pass hundreds of thousands of names before the first match.
  */
 export const NAME_FIRST_LIMIT = 20_000;
+
+/** The list's URL parameters: the filter's, paging and sorting, and `jump` (the page's: no jump to an exact match). */
+const LIST_PARAMS = new Set([...FILTER_PARAMS, "sort", "after", "before", "last", "size", "page", "jump"]);
 
 export interface ObjectListRow {
   id: number;
@@ -258,6 +261,17 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
     else notices.push(msg("filter.pageSize", { size: sizeText.slice(0, 64), sizes: PAGE_SIZES.join(", "), pageSize }));
   }
   if (firstValue(params.page) !== undefined) notices.push(msg("filter.pageNumber"));
+  const unknown = Object.keys(params).filter((key) => !LIST_PARAMS.has(key));
+  if (unknown.length > 0)
+    notices.push(
+      msg("filter.unknownParameter", {
+        names: unknown
+          .map((key) => key.slice(0, 40))
+          .slice(0, 5)
+          .join(", "),
+        count: unknown.length,
+      }),
+    );
 
   let position = parsePosition(
     { after: firstValue(params.after), before: firstValue(params.before), last: firstValue(params.last) },

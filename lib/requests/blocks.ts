@@ -85,7 +85,7 @@ export async function blockWork(
   batchId: string | null = null,
 ): Promise<{ message: Message; summary: Message; blockId: number; objectId: number; audited: Record<string, unknown> }> {
   const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
-  const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now);
+  const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now, { viaBlock: true });
   const { object, from, to } = blocked;
   const states = await tx.query<{ id: number; name: string; applies: boolean; manual: boolean }>(
     `SELECT s.id, s.name, s.manual, o.type = ANY (s.types) AS applies FROM enum_object_states s, object_registry o

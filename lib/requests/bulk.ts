@@ -54,7 +54,8 @@ export async function bulkChoices(): Promise<{
   const names = states.map((s) => s.name);
   return {
     types: types.map((type) => type.name),
-    states: names,
+    // serverBlocked is the block kind's (with its prohibitions), not a request of its own.
+    states: names.filter((n) => n !== "serverBlocked"),
     prohibitions: names.filter((n) => isProhibition(n)).map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) })),
   };
 }

@@ -37,6 +37,9 @@ export interface RequestList {
     from: string | null;
     to: string | null;
     batch: string | null;
+    /** An object's name or handle, any case. */
+    object: string | null;
+    id: number | null;
     upcoming: boolean;
   };
   states: string[];
@@ -52,7 +55,7 @@ const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT 
 
 /**
  * All requests across objects, newest start first, filtered by phase, state, author, a period they
- * overlap and batch; `upcoming`: those that start or end in the next 7 days, soonest first.
+ * overlap, batch, object (name or handle) and request id; `upcoming`: those that start or end in the next 7 days, soonest first.
  */
 export async function listRequests(params: Params): Promise<RequestList> {
   const { db } = await authorize("registry.read", "requests.list");
@@ -74,6 +77,8 @@ export async function listRequests(params: Params): Promise<RequestList> {
     from: null,
     to: null,
     batch: null,
+    object: null,
+    id: null,
     upcoming: text("upcoming") === "1",
   };
 
@@ -114,6 +119,19 @@ export async function listRequests(params: Params): Promise<RequestList> {
       filter.batch = batch;
       where.push(`m.batch_id = ${p(batch)}::uuid`);
     } else notices.push(msg("requestList.notBatch", { batch: batch.slice(0, 40) }));
+  }
+  const object = text("object");
+  if (object) {
+    filter.object = object.slice(0, 255);
+    // Its requests by name or handle, in any case (deleted objects' too).
+    where.push(`r.object_id IN (SELECT o.id FROM object_registry o WHERE lower(o.name) = lower(${p(filter.object)}))`);
+  }
+  const id = text("id");
+  if (id) {
+    if (/^\d{1,9}$/.test(id)) {
+      filter.id = Number(id);
+      where.push(`r.id = ${p(filter.id)}`);
+    } else notices.push(msg("requestList.notRequestId", { id: id.slice(0, 40) }));
   }
   if (filter.upcoming)
     where.push(`r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')

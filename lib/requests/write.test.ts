@@ -109,51 +109,69 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     expect(transfer.lines).toEqual([
       "e.cz gets serverTransferProhibited (Sponsoring registrar change forbidden) now, with no end; EPP transfer refused.",
     ]);
-    await expect(preview({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start + DAY), to: iso(start) })).rejects.toThrow(
-      /is not after the start/,
-    );
+    await expect(
+      preview({ objectId: ids["e.cz"], state: "serverRegistrantChangeProhibited", from: iso(start + DAY), to: iso(start) }),
+    ).rejects.toThrow(/is not after the start/);
     expect(await requests()).toBe(before);
   });
 
   it("refuses every broken rule with its own message and writes nothing", async () => {
     const soon = Date.now() + DAY;
     await refused(create({ objectId: ids.HOLDER, state: "serverRenewProhibited" }), "serverRenewProhibited does not apply to a contact.");
+    // serverBlocked is the block's (with its prohibitions), never a request of its own.
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverBlocked" }),
+      "c.cz is blocked with the Block action (serverBlocked together with its prohibitions), not with a request for serverBlocked.",
+    );
     await refused(create({ objectId: ids["c.cz"], state: "outzone" }), /^outzone is automatic: the state engine sets it/);
     await refused(create({ objectId: ids["c.cz"], state: "noSuchState" }), "There is no state “noSuchState”.");
-    await refused(create({ objectId: ids["c.cz"], state: "serverBlocked", to: iso(Date.now() - DAY) }), /^The end .* is in the past\.$/);
     await refused(
-      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + DAY), to: iso(soon) }),
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", to: iso(Date.now() - DAY) }),
+      /^The end .* is in the past\.$/,
+    );
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: iso(soon + DAY), to: iso(soon) }),
       /^The end .* is not after the start /,
     );
     await refused(
-      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(Date.now() - DAY) }),
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: iso(Date.now() - DAY) }),
       /^The start .* is in the past; requests start now or later\.$/,
     );
     await refused(
-      create({ objectId: ids["c.cz"], state: "serverBlocked", from: "2026-02-30T10:00" }),
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: "2026-02-30T10:00" }),
       "The start “2026-02-30T10:00” is not a date and time.",
     );
     await refused(
-      create({ objectId: ids["gone.cz"], state: "serverBlocked" }),
+      create({ objectId: ids["gone.cz"], state: "serverRegistrantChangeProhibited" }),
       /^gone\.cz was deleted on .*; deleted objects take no requests\.$/,
     );
-    await refused(create({ objectId: 999_999, state: "serverBlocked" }), "There is no object with id 999999.");
-    await refused(create({ objectId: "1 OR 1=1", state: "serverBlocked" }), "Unknown object.");
+    await refused(create({ objectId: 999_999, state: "serverRegistrantChangeProhibited" }), "There is no object with id 999999.");
+    await refused(create({ objectId: "1 OR 1=1", state: "serverRegistrantChangeProhibited" }), "Unknown object.");
     await refused(
-      create({ objectId: ids["c.cz"], state: "serverBlocked", reason: "x".repeat(301) }),
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", reason: "x".repeat(301) }),
       "Reasons have at most 300 characters.",
     );
-    await refused(create({ objectId: ids["c.cz"], state: "serverBlocked", reason: "   " }), "Give a reason.");
+    await refused(create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", reason: "   " }), "Give a reason.");
 
-    const first = await create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon), to: iso(soon + 10 * DAY) });
+    const first = await create({
+      objectId: ids["c.cz"],
+      state: "serverRegistrantChangeProhibited",
+      from: iso(soon),
+      to: iso(soon + 10 * DAY),
+    });
     await refused(
-      create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + 5 * DAY) }),
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: iso(soon + 5 * DAY) }),
       new RegExp(
-        `^c\\.cz already has request ${first.requestId} for serverBlocked \\(.*\\); two requests for one state may not overlap\\.$`,
+        `^c\\.cz already has request ${first.requestId} for serverRegistrantChangeProhibited \\(.*\\); two requests for one state may not overlap\\.$`,
       ),
     );
     // Back to back is not an overlap.
-    await create({ objectId: ids["c.cz"], state: "serverBlocked", from: iso(soon + 10 * DAY), to: iso(soon + 11 * DAY) });
+    await create({
+      objectId: ids["c.cz"],
+      state: "serverRegistrantChangeProhibited",
+      from: iso(soon + 10 * DAY),
+      to: iso(soon + 11 * DAY),
+    });
 
     const out = await create({ objectId: ids["d.cz"], state: "serverOutzoneManual", from: iso(soon), to: iso(soon + 3 * DAY) });
     await refused(
@@ -162,9 +180,9 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
         `^d\\.cz has request ${out.requestId} for serverOutzoneManual .*; a domain cannot be kept in and out of the zone at the same time\\.$`,
       ),
     );
-    const denied = await actAs(support, () => createStateRequest({ objectId: ids["d.cz"], state: "serverBlocked", reason: "x" })).catch(
-      (e) => e,
-    );
+    const denied = await actAs(support, () =>
+      createStateRequest({ objectId: ids["d.cz"], state: "serverRegistrantChangeProhibited", reason: "x" }),
+    ).catch((e) => e);
     expect(denied).toBeInstanceOf(AccessError);
     expect(denied.status).toBe(403);
     const [{ refusals }] = await db.sql.query<{ refusals: number }>(
@@ -187,12 +205,16 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       error: "serverOutzoneManual does not apply to a contact.",
       fieldErrors: { state: ["Not for this type."] },
     });
-    expect(await send({ objectId: "-1", state: "serverBlocked" })).toMatchObject({ ok: false, code: "invalid", error: "Unknown object." });
+    expect(await send({ objectId: "-1", state: "serverRegistrantChangeProhibited" })).toMatchObject({
+      ok: false,
+      code: "invalid",
+      error: "Unknown object.",
+    });
     expect(await send({ objectId: String(ids["c.cz"]), state: "expired" })).toMatchObject({
       ok: false,
       error: expect.stringMatching(/automatic/),
     });
-    expect(await send({ objectId: String(ids["c.cz"]), state: "serverBlocked", reason: "" })).toMatchObject({
+    expect(await send({ objectId: String(ids["c.cz"]), state: "serverRegistrantChangeProhibited", reason: "" })).toMatchObject({
       ok: false,
       error: "Give a reason.",
     });
@@ -260,12 +282,12 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
 
   it("cancels a future request so it never holds, and one in force so its state closes at once", async () => {
     const start = Date.now() + 3 * DAY;
-    const future = await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start) });
+    const future = await create({ objectId: ids["e.cz"], state: "serverRegistrantChangeProhibited", from: iso(start) });
     expect(english((await cancel({ requestId: future.requestId })).message)).toBe(
-      `Request ${future.requestId} canceled: serverBlocked on e.cz will not take effect.`,
+      `Request ${future.requestId} canceled: serverRegistrantChangeProhibited on e.cz will not take effect.`,
     );
     // The slot is free again.
-    await create({ objectId: ids["e.cz"], state: "serverBlocked", from: iso(start), to: iso(start + DAY) });
+    await create({ objectId: ids["e.cz"], state: "serverRegistrantChangeProhibited", from: iso(start), to: iso(start + DAY) });
 
     const now = await create({ objectId: ids["e.cz"], state: "serverTransferProhibited" });
     expect(await openState("e.cz", "serverTransferProhibited")).toBe(true);
@@ -328,7 +350,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       Array.from({ length: 8 }, (_, i) =>
         create({
           objectId: ids["race.cz"],
-          state: "serverBlocked",
+          state: "serverRegistrantChangeProhibited",
           from: iso(start + i * 60_000),
           to: iso(start + DAY),
           reason: `attempt ${++n}`,

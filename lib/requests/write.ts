@@ -101,6 +101,9 @@ export async function checkRequest(
   if (!state.manual) throw new InputError(msg("request.automatic", { state: state.name }), { state: [msg("field.automatic")] });
   if (!state.applies)
     throw new InputError(msg("request.notForType", { state: state.name, type: object.type }), { state: [msg("field.notForType")] });
+  // serverBlocked is the block's: with its prohibitions, taken over and given back (./blocks).
+  if (state.name === "serverBlocked" && !options.viaBlock)
+    throw new InputError(msg("request.blockOnly", { object: object.name }), { state: [msg("field.blockOnly")] });
 
   const zone = readConfig().registryTimeZone;
   let from = now;

@@ -309,6 +309,11 @@ function distinctContacts(ctx: Context, rng: Rng, count: number): number[] {
  */
 const SHOWCASE_EXDATE_OFFSETS = [400, 20, 0, -10, -31, -40, -46, -60, -300, 200, 100, 15];
 const SHOWCASE_VALIDATION_OFFSETS = [-5, 10, 25, 0, 60, 200];
+/**
+ * The domain with a long history (support needs one to read): ten years old, taken out of the
+ * zone for three days and locked for updates for two days every month: some 360 history periods.
+ */
+const LONG_HISTORY_INDEX = SHOWCASE_EXDATE_OFFSETS.length;
 
 function exdateOffset(rng: Rng, index: number): number {
   if (index < SHOWCASE_EXDATE_OFFSETS.length) return SHOWCASE_EXDATE_OFFSETS[index];
@@ -322,7 +327,7 @@ function domainRows(ctx: Context, index: number, batches: Map<TableName, Row[]>)
   const isEnum = enumIndex >= 0;
   const name = isEnum ? enumName(enumIndex) : `${domainLabel(index, ctx.counts.domains + ctx.counts.deletedDomains)}.cz`;
   const exdate = addDays(ctx.today, exdateOffset(rng, index));
-  const years = rng.int(1, 10);
+  const years = index === LONG_HISTORY_INDEX ? 11 : rng.int(1, 10);
   const crdateMs = Math.min(
     Date.parse(`${addDays(exdate, -365 * years)}T00:00:00Z`) + rng.int(6, 20) * HOUR + rng.int(0, 59) * 60_000,
     ctx.nowMs - rng.int(1, 30) * DAY,
@@ -398,6 +403,10 @@ function scenarioFor(rng: Rng, index: number): Scenario | null {
 const BLOCK = [STATE.serverBlocked, STATE.serverDeleteProhibited, STATE.serverTransferProhibited, STATE.serverUpdateProhibited];
 
 function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, id: number, index: number, crdateMs: number): void {
+  if (index === LONG_HISTORY_INDEX) {
+    longHistory(ctx, rng, batches, id, crdateMs);
+    return;
+  }
   const scenario = scenarioFor(rng, index);
   if (!scenario) return;
   const now = ctx.nowMs;
@@ -507,6 +516,14 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
       }
       return;
     }
+  }
+}
+
+/** Monthly maintenance windows from a month after creation until last month (LONG_HISTORY_INDEX). */
+function longHistory(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, id: number, crdateMs: number): void {
+  for (let start = crdateMs + 30 * DAY; start + 30 * DAY < ctx.nowMs; start += 30 * DAY) {
+    addRequests(ctx, rng, batches, id, [STATE.serverOutzoneManual], start, start + 3 * DAY, null, "Monthly DNS maintenance window");
+    addRequests(ctx, rng, batches, id, [STATE.serverUpdateProhibited], start + 10 * DAY, start + 12 * DAY, null, "Monthly audit freeze");
   }
 }
 

@@ -94,17 +94,17 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       label: t("timeline.period", { state: h.state, from: fmt.instant(h.from), to: h.to ? fmt.instant(h.to) : t("timeline.nowInForce") }),
     })),
     ...object.requests
-      .filter((r) => r.status === "pending")
+      .filter((r) => r.status === "scheduled")
       .map((r) => ({
         state: r.state,
         from: r.from,
         to: r.to,
         future: true,
-        label: t("timeline.pending", { state: r.state, id: String(r.id), period: period(r.from, r.to) }),
+        label: t("timeline.scheduled", { state: r.state, id: String(r.id), period: period(r.from, r.to) }),
       })),
     ...object.projected
       .filter(
-        (p) => Date.parse(p.from) > Date.parse(now) + 1000 && !object.requests.some((r) => r.status === "pending" && r.state === p.state),
+        (p) => Date.parse(p.from) > Date.parse(now) + 1000 && !object.requests.some((r) => r.status === "scheduled" && r.state === p.state),
       )
       .map((p) => ({
         state: p.state,
@@ -115,6 +115,9 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       })),
   ];
   const lanes = [...new Set(bars.map((b) => b.state))];
+  // What is coming: the scheduled requests, soonest first, in the summary of what the states mean.
+  const scheduled = object.requests.filter((r) => r.status === "scheduled").sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
+  const blockAhead = object.block !== null && Date.parse(object.block.from) > Date.parse(now);
   const prohibitionChoices = (checked: (name: string) => boolean) =>
     object.requestable.filter((r) => isProhibition(r.name)).map((r) => ({ name: r.name, checked: checked(r.name) }));
   const d = object.domain;
@@ -154,6 +157,18 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           {object.metadata.deleteCandidateAt && (
             <li>{t("meaning.deleteCandidate", { when: fmt.instant(object.metadata.deleteCandidateAt) })}</li>
           )}
+          {scheduled.map((r) => (
+            <li key={r.id}>
+              {t.rich("meaning.scheduled", {
+                from: fmt.instant(r.from),
+                until: r.to ? t("meaning.scheduledUntil", { to: fmt.instant(r.to) }) : "",
+                state: r.state,
+                id: String(r.id),
+                block: r.blockId ? String(r.blockId) : "none",
+                b: (chunks) => <strong>{chunks}</strong>,
+              })}
+            </li>
+          ))}
         </ul>
       </section>
 
@@ -219,14 +234,14 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
             <>
               <p>
                 {object.block.to
-                  ? t("block.blockedUntil", {
+                  ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
                       id: String(object.block.id),
                       from: fmt.instant(object.block.from),
                       to: fmt.instant(object.block.to),
                       by: object.block.by,
                       states: ["serverBlocked", ...object.block.prohibitions].join(", "),
                     })
-                  : t("block.blockedOpen", {
+                  : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
                       id: String(object.block.id),
                       from: fmt.instant(object.block.from),
                       by: object.block.by,
@@ -341,7 +356,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           { header: t("requests.columns.request"), cell: (r) => <span id={`request-${r.id}`}>{r.id}</span> },
           { header: t("requests.columns.state"), cell: (r) => r.state },
           {
-            header: t("requests.columns.status"),
+            header: t("requests.columns.phase"),
             cell: (r) => (
               <span className={`status status-${r.status.replace(" ", "-")}`}>
                 {t("requests.status", { status: r.status.replace(" ", "_") })}
@@ -361,13 +376,13 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                 {
                   header: t("requests.columns.cancel"),
                   cell: (r: (typeof object.requests)[number]) =>
-                    r.blockId && (r.status === "pending" || r.status === "in force") ? (
+                    r.blockId && (r.status === "scheduled" || r.status === "in force") ? (
                       <span className="muted">{t("requests.endsWithBlock", { id: String(r.blockId) })}</span>
-                    ) : r.status === "pending" || r.status === "in force" ? (
+                    ) : r.status === "scheduled" || r.status === "in force" ? (
                       <ActionForm
                         action={cancelRequestAction}
                         className="inline cancel-request"
-                        confirm={t(r.status === "in force" ? "requests.cancelInForce" : "requests.cancelPending", {
+                        confirm={t(r.status === "in force" ? "requests.cancelInForce" : "requests.cancelScheduled", {
                           id: String(r.id),
                           state: r.state,
                         })}

@@ -21,6 +21,8 @@ export const common: Catalog<typeof en> = {
     changed: "Konzole nyní mluví česky.",
   },
   timeZone: "Časy v zóně {zone}",
+  /** The header's quick search: an exact name or handle opens the object, anything else lists the matches. */
+  quickSearch: { label: "Najít objekt podle jména nebo identifikátoru", placeholder: "Doména, identifikátor…" },
   none: "–",
   never: "nikdy",
   openEnded: "bez konce",

@@ -37,7 +37,7 @@ export const objects: Catalog<typeof en> = {
       states: "Aktuální stavy",
       created: "Vytvořeno",
       expires: "Expirace",
-      pending: "Čekající požadavky",
+      pending: "Naplánované požadavky",
     },
     columnPicker: "Sloupce",
     showColumns: "Zobrazit sloupce",
@@ -48,7 +48,8 @@ export const objects: Catalog<typeof en> = {
     internal: "interní",
     legend:
       "Štítky stavů: <external>tmavý okraj</external> externí (vidí ho registrátoři), <manual>žlutý</manual> ruční (nastavený požadavkem); po najetí myší na štítek se zobrazí jeho význam.",
-    pendingLabel: "{count, plural, one {# čekající požadavek} few {# čekající požadavky} other {# čekajících požadavků}} objektu {name}",
+    pendingLabel:
+      "{count, plural, one {# naplánovaný požadavek} few {# naplánované požadavky} other {# naplánovaných požadavků}} objektu {name}",
   },
   filters: {
     label: "Filtrovat objekty",
@@ -74,6 +75,8 @@ export const objects: Catalog<typeof en> = {
     severalStates: "Více stavů",
     allOf: "všechny z",
     anyOf: "kterýkoli z",
+    notAllOf: "všechny z (chybí aspoň jeden)",
+    notAnyOf: "kterýkoli z (nemá žádný)",
     chosenStates: "vybraných stavů",
     hadAt: "Okamžik ({zone})",
     rangeFrom: "Období od",
@@ -87,7 +90,7 @@ export const objects: Catalog<typeof en> = {
     deletedExclude: "vynechat",
     deletedInclude: "zahrnout",
     deletedOnly: "jen smazané",
-    pending: "má čekající požadavek",
+    pending: "má naplánovaný požadavek",
     requestFor: "Má požadavek na stav",
     requestFrom: "začínající od",
     requestTo: "před",

@@ -25,6 +25,8 @@ export const requests: Catalog<typeof en> = {
       from: "Platné po",
       to: "Začínající před",
       batch: "Dávka",
+      object: "Objekt (jméno nebo identifikátor)",
+      id: "Číslo požadavku",
       apply: "Použít filtry",
     },
     columns: {

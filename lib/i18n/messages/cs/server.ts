@@ -23,6 +23,7 @@ export const server: Catalog<typeof en> = {
     deleted: "Objekt je smazaný.",
     automatic: "Automatický stav.",
     notForType: "Pro tento typ neplatí.",
+    blockOnly: "Použijte Blokovat.",
     notInstant: "Nejde o datum a čas.",
     inPast: "Je v minulosti.",
     beforeStart: "Je před začátkem.",
@@ -44,6 +45,7 @@ export const server: Catalog<typeof en> = {
     objectDeleted: "Objekt {object} byl smazán {at}; pro smazané objekty nelze podávat požadavky.",
     noState: "Stav „{state}“ neexistuje.",
     automatic: "Stav {state} je automatický: nastavuje ho výpočet stavů podle údajů registru; požádat lze jen o ruční stavy.",
+    blockOnly: "{object} se blokuje akcí Blokovat (serverBlocked spolu s jejími zákazy), ne požadavkem na serverBlocked.",
     notForType: `Stav {state} se nevztahuje na ${objectType}.`,
     startNotInstant: "Začátek „{value}“ není datum a čas.",
     startInPast: "Začátek {from} je v minulosti; požadavek může začít nejdříve nyní.",
@@ -149,10 +151,17 @@ export const server: Catalog<typeof en> = {
     unknownState: "Neznámý stav „{state}“; byl vynechán z filtru stavů.",
     stateMode: "Režim stavů „{mode}“ není jedním z {modes}; použije se „now“.",
     stateMatch: "Shoda stavů „{match}“ není all ani any; použije se all.",
+    withoutStates:
+      "{count, plural, one {„{names}“ patří} few {„{names}“ patří} other {„{names}“ patří}} k filtru stavů, ale žádný stav nebyl zvolen; {count, plural, one {byl vynechán} few {byly vynechány} other {byly vynechány}}.",
+    withoutRequestState:
+      "{count, plural, one {„{names}“ patří} few {„{names}“ patří} other {„{names}“ patří}} k filtru žádostí, ale nebyl pro něj zvolen stav; {count, plural, one {byl vynechán} few {byly vynechány} other {byly vynechány}}.",
+    withoutName: "„match“ patří k hledání podle jména, ale žádné jméno nebylo zadáno; byl vynechán.",
+    unknownParameter:
+      "{count, plural, one {„{names}“ není filtrem tohoto seznamu; byl přeskočen} few {„{names}“ nejsou filtry tohoto seznamu; byly přeskočeny} other {„{names}“ nejsou filtry tohoto seznamu; byly přeskočeny}}.",
     needsInstant: "Volba „{mode}“ vyžaduje okamžik; zobrazují se objekty, které mají stavy nyní.",
     rangeReversed: "Období končí dřív, než začíná; zobrazují se objekty, které mají stavy nyní.",
     needsRange: "Volba „{mode}“ vyžaduje začátek i konec období; zobrazují se objekty, které mají stavy nyní.",
-    pending: "Čekající požadavek „{pending}“: hodnota není 1; filtr byl vynechán.",
+    pending: "Naplánovaný požadavek „{pending}“: hodnota není 1; filtr byl vynechán.",
     sort: "Řazení „{sort}“ není jedním z {keys} (sestupně s předponou -); řazeno podle názvu.",
     sortExpires: "Expirují jen domény: pro řazení podle expirace zvolte typ „doména“; řazeno podle názvu.",
     position: "Pozice stránky v odkazu je poškozená nebo patří k jinému řazení; zobrazuje se první stránka.",
@@ -167,6 +176,7 @@ export const server: Catalog<typeof en> = {
     notManualState: "„{state}“ není ruční stav; zobrazují se všechny stavy.",
     notInstant: "„{value}“ není datum ani čas; filtr období byl vynechán.",
     notBatch: "„{batch}“ není ID dávky; zobrazují se všechny dávky.",
+    notRequestId: "„{id}“ není číslo požadavku (celé číslo); zobrazují se všechny požadavky.",
     position: "Pozice stránky v odkazu je poškozená; zobrazuje se první stránka.",
   },
   audit: {

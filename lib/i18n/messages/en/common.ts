@@ -18,6 +18,8 @@ export const common = {
     changed: "The console speaks English now.",
   },
   timeZone: "Times in {zone}",
+  /** The header's quick search: an exact name or handle opens the object, anything else lists the matches. */
+  quickSearch: { label: "Find an object by name or handle", placeholder: "Domain, handle…" },
   none: "—",
   never: "never",
   openEnded: "open-ended",

@@ -25,6 +25,8 @@ export const requests = {
       from: "In force after",
       to: "Starting before",
       batch: "Batch",
+      object: "Object (name or handle)",
+      id: "Request id",
       apply: "Apply filters",
     },
     columns: {

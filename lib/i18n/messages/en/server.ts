@@ -23,6 +23,7 @@ export const server = {
     deleted: "Deleted.",
     automatic: "Automatic state.",
     notForType: "Not for this type.",
+    blockOnly: "Use Block.",
     notInstant: "Not a date and time.",
     inPast: "In the past.",
     beforeStart: "Before the start.",
@@ -44,6 +45,8 @@ export const server = {
     objectDeleted: "{object} was deleted on {at}; deleted objects take no requests.",
     noState: "There is no state “{state}”.",
     automatic: "{state} is automatic: the state engine sets it from the registry's data; only manual states can be requested.",
+    blockOnly:
+      "{object} is blocked with the Block action (serverBlocked together with its prohibitions), not with a request for serverBlocked.",
     notForType:
       "{state} does not apply to a {type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}}.",
     startNotInstant: "The start “{value}” is not a date and time.",
@@ -150,11 +153,19 @@ export const server = {
     unknownState: "Unknown state “{state}”; it was left out of the state filter.",
     stateMode: "State mode “{mode}” is not one of {modes}; using “now”.",
     stateMatch: "State match “{match}” is not all or any; using all.",
+    /** `names`: the parameters, comma-separated. */
+    withoutStates:
+      "{count, plural, one {“{names}” belongs} other {“{names}” belong}} to the state filter, but no state was chosen; {count, plural, one {it was} other {they were}} left out.",
+    withoutRequestState:
+      "{count, plural, one {“{names}” belongs} other {“{names}” belong}} to the request filter, but no state was chosen for it; {count, plural, one {it was} other {they were}} left out.",
+    withoutName: "“match” belongs to the name search, but no name was given; it was left out.",
+    unknownParameter:
+      "{count, plural, one {“{names}” is not a filter of this list; it was} other {“{names}” are not filters of this list; they were}} ignored.",
     /** `mode`: the mode's words as the filter form shows them. */
     needsInstant: "“{mode}” needs an instant; showing who has the states now.",
     rangeReversed: "The range ends before it starts; showing who has the states now.",
     needsRange: "“{mode}” needs a start and an end; showing who has the states now.",
-    pending: "Pending request “{pending}” is not 1; it was left out.",
+    pending: "Scheduled request “{pending}” is not 1; it was left out.",
     sort: "Sort “{sort}” is not one of {keys} (prefix - for descending); sorted by name.",
     sortExpires: "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
     position: "The page position in the link is damaged or belongs to another sort order; showing the first page.",
@@ -169,6 +180,7 @@ export const server = {
     notManualState: "“{state}” is not a manual state; all states are shown.",
     notInstant: "“{value}” is not a date or time; the period filter was left out.",
     notBatch: "“{batch}” is not a batch id; all batches are shown.",
+    notRequestId: "“{id}” is not a request id (a whole number); all requests are shown.",
     position: "The page position in the link is damaged; showing the first page.",
   },
   /** What was wrong with the audit log's filters (lib/audit/query.ts). */

@@ -1,0 +1,123 @@
+// What an operator meets in the request form and a support worker in the lists' words: no state
+// chosen for them, no serverBlocked by accident, a confirmation for a request from now, the
+// period checked while typing, a preview that never outlives its request, one word for a request
+// that has not started, and a notice for every part of a link that was not used.
+import { expect, type Page, test } from "@playwright/test";
+import { pragueWallTime, signInAsNewUser } from "./helpers";
+
+/** A domain with none of the manual states and no block, further down the list than other specs look. */
+async function openQuietDomain(page: Page, nth: number): Promise<string> {
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverUpdateProhibited,serverDeleteProhibited,serverOutzoneManual&state_match=any&mode=not",
+  );
+  const link = page.locator("table.objects-table tbody td.col-name a").nth(nth);
+  const name = (await link.textContent()) as string;
+  await link.click();
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+  return name;
+}
+
+test("the request form chooses no state, offers no serverBlocked, and confirms a request from now", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "ursula", "operator");
+  const name = await openQuietDomain(page, 30);
+  const form = page.getByRole("form", { name: "Request a state" });
+  const requests = page.locator("table.requests tbody tr");
+  const before = await requests.count();
+
+  // Nothing chosen: a reason and "Create request" create nothing.
+  await expect(form.getByLabel("State")).toHaveValue("");
+  await expect(form.getByLabel("State").locator("option")).not.toContainText(["serverBlocked"]);
+  await expect(form).toContainText("serverBlocked is set with the Block action above");
+  await form.getByLabel(/^Reason/).fill("registrar dispute 9/2026");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.getByLabel("State")).toHaveJSProperty("validity.valueMissing", true);
+  await expect(form.locator(".form-ok")).toHaveCount(0);
+
+  // From now: asked once more; declining sends nothing.
+  await form.getByLabel("State").selectOption("serverTransferProhibited");
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect
+    .poll(() => asked)
+    .toEqual([`Request serverTransferProhibited on ${name} from now? It takes effect as soon as it is created.`]);
+  await expect(form.locator(".form-ok")).toHaveCount(0);
+  expect(await requests.count()).toBe(before);
+
+  // The preview, then the request: afterwards the form is new and the old preview is gone.
+  await form.getByRole("button", { name: "Preview what it does" }).click();
+  await expect(form.locator(".preview-result")).toContainText("Preview:");
+  await page.screenshot({ path: testInfo.outputPath("request-form-preview.png"), fullPage: true });
+  page.once("dialog", (dialog) => void dialog.accept());
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(/^Request \d+: serverTransferProhibited on /);
+  await expect(form.locator(".preview-result")).toHaveCount(0);
+  await expect(form.getByLabel("State")).toHaveValue("");
+  await expect(requests).toHaveCount(before + 1);
+});
+
+test("the summary says an end before the start is wrong before anything is sent", async ({ page }, testInfo) => {
+  await signInAsNewUser(page, "uwe", "operator");
+  await openQuietDomain(page, 31);
+  const form = page.getByRole("form", { name: "Request a state" });
+  await form.getByLabel("State").selectOption("serverOutzoneManual");
+  await form.getByLabel(/^Start/).fill(pragueWallTime(10));
+  await form.getByLabel(/^End/).fill(pragueWallTime(5));
+  await form.getByLabel(/^Reason/).fill("court order 3/2026");
+  await expect(form.getByRole("alert")).toHaveText(
+    `The end (${pragueWallTime(5).replace("T", " ")} Europe/Prague) is not after the start (${pragueWallTime(10).replace("T", " ")} Europe/Prague): the request would be refused.`,
+  );
+  await expect(form.getByRole("button", { name: "Create request" })).toBeDisabled();
+  await page.screenshot({ path: testInfo.outputPath("request-form-end-before-start.png"), fullPage: true });
+  // Put right, the warning goes and the request can be sent.
+  await form.getByLabel(/^End/).fill(pragueWallTime(12));
+  await expect(form.getByRole("alert")).toHaveCount(0);
+  await expect(form.getByRole("button", { name: "Create request" })).toBeEnabled();
+});
+
+test("a request that has not started has one word, on the object page and in the request list", async ({ page }) => {
+  await signInAsNewUser(page, "udo", "operator");
+  const name = await openQuietDomain(page, 32);
+  const form = page.getByRole("form", { name: "Request a state" });
+  await form.getByLabel("State").selectOption("serverRenewProhibited");
+  await form.getByLabel(/^Start/).fill(pragueWallTime(4));
+  await form.getByLabel(/^Reason/).fill("renewal dispute");
+  await form.getByRole("button", { name: "Create request" }).click();
+  const requestId = /^Request (\d+)/.exec((await form.locator(".form-ok").textContent()) as string)?.[1] as string;
+
+  const onObject = page.locator("table.requests");
+  await expect(onObject.getByRole("columnheader", { name: "Phase" })).toBeVisible();
+  const objectRow = onObject.locator("tbody tr", { has: page.getByRole("cell", { name: requestId, exact: true }) });
+  await expect(objectRow.locator(".status")).toHaveText("scheduled");
+
+  // The request list, filtered by the object's name and by the request's id.
+  await page.goto(`/requests?object=${encodeURIComponent(name.toUpperCase())}`);
+  const listed = page.locator("table.requests tbody tr");
+  await expect(listed).toHaveCount(1);
+  await expect(page.locator("table.requests").getByRole("columnheader", { name: "Phase" })).toBeVisible();
+  await expect(listed.locator(".status")).toHaveText("scheduled");
+  await page.goto(`/requests?id=${requestId}`);
+  await expect(listed).toHaveCount(1);
+  await expect(listed.getByRole("cell", { name: requestId, exact: true })).toBeVisible();
+  await page.goto("/requests?id=12x");
+  await expect(page.getByRole("status").filter({ hasText: "“12x” is not a request id" })).toBeVisible();
+});
+
+test("every part of a list's link that is not used is named in a notice", async ({ page }) => {
+  await signInAsNewUser(page, "uta", "support");
+  for (const [query, notice] of [
+    ["mode=ever", "“mode” belongs to the state filter, but no state was chosen; it was left out."],
+    ["states=outzone&mode=ever", "State mode “ever” is not one of now, at, during, entered, left, not; using “now”."],
+    ["at=2026-01-01&state_match=any", "“state_match, at” belong to the state filter, but no state was chosen; they were left out."],
+    ["request_from=2026-01-01", "“request_from” belongs to the request filter, but no state was chosen for it; it was left out."],
+    ["match=prefix", "“match” belongs to the name search, but no name was given; it was left out."],
+    ["colour=blue", "“colour” is not a filter of this list; it was ignored."],
+  ]) {
+    await page.goto(`/objects?${query}`);
+    await expect(page.locator(".notice[role=status]"), query).toContainText(notice);
+  }
+});
