@@ -222,6 +222,7 @@ test("'does not have now' with 'any of' lists domains with none of the states, '
     for (const state of chosen) await form.getByRole("checkbox", { name: state, exact: true }).check();
     await form.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/[?&]mode=not\b/);
+    await expect(page.locator("table.objects-table tbody tr").first()).toBeVisible();
     const names = await page.locator("table.objects-table tbody td.col-name a").allTextContents();
     expect(names.length).toBeGreaterThan(0);
     // Every listed domain really lacks them as the words say, in FRED's own tables...

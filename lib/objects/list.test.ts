@@ -8,7 +8,23 @@ import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
+import type { ObjectFilter } from "./filter";
 import { countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
+
+/** An object filter with nothing chosen but `choices`. */
+const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({
+  type: null,
+  name: null,
+  registrar: null,
+  registrarId: null,
+  created: {},
+  expires: {},
+  deleted: "exclude",
+  state: null,
+  pendingRequest: false,
+  request: null,
+  ...choices,
+});
 
 describe.each(testBackends())("object list on $name", (backend) => {
   let db: Database;
@@ -269,17 +285,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
   });
 
   it("counts exactly within the budget and falls back to the planner's estimate when the count is cut off", async () => {
-    const filter = {
-      type: 3,
-      name: null,
-      registrar: null,
-      registrarId: null,
-      created: {},
-      expires: {},
-      deleted: "exclude" as const,
-      state: null,
-    };
-    const request = { filter: { ...filter, pendingRequest: false, request: null } };
+    const request = { filter: filterWith({ type: 3 }) };
     expect(await countMatches(db.sql, request, new Date())).toEqual({ total: 150, estimated: false });
     // A count the statement timeout cancels (as PostgreSQL reports it) gives the estimate, marked.
     const slow: SqlDriver = {
@@ -307,20 +313,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
         return NAME_COUNT_LIMIT + 1;
       }) as SqlDriver["transaction"],
     };
-    const search = (match: "contains" | "prefix") => ({
-      filter: {
-        type: null,
-        name: { text: "praha", match },
-        registrar: null,
-        registrarId: null,
-        created: {},
-        expires: {},
-        deleted: "exclude" as const,
-        state: null,
-        pendingRequest: false,
-        request: null,
-      },
-    });
+    const search = (match: "contains" | "prefix") => ({ filter: filterWith({ name: { text: "praha", match } }) });
     expect(await countMatches(large, search("contains"), new Date())).toEqual({ total: NAME_COUNT_LIMIT + 1, estimated: true });
     expect(counted).toEqual([]);
     // A prefix search (the name index) is still counted at that size.
