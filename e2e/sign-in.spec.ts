@@ -117,3 +117,12 @@ test("the health endpoint answers without a session and shows no registry data",
   expect(body).toMatchObject({ database: "reachable", migrations: "current" });
   expect(Object.keys(body).sort()).toEqual(["database", "migrations", "problems", "scheduler", "status"]);
 });
+
+test("every page names its icon, which anyone may fetch", async ({ page, request }) => {
+  await page.goto("/login");
+  const href = await page.locator('link[rel="icon"]').getAttribute("href");
+  expect(href).toMatch(/^\/icon\.svg/);
+  const icon = await request.get(href as string, { maxRedirects: 0 });
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toContain("image/svg+xml");
+});
