@@ -12,9 +12,9 @@ type Environment = Record<string, string | undefined>;
  * The server's environment. V8 lets the heap of a busy server grow far beyond what it keeps alive:
  * under 20 users the process held 387 MiB with no limit. A limit on the old generation
  * (CONSOLE_HEAP_MIB, 384 by default) makes it collect sooner: peak 213 MiB under the same load.
- * 256 did as well under that load but ran out of memory sooner under overload (20 users with no
- * pause), when the server's live heap grows without bound: an open problem (bench/RESULTS.md) that
- * ends the same way at any limit, later with a larger one. Two malloc
+ * 256 did as well under that load but ran out of memory under minutes of overload (20 users with
+ * no pause), before the server bounded what one kept-alive connection holds (lib/connections.ts);
+ * 384 leaves room for that. Two malloc
  * arenas keep compression's threads from holding freed memory. A NODE_OPTIONS that sets its own
  * --max-old-space-size wins.
  */
