@@ -113,10 +113,9 @@ const STATE_MODES: StateMode[] = ["now", "at", "during", "entered", "left", "not
 const formWords = (pick: (filters: (typeof MESSAGES)[Locale]["objects"]["filters"]) => string): Translated =>
   Object.fromEntries(LOCALES.map((locale) => [locale, pick(MESSAGES[locale].objects.filters)])) as Record<Locale, string>;
 
-/** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
-export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: Message[] } {
-  const notices: Message[] = [];
-  const filter: ObjectFilter = {
+/** A filter with nothing chosen: every live object. */
+export function noFilter(): ObjectFilter {
+  return {
     type: null,
     name: null,
     registrar: null,
@@ -128,6 +127,12 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
     pendingRequest: false,
     request: null,
   };
+}
+
+/** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
+export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: Message[] } {
+  const notices: Message[] = [];
+  const filter = noFilter();
 
   const type = first(params.type);
   if (type) {

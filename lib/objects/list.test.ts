@@ -8,23 +8,11 @@ import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
-import type { ObjectFilter } from "./filter";
+import { noFilter, type ObjectFilter } from "./filter";
 import { countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
 
 /** An object filter with nothing chosen but `choices`. */
-const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({
-  type: null,
-  name: null,
-  registrar: null,
-  registrarId: null,
-  created: {},
-  expires: {},
-  deleted: "exclude",
-  state: null,
-  pendingRequest: false,
-  request: null,
-  ...choices,
-});
+const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({ ...noFilter(), ...choices });
 
 describe.each(testBackends())("object list on $name", (backend) => {
   let db: Database;
