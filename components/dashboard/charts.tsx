@@ -16,6 +16,9 @@ export interface Bar {
   className?: string;
 }
 
+/** The charts' width in SVG units: about the width each is shown at beside the other on a 1,366 px screen, so their 12-unit text stays about 12 px. */
+const CHART_WIDTH = 560;
+
 /** Horizontal bars, one per state. */
 export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
   const t = useTranslations("dashboard");
@@ -23,8 +26,7 @@ export function BarChart({ bars, label }: { bars: Bar[]; label: string }) {
   const max = Math.max(1, ...bars.map((b) => b.value));
   const row = 24;
   const labelWidth = 340; // the longest state name (45 characters) at 12 units
-  // About the width it is shown at beside the other chart (1,366 px screens): its 12-unit text stays about 12 px.
-  const width = 560;
+  const width = CHART_WIDTH;
   const barSpace = width - labelWidth - 80;
   return (
     <svg className="chart bar-chart" viewBox={`0 0 ${width} ${bars.length * row + 8}`} role="img" aria-label={label}>
@@ -73,8 +75,7 @@ export function LineChart({
 }) {
   const t = useTranslations("dashboard");
   const fmt = useFormat();
-  // About the width it is shown at beside the other chart (1,366 px screens): its 12-unit text stays about 12 px.
-  const width = 560;
+  const width = CHART_WIDTH;
   const height = 220;
   const left = 48;
   const bottom = 28;

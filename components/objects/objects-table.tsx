@@ -95,11 +95,14 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
           <span className="muted">{t("table.noStates")}</span>
         ) : (
           <ul className="badges">
-            {row.states.map((name) => (
-              <li key={name} className={badges.get(name)?.className ?? "badge"} title={badges.get(name)?.title ?? name}>
-                {name}
-              </li>
-            ))}
+            {row.states.map((name) => {
+              const badge = badges.get(name);
+              return (
+                <li key={name} className={badge?.className ?? "badge"} title={badge?.title ?? name}>
+                  {name}
+                </li>
+              );
+            })}
           </ul>
         );
       case "created":

@@ -3,6 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
+import { wallTime } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -25,22 +26,6 @@ const newKey = () => crypto.randomUUID();
  * would be refused, before it is sent; the server checks every rule again. Each submission
  * carries a key of its own, so a double click or a retry creates one request.
  */
-/** The registry's wall time now, as a datetime-local field writes it (YYYY-MM-DDTHH:MM:SS). */
-function wallNow(timeZone: string): string {
-  return new Intl.DateTimeFormat("sv-SE", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  })
-    .format(new Date())
-    .replace(" ", "T");
-}
-
 export function RequestForm({ action, preview, objectId, objectName, states: requestable, timeZone, reasonMax }: RequestFormProps) {
   // serverBlocked belongs to the block action (with its prohibitions); the server refuses it here too.
   const states = requestable.filter((s) => s.name !== "serverBlocked");
@@ -82,13 +67,14 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   const showPreview = previewed && !previewing && previewedFields === fields;
   // What the server would refuse about the period, said while typing (wall times in the registry's zone).
   const wall = (value: string) => (value.length === 16 ? `${value}:00` : value);
+  const now = wallTime(Date.now(), timeZone);
   const period =
     to && from && wall(to) <= wall(from)
       ? t("endBeforeStart", { to: show(to), from: show(from) })
-      : to && wall(to) <= wallNow(timeZone)
+      : to && wall(to) <= now
         ? t("endInPast", { to: show(to) })
         : null;
-  const startsNow = !from || wall(from) <= wallNow(timeZone);
+  const startsNow = !from || wall(from) <= now;
 
   return (
     <form

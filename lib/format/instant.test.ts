@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { consoleFormat, formatInstant, formatInstantIntl, formatNumber } from "./instant";
+import { consoleFormat, formatInstant, formatInstantIntl, formatNumber, wallTime } from "./instant";
 
 describe("formatInstant", () => {
   it("writes English in ISO order with the zone's abbreviation", () => {
@@ -74,5 +74,15 @@ describe("formatInstant's per-day shortcut", () => {
       ),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe("wallTime", () => {
+  it("writes an instant as the zone's wall time, seconds included, across summer time", () => {
+    expect(wallTime(Date.parse("2026-11-24T15:30:45.999Z"), "Europe/Prague")).toBe("2026-11-24T16:30:45");
+    expect(wallTime(Date.parse("2026-07-01T08:00:00Z"), "Europe/Prague")).toBe("2026-07-01T10:00:00");
+    expect(wallTime(Date.parse("2026-03-29T00:59:59Z"), "Europe/Prague")).toBe("2026-03-29T01:59:59");
+    expect(wallTime(Date.parse("2026-03-29T01:00:00Z"), "Europe/Prague")).toBe("2026-03-29T03:00:00");
+    expect(wallTime(Date.parse("2026-11-24T15:30:00Z"), "UTC")).toBe("2026-11-24T15:30:00");
   });
 });

@@ -61,6 +61,11 @@ export function zoneOffsetMinutes(instant: number, timeZone: string): number {
   return Math.round((wall - Math.floor(instant / 1000) * 1000) / 60_000);
 }
 
+/** An instant as the wall time of `timeZone`, as a datetime-local field writes it: YYYY-MM-DDTHH:MM:SS. */
+export function wallTime(instant: number, timeZone: string): string {
+  return new Date(instant + zoneOffsetMinutes(instant, timeZone) * 60_000).toISOString().slice(0, 19);
+}
+
 /** The zone's offset (minutes) and its abbreviation in the language at an instant. */
 function zoneAt(instant: number, locale: Locale, timeZone: string): { offset: number; name: string } {
   const parts = instantFormat(locale, timeZone).formatToParts(instant);

@@ -133,6 +133,11 @@ export function noFilter(): ObjectFilter {
 export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: Message[] } {
   const notices: Message[] = [];
   const filter = noFilter();
+  // Parameters that belong to a part of the filter that was not chosen: named, and left out.
+  const unusedWithout = (keys: string[], message: "filter.withoutStates" | "filter.withoutRequestState") => {
+    const unused = keys.filter((key) => first(params[key]));
+    if (unused.length > 0) notices.push(msg(message, { names: unused.join(", "), count: unused.length }));
+  };
 
   const type = first(params.type);
   if (type) {
@@ -235,10 +240,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
       }
     }
     filter.state = state;
-  } else {
-    const unused = ["mode", "state_match", "at", "from", "to"].filter((key) => first(params[key]));
-    if (unused.length > 0) notices.push(msg("filter.withoutStates", { names: unused.join(", "), count: unused.length }));
-  }
+  } else unusedWithout(["mode", "state_match", "at", "from", "to"], "filter.withoutStates");
 
   const pending = first(params.pending);
   if (pending) {
@@ -247,10 +249,8 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   }
 
   const requestState = first(params.request_state);
-  if (!requestState) {
-    const unused = ["request_from", "request_to"].filter((key) => first(params[key]));
-    if (unused.length > 0) notices.push(msg("filter.withoutRequestState", { names: unused.join(", "), count: unused.length }));
-  } else {
+  if (!requestState) unusedWithout(["request_from", "request_to"], "filter.withoutRequestState");
+  else {
     const [id] = stateIds(requestState);
     if (id !== undefined)
       filter.request = {

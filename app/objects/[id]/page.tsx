@@ -84,7 +84,10 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const hosts = (list: { fqdn: string; addresses: string[] }[]) =>
     list.map((h) => `${h.fqdn}${h.addresses.length ? ` (${h.addresses.join(", ")})` : ""}`).join("; ");
 
-  // Timeline: recorded periods solid; pending requests and foreseen states dashed.
+  // What is coming: the scheduled requests, soonest first (the summary of what the states mean, the timeline).
+  const scheduled = object.requests.filter((r) => r.status === "scheduled").sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
+
+  // Timeline: recorded periods solid; scheduled requests and foreseen states dashed.
   const bars: TimelineBar[] = [
     ...object.history.map((h) => ({
       state: h.state,
@@ -93,19 +96,15 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       future: false,
       label: t("timeline.period", { state: h.state, from: fmt.instant(h.from), to: h.to ? fmt.instant(h.to) : t("timeline.nowInForce") }),
     })),
-    ...object.requests
-      .filter((r) => r.status === "scheduled")
-      .map((r) => ({
-        state: r.state,
-        from: r.from,
-        to: r.to,
-        future: true,
-        label: t("timeline.scheduled", { state: r.state, id: String(r.id), period: period(r.from, r.to) }),
-      })),
+    ...scheduled.map((r) => ({
+      state: r.state,
+      from: r.from,
+      to: r.to,
+      future: true,
+      label: t("timeline.scheduled", { state: r.state, id: String(r.id), period: period(r.from, r.to) }),
+    })),
     ...object.projected
-      .filter(
-        (p) => Date.parse(p.from) > Date.parse(now) + 1000 && !object.requests.some((r) => r.status === "scheduled" && r.state === p.state),
-      )
+      .filter((p) => Date.parse(p.from) > Date.parse(now) + 1000 && !scheduled.some((r) => r.state === p.state))
       .map((p) => ({
         state: p.state,
         from: p.from,
@@ -115,8 +114,6 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       })),
   ];
   const lanes = [...new Set(bars.map((b) => b.state))];
-  // What is coming: the scheduled requests, soonest first, in the summary of what the states mean.
-  const scheduled = object.requests.filter((r) => r.status === "scheduled").sort((a, b) => Date.parse(a.from) - Date.parse(b.from));
   const blockAhead = object.block !== null && Date.parse(object.block.from) > Date.parse(now);
   const prohibitionChoices = (checked: (name: string) => boolean) =>
     object.requestable.filter((r) => isProhibition(r.name)).map((r) => ({ name: r.name, checked: checked(r.name) }));

@@ -3,7 +3,7 @@ import { AccessError } from "@/lib/auth/guard";
 import { currentRequest } from "@/lib/auth/request-context";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { registryZone } from "@/lib/format/datetime";
-import { zoneOffsetMinutes } from "@/lib/format/instant";
+import { wallTime } from "@/lib/format/instant";
 import { DEFAULT_LOCALE } from "@/lib/i18n/config";
 import { getLocale } from "@/lib/i18n/server";
 import { exportObjects } from "@/lib/objects/list";
@@ -45,9 +45,7 @@ export async function GET(request: Request): Promise<Response> {
     },
   });
   // The registry's wall time (as every time on its pages), e.g. objects-20261124-1630.csv.
-  const now = Date.now();
-  const wall = new Date(now + zoneOffsetMinutes(now, registryZone()) * 60_000);
-  const stamp = wall.toISOString().slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
+  const stamp = wallTime(Date.now(), registryZone()).slice(0, 16).replace(/[-:]/g, "").replace("T", "-");
   return new Response(body, {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
