@@ -22,15 +22,19 @@ export class AccessError extends Error {
   }
 }
 
-/** The signed-in person of this request, checked against the database; null when there is none. */
-export async function currentActor(): Promise<Actor | null> {
+/**
+ * The signed-in person of this request, checked against the database; null when there is none.
+ * One session lookup per page render (React's request cache), however many reads the page makes;
+ * server actions, routes and tests run outside a render and look the session up on every call.
+ */
+export const currentActor = cache(async (): Promise<Actor | null> => {
   const request = await currentRequest();
   if (!request.claims) return null;
   const db = await requestDatabase();
   const result = await validateSession(db.sql, request.claims.sid);
   if (!("actor" in result)) return null;
   return { ...result.actor, clientAddress: request.clientAddress };
-}
+});
 
 /**
  * The signed-in person, looked up once per page render (React's request cache): for what a page

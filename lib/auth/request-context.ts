@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getToken } from "next-auth/jwt";
+import { cache } from "react";
 import { type Database, getDatabase } from "../db/client";
 import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "../i18n/config";
 
@@ -34,7 +35,8 @@ function firstForwarded(value: string | null): string | null {
   return value?.split(",")[0]?.trim() || null;
 }
 
-async function fromNextRequest(): Promise<RequestContext> {
+/** The request Next is serving, read once per render (React's request cache: one token decode). */
+const fromNextRequest = cache(async (): Promise<RequestContext> => {
   const { cookies, headers } = await import("next/headers");
   const headerList = await headers();
   const cookieJar = await cookies();
@@ -54,7 +56,7 @@ async function fromNextRequest(): Promise<RequestContext> {
       cookieJar.get(LOCALE_COOKIE)?.value,
     ),
   };
-}
+});
 
 export async function currentRequest(): Promise<RequestContext> {
   return explicit.getStore() ?? fromNextRequest();
