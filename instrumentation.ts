@@ -3,7 +3,7 @@ export async function register(): Promise<void> {
   const { readConfig } = await import("./lib/config");
   const { exitOnStartupError } = await import("./lib/db/errors");
   try {
-    (await import("./lib/connections")).limitRequestsPerConnection();
+    (await import("./lib/connections")).tuneHttpServers();
     if (readConfig().logFormat === "json") (await import("./lib/log")).installJsonLogs();
   } catch (error) {
     exitOnStartupError(error);

@@ -10,12 +10,45 @@ import http from "node:http";
  */
 export const REQUESTS_PER_CONNECTION = 50;
 
-/** Sets the limit on every HTTP server of this process (Next's `next start` server included), once it serves. */
-export function limitRequestsPerConnection(limit = REQUESTS_PER_CONNECTION): void {
+/**
+ * Makes `res.flush` (set by a compression middleware: Next's, for `next start`) flush at most once
+ * per turn of the event loop. Next streams a page in many small pieces and flushes the compressor
+ * after every one: each flush ends a deflate block and is a round trip to libuv's thread pool, and
+ * a list page paid about 1.7 ms for them. Coalesced, whatever a turn wrote still leaves in that
+ * turn (a streamed page's first part is not held back until its data is read), in fewer blocks.
+ */
+export function coalesceFlushes(res: http.ServerResponse): void {
+  let flush: (() => void) | undefined;
+  let queued = false;
+  const coalesced = () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(() => {
+      queued = false;
+      // Ending the response flushes everything itself.
+      if (!res.writableEnded && !res.destroyed) flush?.();
+    });
+  };
+  Object.defineProperty(res, "flush", {
+    configurable: true,
+    enumerable: true,
+    get: () => (flush ? coalesced : undefined),
+    set: (fn: (() => void) | undefined) => {
+      flush = typeof fn === "function" ? fn : undefined;
+    },
+  });
+}
+
+/**
+ * Sets up every HTTP server of this process (Next's `next start` server included) once it serves:
+ * the per-connection request limit (a server's own setting wins) and coalesced flushes.
+ */
+export function tuneHttpServers(limit = REQUESTS_PER_CONNECTION): void {
   const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    // Node reads the limit for each request it parses; a server's own setting wins.
+    // Node reads the limit for each request it parses.
     if (event === "connection" && !this.maxRequestsPerSocket) this.maxRequestsPerSocket = limit;
+    else if (event === "request") coalesceFlushes(args[1] as http.ServerResponse);
     return emit.call(this, event, ...args);
   } as typeof http.Server.prototype.emit;
 }
