@@ -78,6 +78,12 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
     [states, t],
   );
 
+  // Likewise each type's name (formatting a message costs more than looking it up).
+  const typeNames = useMemo(
+    () => new Map([...new Set(rows.map((row) => row.type))].map((type) => [type, t("typeName", { type })])),
+    [rows, t],
+  );
+
   const cell = (column: Column, row: ObjectsTableRow) => {
     switch (column) {
       case "name":
@@ -87,7 +93,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
           </a>
         );
       case "type":
-        return <span className={`type type-${row.type}`}>{t("typeName", { type: row.type })}</span>;
+        return <span className={`type type-${row.type}`}>{typeNames.get(row.type)}</span>;
       case "registrar":
         return row.sponsoringRegistrar ?? tc("none");
       case "states":
