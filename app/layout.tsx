@@ -7,7 +7,6 @@ import { I18nProvider } from "@/components/i18n/provider";
 import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
 import { registryZone } from "@/lib/format/datetime";
-import { clientMessages } from "@/lib/i18n/messages";
 import { getLocale, getTranslations } from "@/lib/i18n/server";
 import { setLanguageAction } from "./preferences/actions";
 import "./globals.css";
@@ -33,7 +32,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang={locale}>
       <body>
-        <I18nProvider locale={locale} messages={clientMessages(locale)} timeZone={timeZone}>
+        <I18nProvider locale={locale} timeZone={timeZone}>
           <header className="topbar">
             <Link href="/" className="brand">
               {t("brand")}

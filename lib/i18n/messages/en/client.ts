@@ -1,0 +1,13 @@
+import { admin } from "./admin";
+import { auth } from "./auth";
+import { common } from "./common";
+import { dashboard } from "./dashboard";
+import { object } from "./object";
+import { objects } from "./objects";
+import { requests } from "./requests";
+
+/**
+ * The namespaces of the English catalogue that client components translate from (../client.ts picks
+ * their parts): the browser's bundle holds these, not the server's own messages.
+ */
+export const enClient = { common, auth, dashboard, objects, object, requests, admin } as const;
