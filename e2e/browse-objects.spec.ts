@@ -27,6 +27,11 @@ test("support finds outzone domains of one registrar, sorts by expiration, pages
   await expect(page).toHaveURL(/[?&]type=domain\b/);
   await expect(rows(page).first()).toBeVisible();
   for (const cell of await column(page, "states").allTextContents()) expect(cell).toContain("outzone");
+  // Each badge explains its state on hover: the catalogue's description and what kind of state it is.
+  await expect(column(page, "states").first().getByText("outzone", { exact: true })).toHaveAttribute(
+    "title",
+    /zone.* — automatic, external \(shown to registrars\)$/,
+  );
 
   // Narrow by the registrar of the first result.
   const registrar = (await column(page, "registrar").first().textContent()) as string;

@@ -119,11 +119,13 @@ try {
       const idleRss = treeRss(pid);
 
       // One person alone: each page kind's whole HTML next to its own data access, same URLs.
+      // 40 of each: the p50 of 15 moved by ±2 ms between runs on a 2-core machine.
+      const SINGLE_PAGES = 40;
       const single: { label: string; page: number; data: number }[] = [];
       for (const kind of kinds) {
         const pages: number[] = [];
         const data: number[] = [];
-        for (let i = 0; i < 15; i++) {
+        for (let i = 0; i < SINGLE_PAGES; i++) {
           const url = kind.url();
           let started = performance.now();
           await fetch(`${BASE}${url}`, { headers: { cookie: cookies[0] } }).then((r) => r.text());
@@ -235,7 +237,7 @@ try {
       }
       say(`| all pages | 100% | ${all.length} | ${ms(percentile(all, 50))} | ${ms(percentile(all, 95))} | ${ms(Math.max(...all))} | | |`);
       say("");
-      say("One user alone (before the run), 15 pages of each kind: the whole HTML next to the page's own data access (p50, ms).");
+      say(`One user alone (before the run), ${SINGLE_PAGES} pages of each kind: the whole HTML next to the page's own data access (p50, ms).`);
       say("");
       say("| page | whole page | data access | rendering and the rest |");
       say("|---|---|---|---|");

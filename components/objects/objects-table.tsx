@@ -46,8 +46,13 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
   const t = useTranslations("objects");
   const tc = useTranslations("common");
   const [hidden, setHidden] = useState<Column[]>([]);
+  // A badge's explanation (its hover title) is added in the browser: the page brings each state's
+  // description once, with the catalogue, instead of in the HTML of every badge (25 KB of a
+  // 50-row list of outzone domains).
+  const [explained, setExplained] = useState(false);
 
   useEffect(() => {
+    setExplained(true);
     try {
       // { column: false } for each hidden column.
       const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Record<string, boolean>;
@@ -104,7 +109,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
             {row.states.map((name) => {
               const badge = badges.get(name);
               return (
-                <li key={name} className={badge?.className ?? "badge"} title={badge?.title ?? name}>
+                <li key={name} className={badge?.className ?? "badge"} title={explained ? (badge?.title ?? name) : undefined}>
                   {name}
                 </li>
               );
