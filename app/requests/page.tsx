@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
-import { SimpleTable } from "@/components/simple-table";
+import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
@@ -23,9 +23,9 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
   const f = list.filter;
   const here = (changes: Record<string, string | null>) => listHref(params, { after: null, ...changes }, "/requests");
   const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
-  // When a request was canceled, by whom and why; "—" when it was not.
+  // When a request was canceled, by whom and why; null when it was not.
   const cancellation = (r: RequestRow) => {
-    if (!r.canceled) return tc("none");
+    if (!r.canceled) return null;
     const when = fmt.instant(r.canceled);
     if (r.canceledBy && r.cancelReason) return t("list.cancellation.full", { when, who: r.canceledBy, reason: r.cancelReason });
     if (r.canceledBy) return t("list.cancellation.by", { when, who: r.canceledBy });
@@ -108,32 +108,35 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           <button type="submit">{t("list.filters.apply")}</button>
         </div>
       </form>
-      <SimpleTable
-        className="requests"
-        empty={t("list.empty")}
-        rows={list.rows}
-        rowKey={(r) => r.id}
-        columns={[
-          { header: t("list.columns.request"), cell: (r) => String(r.id) },
-          {
-            header: t("list.columns.object"),
-            cell: (r) => (
-              // A plain link: a list of requests must not make the browser prefetch every object page in it.
-              <a href={`/objects/${r.objectId}#requests`}>
-                {r.object} <span className="muted">({t("type", { type: r.objectType })})</span>
-              </a>
-            ),
+      <RequestsTable
+        labels={{
+          columns: {
+            request: t("list.columns.request"),
+            object: t("list.columns.object"),
+            state: t("list.columns.state"),
+            phase: t("list.columns.phase"),
+            period: t("list.columns.period"),
+            reason: t("list.columns.reason"),
+            author: t("list.columns.author"),
+            canceled: t("list.columns.canceled"),
           },
-          { header: t("list.columns.state"), cell: (r) => r.state },
-          {
-            header: t("list.columns.phase"),
-            cell: (r) => <span className={`status status-${r.phase.replace(" ", "-")}`}>{t(`phases.${phaseKey(r.phase)}`)}</span>,
-          },
-          { header: t("list.columns.period"), className: "nowrap", cell: (r) => period(r.from, r.to) },
-          { header: t("list.columns.reason"), cell: (r) => r.reason ?? tc("none") },
-          { header: t("list.columns.author"), cell: (r) => r.author ?? tc("none") },
-          { header: t("list.columns.canceled"), cell: (r) => cancellation(r) },
-        ]}
+          types: Object.fromEntries([...new Set(list.rows.map((r) => r.objectType))].map((type) => [type, t("type", { type })])),
+          phases: Object.fromEntries(PHASES.map((phase) => [phase, t(`phases.${phaseKey(phase)}`)])),
+          none: tc("none"),
+          empty: t("list.empty"),
+        }}
+        rows={list.rows.map((r) => ({
+          id: r.id,
+          objectId: r.objectId,
+          object: r.object,
+          objectType: r.objectType,
+          state: r.state,
+          phase: r.phase,
+          period: period(r.from, r.to),
+          reason: r.reason,
+          author: r.author,
+          canceled: cancellation(r),
+        }))}
       />
       {list.next && (
         <nav className="pager" aria-label={t("list.pager.label")}>
