@@ -237,7 +237,9 @@ try {
       }
       say(`| all pages | 100% | ${all.length} | ${ms(percentile(all, 50))} | ${ms(percentile(all, 95))} | ${ms(Math.max(...all))} | | |`);
       say("");
-      say(`One user alone (before the run), ${SINGLE_PAGES} pages of each kind: the whole HTML next to the page's own data access (p50, ms).`);
+      say(
+        `One user alone (before the run), ${SINGLE_PAGES} pages of each kind: the whole HTML next to the page's own data access (p50, ms).`,
+      );
       say("");
       say("| page | whole page | data access | rendering and the rest |");
       say("|---|---|---|---|");
