@@ -121,7 +121,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
             canceled: t("list.columns.canceled"),
           },
           types: Object.fromEntries([...new Set(list.rows.map((r) => r.objectType))].map((type) => [type, t("type", { type })])),
-          phases: Object.fromEntries(PHASES.map((phase) => [phase, t(`phases.${phaseKey(phase)}`)])),
+          phases: Object.fromEntries(PHASES.map((phase) => [phase, t(`phases.${phaseKey(phase)}`)])) as Record<Phase, string>,
           none: tc("none"),
           empty: t("list.empty"),
         }}

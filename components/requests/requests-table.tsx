@@ -1,20 +1,13 @@
 "use client";
 
-/** A request as the list shows it: its texts already worked out by the server in the page's language. */
-export interface RequestsTableRow {
-  id: number;
-  objectId: number;
-  object: string;
-  objectType: string;
-  state: string;
-  /** "scheduled", "in force", "ended" or "canceled" (lib/requests/read PHASES). */
-  phase: string;
+import type { Phase, RequestRow } from "@/lib/requests/read";
+
+/** A request as the list shows it: its times and its cancellation already written out by the server in the page's language. */
+export type RequestsTableRow = Pick<RequestRow, "id" | "objectId" | "object" | "objectType" | "state" | "phase" | "reason" | "author"> & {
   period: string;
-  reason: string | null;
-  author: string | null;
   /** When, by whom and why it was canceled; null when it was not. */
   canceled: string | null;
-}
+};
 
 export interface RequestsTableLabels {
   columns: {
@@ -27,9 +20,9 @@ export interface RequestsTableLabels {
     author: string;
     canceled: string;
   };
-  /** Each object type's and each phase's name. */
+  /** Each object type's (of the rows shown) and each phase's name. */
   types: Record<string, string>;
-  phases: Record<string, string>;
+  phases: Record<Phase, string>;
   none: string;
   empty: string;
 }
@@ -74,7 +67,7 @@ export function RequestsTable({ rows, labels }: { rows: RequestsTableRow[]; labe
             </td>
             <td>{r.state}</td>
             <td>
-              <span className={`status status-${r.phase.replace(" ", "-")}`}>{labels.phases[r.phase] ?? r.phase}</span>
+              <span className={`status status-${r.phase.replace(" ", "-")}`}>{labels.phases[r.phase]}</span>
             </td>
             <td className="nowrap">{r.period}</td>
             <td>{r.reason ?? none}</td>
