@@ -92,7 +92,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
       tx.query(
         `INSERT INTO object_state (object_id, state_id, valid_from)
          SELECT o.id, s.id, (e.cursor + interval '1 hour') AT TIME ZONE 'UTC' FROM object_registry o, enum_object_states s, console.state_engine e
-          WHERE s.name = 'serverBlocked' AND o.type = 3 AND o.erdate IS NULL AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = o.id)
+          WHERE s.name = 'serverBlocked' AND o.type = 3 AND o.erdate IS NULL AND NOT EXISTS (SELECT FROM console.state_pending m WHERE m.object_id = o.id)
             AND NOT EXISTS (SELECT FROM object_state x WHERE x.object_id = o.id AND x.state_id = s.id) LIMIT 1`,
       ),
     );

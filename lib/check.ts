@@ -69,11 +69,11 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
     promise: "every history row ends after it starts, and none starts or ends after the engine's cursor",
     sql: `SELECT format('row %s (object %s): %s → %s, cursor %s', os.id, os.object_id, os.valid_from, os.valid_to, e.cursor) AS example
             FROM object_state os CROSS JOIN console.state_engine e
-            LEFT JOIN console.state_marks m ON m.object_id = os.object_id
+            LEFT JOIN console.state_next_event ne ON ne.object_id = os.object_id
            WHERE coalesce(os.valid_to, 'infinity') > ${ADOPTED_AT}
              AND (os.valid_to <= os.valid_from
-                  OR os.valid_from > greatest(e.cursor, m.processed_to) AT TIME ZONE 'UTC'
-                  OR os.valid_to > greatest(e.cursor, m.processed_to) AT TIME ZONE 'UTC')`,
+                  OR os.valid_from > greatest(e.cursor, ne.exact_to) AT TIME ZONE 'UTC'
+                  OR os.valid_to > greatest(e.cursor, ne.exact_to) AT TIME ZONE 'UTC')`,
   },
   {
     name: "open states without cause",
@@ -84,7 +84,8 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
                          WHERE os.valid_from <= t.utc AND (os.valid_to IS NULL OR os.valid_to > t.utc)
                            AND (os.state_id = ANY (console.engine_automatic_states())
                                 OR os.state_id IN (SELECT id FROM enum_object_states WHERE manual))
-                           AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = os.object_id)),
+                           AND NOT EXISTS (SELECT FROM console.state_next_event ne WHERE ne.object_id = os.object_id AND ne.exact_to > t.at)
+                           AND NOT EXISTS (SELECT FROM console.state_pending sp WHERE sp.object_id = os.object_id)),
                due AS (SELECT p.object_id, p.state_id FROM console.object_state_periods() p, t
                         WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at))
           SELECT format('object %s has %s without cause', h.object_id, s.name) AS example
@@ -99,7 +100,8 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
                          WHERE os.valid_from <= t.utc AND (os.valid_to IS NULL OR os.valid_to > t.utc)),
                due AS (SELECT p.object_id, p.state_id FROM console.object_state_periods() p, t
                         WHERE p.valid_from <= t.at AND (p.valid_to IS NULL OR p.valid_to > t.at)
-                          AND NOT EXISTS (SELECT FROM console.state_marks m WHERE m.object_id = p.object_id))
+                          AND NOT EXISTS (SELECT FROM console.state_next_event ne WHERE ne.object_id = p.object_id AND ne.exact_to > t.at)
+                          AND NOT EXISTS (SELECT FROM console.state_pending sp WHERE sp.object_id = p.object_id))
           SELECT format('object %s should have %s', d.object_id, s.name) AS example
             FROM (SELECT * FROM due EXCEPT SELECT * FROM held) d JOIN enum_object_states s ON s.id = d.state_id`,
   },
@@ -148,14 +150,14 @@ export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<D
     });
   }
   const [state] = await db.query<{ cursor: Date | null; marked: number }>(
-    "SELECT e.cursor, (SELECT count(*)::int FROM console.state_marks) AS marked FROM console.state_engine e",
+    "SELECT e.cursor, (SELECT count(*)::int FROM console.state_next_event ne WHERE ne.exact_to > e.cursor) + (SELECT count(DISTINCT object_id)::int FROM console.state_pending) AS marked FROM console.state_engine e",
   );
   const notes = [
     state?.cursor
       ? `State history is checked against the rules just before the engine's cursor, ${state.cursor.toISOString()}.`
       : "The state engine has not run yet: history is not compared with the rules.",
     ...(state?.marked
-      ? [`${state.marked} object(s) changed since the engine's last look and wait for its next run; their states are not compared.`]
+      ? [`${state.marked} object(s) changed since the engine's cursor (or wait for its next run); their states are not compared.`]
       : []),
   ];
   const [origin] = await db.query<{ last: number | null }>(

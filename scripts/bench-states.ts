@@ -76,7 +76,7 @@ try {
   try {
     await db.sql.exec("ANALYZE");
     await db.sql.exec(
-      "TRUNCATE object_state, console.state_marks, console.state_next_event CASCADE; UPDATE console.state_engine SET cursor = NULL",
+      "TRUNCATE object_state, console.state_pending, console.state_next_event CASCADE; UPDATE console.state_engine SET cursor = NULL",
     );
 
     const yesterday = new Date(now.getTime() - DAY);

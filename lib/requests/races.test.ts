@@ -71,7 +71,8 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
   afterAll(() => drop?.());
 
   it(`keeps every promise through ${ROUNDS} rounds of racing writers`, async () => {
-    const rng = random(Number(process.env.RACE_SEED ?? Date.now() % 1_000_000));
+    // A fixed seed by default, so CI runs the same mixes every time (RACE_SEED explores others).
+    const rng = random(Number(process.env.RACE_SEED ?? 20261125));
     const pick = <T>(list: T[]) => list[Math.floor(rng() * list.length)];
     const iso = (ms: number) => new Date(ms).toISOString();
     const outcomes: Outcome[] = [];

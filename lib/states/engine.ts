@@ -2,10 +2,10 @@ import type { SqlExecutor } from "../db/driver";
 
 /**
  * What one run of the state engine did. The rules and the materialiser are SQL
- * (`state_engine_run`, migration 20261122020000_state_engine); this is the typed door to them.
+ * (`state_engine_run`, migrations 20261124020000_state_engine and 20261125000000_fred_write_path); this is the typed door to them.
  */
 export interface EngineRun {
-  /** full: every object; incremental: marked and due objects; object: one object;
+  /** full: every object; incremental: due and pending objects; object: one object;
    *  busy: another run holds the engine; behind: the instant is before the cursor, nothing is due. */
   kind: "full" | "incremental" | "object" | "busy" | "behind";
   objects: number;
@@ -72,7 +72,7 @@ export async function stateEngineStatus(db: SqlExecutor): Promise<EngineStatus> 
     next_at: Date | null;
   }>(
     `SELECT e.cursor, e.last_run_kind, e.last_run_at, e.last_run_ms,
-            (SELECT count(*)::int FROM console.state_marks) AS marked,
+            (SELECT count(DISTINCT object_id)::int FROM console.state_pending) AS marked,
             (SELECT min(next_at) FROM console.state_next_event) AS next_at
        FROM console.state_engine e`,
   );
