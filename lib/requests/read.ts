@@ -53,8 +53,11 @@ export interface RequestList {
  */
 export const CANCELED_SQL = "console.request_canceled(r.canceled, m.canceled_at)";
 
-/** The phase of request `r` (with its metadata `m`) at the database's now, as SQL. */
-export const PHASE_SQL = `CASE WHEN ${CANCELED_SQL} <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
+/**
+ * The phase of request `r` (with its metadata `m`) at the database's now, as SQL; canceled at or
+ * before its start, it never takes effect (canceled, even before the metadata's instant is known).
+ */
+export const PHASE_SQL = `CASE WHEN ${CANCELED_SQL} <= (now() AT TIME ZONE 'UTC') OR r.canceled <= r.valid_from THEN 'canceled'
                         WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'scheduled'
                         WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
                         ELSE 'ended' END`;
