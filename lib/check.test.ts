@@ -53,6 +53,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     expect(result.checks.map((c) => c.name)).toEqual([
       "request overlaps",
       "zone conflicts",
+      "requests FRED refuses",
       "history overlaps",
       "history order",
       "open states without cause",
@@ -76,6 +77,27 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     });
     expect(result.violations).toBe(1);
     expect(result.examples[0]).toMatch(/^requests \d+ and \d+: \w+ on object \d+$/);
+  });
+
+  it("reports a request canceled before its start by a writer past the console, which FRED's programs refuse to go past", async () => {
+    // As FRED's legacy cancel_multiple_object_states does: canceled = now on a request not begun.
+    const future = (tx: SqlExecutor, canceled: string) =>
+      tx.query<{ id: number }>(
+        `INSERT INTO object_state_request (object_id, state_id, valid_from, canceled)
+         SELECT o.id, s.id, (now() + interval '3 days') AT TIME ZONE 'UTC', ${canceled}
+           FROM object_registry o, enum_object_states s
+          WHERE o.type = 3 AND o.erdate IS NULL AND s.name = 'serverRenewProhibited'
+            AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id AND r.state_id = s.id)
+          ORDER BY o.id LIMIT 1 RETURNING id`,
+      );
+    const refused = await violated("requests FRED refuses", (tx) => future(tx, "now() AT TIME ZONE 'UTC'"));
+    expect(refused.violations).toBe(1);
+    expect(refused.examples[0]).toMatch(
+      /^request \d+ for serverRenewProhibited on [a-z0-9.-]+ \(from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, canceled \d{4}-\d\d-\d\d \d\d:\d\d:\d\d, until - UTC\) ends before it begins: FRED's programs refuse every new serverRenewProhibited request for this object while it stands \(libfred out_of_turn\)$/,
+    );
+    // The console's form of the same cancellation (canceled at the start) is accepted.
+    const accepted = await violated("requests FRED refuses", (tx) => future(tx, "(now() + interval '3 days') AT TIME ZONE 'UTC'"));
+    expect(accepted.violations).toBe(0);
   });
 
   it("reports history rows that overlap, end before they start or lie past the cursor", async () => {

@@ -55,6 +55,14 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
              AND greatest(a.id, b.id) > ${INHERITED_REQUESTS}`,
   },
   {
+    name: "requests FRED refuses",
+    promise:
+      "no request ends before it begins (LEAST(canceled, valid_to) < valid_from): FRED's programs would refuse every new request for its object and state",
+    // The rows console.registry_anomalies lists as out_of_turn; the inherited ones are listed below, not counted.
+    sql: `SELECT a.detail AS example FROM console.registry_anomalies() a
+           WHERE a.kind = 'out_of_turn' AND a.request_id > ${INHERITED_REQUESTS}`,
+  },
+  {
     name: "history overlaps",
     promise: "no two history rows of one state of one object overlap, and at most one is open",
     sql: `SELECT format('rows %s and %s: %s on object %s', a.id, b.id, s.name, a.object_id) AS example

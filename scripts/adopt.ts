@@ -24,7 +24,7 @@ function print(plan: AdoptionPlan, dryRun: boolean): void {
     );
   if (plan.anomalies.length) {
     console.log(
-      `Existing data the console's rules do not accept (${plan.anomalies.length}); kept as it is, shown on the object pages and by db:check:`,
+      `Existing data the console's rules do not accept or FRED's programs refuse to go past (${plan.anomalies.length}); kept as it is, shown on the object pages and by db:check:`,
     );
     for (const a of plan.anomalies) console.log(`  ${a.kind}: ${a.object} (object ${a.objectId}): ${a.detail}`);
   } else console.log("Nothing in the existing data conflicts with the console's rules.");

@@ -23,7 +23,8 @@ try {
     if (result.inherited.length > 0) {
       console.log(
         `Inherited: ${result.inherited.length.toLocaleString("en")} thing(s) the registry held before the console adopted it, which the ` +
-          "console's rules would refuse today. They are kept as they are (the rules apply to new requests) and are not violations:",
+          "console's rules would refuse today or that FRED's programs refuse to go past. They are kept as they are (the rules apply to new " +
+          "requests) and are not violations:",
       );
       for (const a of result.inherited) console.log(`  inherited ${a.kind}: ${a.object} (object ${a.objectId}): ${a.detail}`);
     }

@@ -44,6 +44,12 @@ export async function InheritedAnomalies({ object, requestHref }: InheritedAnoma
       case "empty_period":
         if (!request?.to) break;
         return t.rich("anomalies.emptyPeriod", { ...values, from: fmt.instant(request.from), to: fmt.instant(request.to) });
+      case "out_of_turn": {
+        // It ends at the earlier of its cancellation and its end (ISO instants sort as text).
+        const end = [request?.canceled, request?.to].filter((at): at is string => Boolean(at)).sort()[0];
+        if (!request || !end) break;
+        return t.rich("anomalies.outOfTurn", { ...values, from: fmt.instant(request.from), end: fmt.instant(end) });
+      }
       case "handle_case":
         return t("anomalies.handleCase", {
           type: object.type,

@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDatabase } from "../check";
 import { createFredDatabase, fredSchemaAvailable } from "../testing/fred";
+import { libfredViolations } from "../testing/libfred";
 import { planAdoption, registryAnomalies, unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
 import { migrate } from "./migrations";
@@ -37,7 +38,10 @@ INSERT INTO object_state_request (id, object_id, state_id, valid_from, valid_to,
   (4, 3, 3, '2024-06-01', '2025-01-01', '2024-06-01', NULL),                   -- … and again, overlapping
   (5, 4, 5, '2024-01-01', NULL, '2024-01-01', NULL),                           -- out of zone …
   (6, 4, 6, '2024-02-01', NULL, '2024-02-01', NULL),                           -- … and in zone at once
-  (7, 5, 4, '2024-01-01', NULL, '2024-01-01', now() + interval '30 days');     -- canceled in the future
+  (7, 5, 4, '2024-01-01', NULL, '2024-01-01', now() + interval '30 days'),    -- canceled in the future
+  -- Canceled before they began (FRED's legacy cancel_multiple_object_states): libfred's out_of_turn.
+  (8, 3, 1, '2024-03-01', NULL, '2024-01-01', '2024-02-01 12:00'),
+  (9, 5, 2, now() + interval '60 days', NULL, '2024-01-01', now() + interval '30 days');
 SELECT setval('object_state_request_id_seq', 10);
 `;
 
@@ -121,8 +125,29 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
       ].sort(),
     );
     expect(new Set(plan.anomalies.map((a) => a.kind))).toEqual(
-      new Set(["automatic_state", "wrong_type", "overlap", "zone_conflict", "canceled_in_future", "handle_case"]),
+      new Set(["automatic_state", "wrong_type", "overlap", "zone_conflict", "canceled_in_future", "out_of_turn", "handle_case"]),
     );
+    // The rows FRED's programs refuse to go past, each with its id, object, state and instants;
+    // the same ones libfred's own rule finds. Canceled before its start, 9 is not "canceled in the future".
+    const outOfTurn = plan.anomalies.filter((a) => a.kind === "out_of_turn");
+    expect(outOfTurn.map((a) => [a.requestId, a.object, a.state])).toEqual([
+      [8, "alpha.cz", "serverDeleteProhibited"],
+      [9, "gamma.cz", "serverRenewProhibited"],
+    ]);
+    expect(outOfTurn[0].detail).toBe(
+      "request 8 for serverDeleteProhibited on alpha.cz (from 2024-03-01 00:00:00, canceled 2024-02-01 12:00:00, until - UTC) ends " +
+        "before it begins: FRED's programs refuse every new serverDeleteProhibited request for this object while it stands (libfred out_of_turn)",
+    );
+    const pairs = (
+      await client.query<{ objectId: number; stateId: number }>(
+        `SELECT DISTINCT object_id AS "objectId", state_id AS "stateId" FROM object_state_request`,
+      )
+    ).rows.map((p) => ({ ...p, acceptsNew: false }));
+    expect((await libfredViolations(db.sql, pairs)).map((v) => [v.rule, v.requestId])).toEqual([
+      ["out_of_turn", 8],
+      ["out_of_turn", 9],
+    ]);
+    expect(plan.anomalies.filter((a) => a.kind === "canceled_in_future").map((a) => a.requestId)).toEqual([7]);
   });
 
   it("adopts it: FRED's rows stay, the console's engine answers FRED's cron, the anomalies are listed as inherited", async () => {
@@ -166,8 +191,9 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     const check = await checkDatabase(db.sql);
     expect(check.checks.filter((c) => c.violations > 0)).toEqual([]);
     expect(new Set(check.inherited.map((a) => a.kind))).toEqual(
-      new Set(["automatic_state", "wrong_type", "overlap", "zone_conflict", "canceled_in_future", "handle_case"]),
+      new Set(["automatic_state", "wrong_type", "overlap", "zone_conflict", "canceled_in_future", "out_of_turn", "handle_case"]),
     );
+    expect(check.inherited.filter((a) => a.kind === "out_of_turn").map((a) => a.requestId)).toEqual([8, 9]);
     expect((await registryAnomalies(db.sql, 4)).map((a) => a.kind)).toEqual(["zone_conflict"]);
   });
 

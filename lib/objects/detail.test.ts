@@ -78,6 +78,8 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       ids.second = await createRequest(tx, inherited, "serverBlocked", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
       await tx.exec("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
       ids.future = await createRequest(tx, inherited, "serverUpdateProhibited", "2026-05-01T00:00:00Z", null, "2099-01-01T00:00:00Z");
+      // Canceled before it began, as FRED's legacy cancel_multiple_object_states did: libfred's out_of_turn.
+      ids.outOfTurn = await createRequest(tx, inherited, "serverTransferProhibited", "2026-06-01T00:00:00Z", null, "2026-05-20T10:00:00Z");
     }));
   });
   afterAll(() => drop());
@@ -299,6 +301,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(await anomalies(ids["inherited.cz"])).toEqual([
       { kind: "automatic_state", requestId: ids.automatic, otherRequestId: null, state: "expired" },
       { kind: "canceled_in_future", requestId: ids.future, otherRequestId: null, state: "serverUpdateProhibited" },
+      { kind: "out_of_turn", requestId: ids.outOfTurn, otherRequestId: null, state: "serverTransferProhibited" },
       { kind: "overlap", requestId: ids.second, otherRequestId: ids.first, state: "serverBlocked" },
     ]);
     expect(await anomalies(ids.HEIR)).toEqual([]);
@@ -319,7 +322,15 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     expect(english).toContain(
       `Request ${link(ids.future)} for serverUpdateProhibited is canceled as of 2099-01-01 01:00 CET, in the future`,
     );
-    expect(await page(ids["inherited.cz"], "cs")).toContain(`Požadavek ${link(ids.automatic)} žádá o automatický stav expired`);
+    expect(english).toContain(
+      `Request ${link(ids.outOfTurn)} for serverTransferProhibited ends (2026-05-20 12:00 CEST) before it starts (2026-06-01 02:00 CEST): ` +
+        "while it stands, FRED&#x27;s programs refuse every new serverTransferProhibited request for this object",
+    );
+    const czech = await page(ids["inherited.cz"], "cs");
+    expect(czech).toContain(`Požadavek ${link(ids.automatic)} žádá o automatický stav expired`);
+    expect(czech).toContain(
+      `Požadavek ${link(ids.outOfTurn)} na stav serverTransferProhibited končí (20. 5. 2026 12:00 SELČ) dříve, než začíná (1. 6. 2026 02:00 SELČ)`,
+    );
     expect(await page(ids.HOLDER, "en")).toBe("");
   });
 });

@@ -6,6 +6,7 @@ import type { SqlExecutor } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { currentBlock } from "../requests/blocks";
+import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
 import { liveObjectsNamed } from "../states/objects";
 import { reasonText } from "./reasons";
 
@@ -232,12 +233,8 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       canceled_by: string | null;
       block_id: number | null;
     }>(
-      `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation,
-              m.author, m.canceled_by, m.block_id,
-              CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
-                   WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'scheduled'
-                   WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
-                   ELSE 'ended' END AS status
+      `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
+              m.author, m.canceled_by, m.block_id, ${PHASE_SQL} AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
          LEFT JOIN console.request_meta m ON m.request_id = r.id

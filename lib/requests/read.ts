@@ -47,8 +47,17 @@ export interface RequestList {
   notices: Message[];
 }
 
-/** The phase of a request at the database's now, as SQL. */
-const PHASE_SQL = `CASE WHEN r.canceled IS NOT NULL AND r.canceled <= (now() AT TIME ZONE 'UTC') THEN 'canceled'
+/**
+ * When request `r` was canceled, as SQL (`m`: its console.request_meta row, joined): the console's
+ * record of the instant, since a request canceled before it began is stored with canceled = its start.
+ */
+export const CANCELED_SQL = "console.request_canceled(r.canceled, m.canceled_at)";
+
+/**
+ * The phase of request `r` (with its metadata `m`) at the database's now, as SQL; canceled at or
+ * before its start, it never takes effect (canceled, even before the metadata's instant is known).
+ */
+export const PHASE_SQL = `CASE WHEN ${CANCELED_SQL} <= (now() AT TIME ZONE 'UTC') OR r.canceled <= r.valid_from THEN 'canceled'
                         WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN 'scheduled'
                         WHEN r.valid_to IS NULL OR r.valid_to > (now() AT TIME ZONE 'UTC') THEN 'in force'
                         ELSE 'ended' END`;
@@ -172,7 +181,8 @@ export async function listRequests(params: Params): Promise<RequestList> {
     `SELECT r.id, r.object_id, o.name AS object, t.name AS object_type, r.state, r.phase,
             r.valid_from, r.valid_to, r.key, rr.reason_creation AS reason, r.author, r.crdate, r.canceled, r.canceled_by,
             rr.reason_cancellation AS cancel_reason, r.batch
-       FROM (SELECT r.id, r.object_id, s.name AS state, ${PHASE_SQL} AS phase, r.valid_from, r.valid_to, r.crdate, r.canceled, ${sortKey} AS key,
+       FROM (SELECT r.id, r.object_id, s.name AS state, ${PHASE_SQL} AS phase, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled,
+                    ${sortKey} AS key,
                     m.author, m.canceled_by, m.batch_id::text AS batch
                FROM object_state_request r
                JOIN enum_object_states s ON s.id = r.state_id

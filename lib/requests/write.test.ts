@@ -4,8 +4,11 @@ import { english, InputError } from "../actions/result";
 import { AccessError } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
+import { formatInstant } from "../format/datetime";
+import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
+import { libfredViolations, requestPairs } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
 import { listRequests } from "./read";
 import { cancelStateRequest, createStateRequest, previewStateRequest } from "./write";
@@ -286,6 +289,34 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     expect(english((await cancel({ requestId: future.requestId })).message)).toBe(
       `Request ${future.requestId} canceled: serverRegistrantChangeProhibited on e.cz will not take effect.`,
     );
+    // Stored as FRED's programs can read it: canceled at its start, an empty period, so FRED can
+    // request the state again (libfred's rules); the real instant and the person are the console's.
+    const stored = async (id: number) =>
+      (
+        await db.sql.query<{ valid_from: Date; canceled: Date; canceled_at: Date; by: string; audited: string }>(
+          `SELECT r.valid_from, r.canceled, m.canceled_at, m.canceled_by AS by,
+                  (SELECT a.input->>'canceledAt' FROM console.audit_log a
+                    WHERE a.action = 'request.cancel' AND a.result = 'ok' AND (a.input->>'requestId')::int = r.id) AS audited
+             FROM object_state_request r JOIN console.request_meta m ON m.request_id = r.id WHERE r.id = $1`,
+          [id],
+        )
+      )[0];
+    const futureRow = await stored(future.requestId);
+    expect(futureRow.canceled).toEqual(futureRow.valid_from);
+    expect(futureRow.canceled_at.getTime()).toBeLessThan(start - DAY);
+    expect(futureRow.canceled_at.getTime()).toBeGreaterThan(Date.now() - DAY);
+    expect(futureRow.by).toMatch(/^operator-/);
+    expect(futureRow.audited).toBe(futureRow.canceled_at.toISOString());
+    expect(await libfredViolations(db.sql, await requestPairs(db.sql, [future.requestId]))).toEqual([]);
+    // Shown with the instant it was canceled, not its start, in the list, on the object page and
+    // when canceled again.
+    const listed = (await actAs(support, () => listRequests({ id: String(future.requestId) }))).rows[0];
+    expect(listed).toMatchObject({ phase: "canceled", canceled: futureRow.canceled_at.toISOString() });
+    const detail = (await actAs(support, () => objectDetail(ids["e.cz"])))?.requests.find((r) => r.id === future.requestId);
+    expect(detail).toMatchObject({ status: "canceled", canceled: futureRow.canceled_at.toISOString() });
+    await expect(cancel({ requestId: future.requestId })).rejects.toThrow(
+      `Request ${future.requestId} was already canceled on ${formatInstant(futureRow.canceled_at)}.`,
+    );
     // The slot is free again.
     await create({ objectId: ids["e.cz"], state: "serverRegistrantChangeProhibited", from: iso(start), to: iso(start + DAY) });
 
@@ -302,6 +333,12 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     );
     expect(row.reason).toBe("registrant asked");
     expect(row.by).toMatch(/^operator-/);
+    // In force: canceled at the instant itself, which the metadata and the audit row repeat.
+    const nowRow = await stored(now.requestId);
+    expect(nowRow.canceled.getTime()).toBeGreaterThanOrEqual(nowRow.valid_from.getTime());
+    expect(nowRow.canceled_at).toEqual(nowRow.canceled);
+    expect(nowRow.audited).toBe(nowRow.canceled.toISOString());
+    expect(await libfredViolations(db.sql, await requestPairs(db.sql, [now.requestId]))).toEqual([]);
     await expect(cancel({ requestId: now.requestId })).rejects.toThrow(/^Request \d+ was already canceled on /);
     await expect(cancel({ requestId: 999_999 })).rejects.toThrow("There is no request 999999.");
     await expect(cancel({ requestId: now.requestId, reason: "" })).rejects.toThrow("Give a reason.");

@@ -440,19 +440,13 @@ function domainRequests(ctx: Context, rng: Rng, batches: Map<TableName, Row[]>, 
     case "blockFuture":
       addRequests(ctx, rng, batches, id, BLOCK, ahead(rng.int(1, 60)), ahead(rng.int(90, 240)), null, reason("block"));
       return;
-    case "blockCanceledBeforeStart":
-      addRequests(
-        ctx,
-        rng,
-        batches,
-        id,
-        BLOCK,
-        ahead(rng.int(20, 60)),
-        ahead(rng.int(90, 200)),
-        now - rng.int(1, 5) * DAY,
-        reason("block"),
-      );
+    case "blockCanceledBeforeStart": {
+      // Canceled before it began, stored as FRED's programs accept it: canceled at its start (an
+      // empty period; libfred refuses new requests while a row ends before it begins).
+      const start = ahead(rng.int(20, 60));
+      addRequests(ctx, rng, batches, id, BLOCK, start, ahead(rng.int(90, 200)), start, reason("block"));
       return;
+    }
     case "blockThenLock": {
       const start = at(rng.int(500, 900));
       const end = Math.min(now - 2 * DAY, start + rng.int(30, 200) * DAY);

@@ -185,6 +185,8 @@ export const object: Catalog<typeof en> = {
       "Požadavek <request>{id}</request> na stav {state} je zrušen k {when}, tedy v budoucnu: procedura FREDu ho vyřadila okamžitě, konzole ho ukončí až tehdy.",
     emptyPeriod:
       "Požadavek <request>{id}</request> na stav {state} končí ({to}) nejpozději v okamžiku svého začátku ({from}), takže nikdy neplatí.",
+    outOfTurn:
+      "Požadavek <request>{id}</request> na stav {state} končí ({end}) dříve, než začíná ({from}): dokud v registru zůstává, programy FREDu odmítají každý nový požadavek na stav {state} u tohoto objektu (administrativní blokace, fred-admin, zámek registru).",
     handleCase:
       "{type, select, domain {Doména je uložena} contact {Kontakt je uložen} nsset {Sada jmenných serverů je uložena} keyset {Sada klíčů je uložena} other {Objekt typu {type} je uložen}} jako {name}, ne v kanonické podobě ({canonical}); konzole objekt najde v obou podobách.",
   },

@@ -183,6 +183,8 @@ export const object = {
     canceledInFuture:
       "Request <request>{id}</request> for {state} is canceled as of {when}, in the future: FRED's procedure dropped it at once, the console ends it then.",
     emptyPeriod: "Request <request>{id}</request> for {state} ends ({to}) no later than it starts ({from}): it never holds.",
+    outOfTurn:
+      "Request <request>{id}</request> for {state} ends ({end}) before it starts ({from}): while it stands, FRED's programs refuse every new {state} request for this object (administrative blocking, fred-admin, registry lock).",
     handleCase:
       "The {type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}} is stored as {name}, not in its canonical case ({canonical}); the console finds it either way.",
   },
