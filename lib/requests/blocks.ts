@@ -272,69 +272,65 @@ async function lockedBlock(tx: SqlExecutor, blockId: number) {
  * cut are restored as they were before it began.
  */
 export function unblockObject(input: unknown): Promise<{ message: Message }> {
-  return requestChange(
-    "block.unblock",
-    unblockSchema,
-    input,
-    lockBlock,
-    async (tx, data, actor, now) => {
-      const block = await lockedBlock(tx, await blockIdOf(tx, data));
-      if (block.unblocked_at) throw new InputError(msg("block.alreadyLifted", { id: String(block.id), at: block.unblocked_at }));
-      if (block.ends && block.ends <= now) throw new InputError(msg("block.endedNothingToLift", { id: String(block.id), at: block.ends }));
-      // FRED's block: what was in force before it comes back, read while it still holds.
-      const again = block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
-      await endBlock(tx, block.id, now, actor.username);
-      await tx.query(
-        `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
+  return requestChange("block.unblock", unblockSchema, input, lockBlock, async (tx, data, actor, now) => {
+    const block = await lockedBlock(tx, await blockIdOf(tx, data));
+    if (block.unblocked_at) throw new InputError(msg("block.alreadyLifted", { id: String(block.id), at: block.unblocked_at }));
+    if (block.ends && block.ends <= now) throw new InputError(msg("block.endedNothingToLift", { id: String(block.id), at: block.ends }));
+    // FRED's block: what was in force before it comes back, read while it still holds.
+    const again = block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
+    await endBlock(tx, block.id, now, actor.username);
+    await tx.query(
+      `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
         WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1`,
-        [block.id, data.reason],
-      );
-      await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
-        block.id,
-        actor.username,
-        actor.userId,
-      ]);
-      const begun = block.valid_from <= now;
-      const displaced = await tx.query<{ request_id: number; state_id: number; original_valid_to: Date | null; reason: string | null }>(
-        `SELECT d.request_id, r.state_id, d.original_valid_to, rr.reason_creation AS reason
+      [block.id, data.reason],
+    );
+    await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
+      block.id,
+      actor.username,
+      actor.userId,
+    ]);
+    const begun = block.valid_from <= now;
+    const displaced = await tx.query<{ request_id: number; state_id: number; original_valid_to: Date | null; reason: string | null }>(
+      `SELECT d.request_id, r.state_id, d.original_valid_to, rr.reason_creation AS reason
          FROM console.block_displaced d JOIN object_state_request r ON r.id = d.request_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id WHERE d.block_id = $1`,
-        [block.id],
-      );
-      let restored = 0;
-      for (const d of displaced) {
-        if (d.original_valid_to && d.original_valid_to <= now) continue;
-        if (!begun) {
-          // The block never began: the request simply keeps its old end.
-          await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
-        } else {
-          await restoreDisplaced(
-            tx,
-            block.object_id,
-            d.state_id,
-            d.original_valid_to,
-            now,
-            actor,
-            `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`,
-          );
-        }
-        restored++;
+      [block.id],
+    );
+    let restored = 0;
+    for (const d of displaced) {
+      if (d.original_valid_to && d.original_valid_to <= now) continue;
+      if (!begun) {
+        // The block never began: the request simply keeps its old end.
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+      } else {
+        await restoreDisplaced(
+          tx,
+          block.object_id,
+          d.state_id,
+          d.original_valid_to,
+          now,
+          actor,
+          `restored after block ${block.id}: ${d.reason ?? "no reason recorded"}`,
+        );
       }
-      restored += await restoreAsFred(tx, block.object_id, again, now, actor, `restored after block ${block.id}: in force before it`);
-      await materialise(tx, block.object_id, now);
-      return {
-        message: msg("block.lifted", { id: String(block.id), object: block.name, restored }),
-        objectId: block.object_id,
-        audited: {
-          blockId: block.id,
-          ...(block.made_by === "fred" ? { madeBy: "fred", blockRequestId: data.blockRequestId, restoredStates: again.map((s) => s.name) } : {}),
-          restored,
-          begun,
-          reason: data.reason,
-        },
-      };
-    },
-  );
+      restored++;
+    }
+    restored += await restoreAsFred(tx, block.object_id, again, now, actor, `restored after block ${block.id}: in force before it`);
+    await materialise(tx, block.object_id, now);
+    return {
+      message: msg("block.lifted", { id: String(block.id), object: block.name, restored }),
+      objectId: block.object_id,
+      audited: {
+        blockId: block.id,
+        ...(block.made_by === "fred"
+          ? { madeBy: "fred", blockRequestId: data.blockRequestId, restoredStates: again.map((s) => s.name) }
+          : {}),
+        restored,
+        begun,
+        reason: data.reason,
+      },
+    };
+  });
 }
 
 /**
@@ -386,86 +382,84 @@ export const changeBlockSchema = z.object({
  * chosen and come back when dropped. One not yet begun may also move its start.
  */
 export function changeBlock(input: unknown): Promise<{ message: Message; blockId: number }> {
-  return requestChange(
-    "block.change",
-    changeBlockSchema,
-    input,
-    lockBlock,
-    async (tx, data, actor, now) => {
-      const block = await lockedBlock(tx, await blockIdOf(tx, data));
-      if (block.unblocked_at) throw new InputError(msg("block.liftedBlockAgain", { id: String(block.id), at: block.unblocked_at }));
-      if (block.ends && block.ends <= now) throw new InputError(msg("block.endedBlockAgain", { id: String(block.id), at: block.ends }));
-      const begun = block.valid_from <= now;
-      if (begun && data.from)
-        throw new InputError(msg("block.begun", { id: String(block.id), at: block.valid_from }), { from: [msg("field.begun")] });
-      const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
+  return requestChange("block.change", changeBlockSchema, input, lockBlock, async (tx, data, actor, now) => {
+    const block = await lockedBlock(tx, await blockIdOf(tx, data));
+    if (block.unblocked_at) throw new InputError(msg("block.liftedBlockAgain", { id: String(block.id), at: block.unblocked_at }));
+    if (block.ends && block.ends <= now) throw new InputError(msg("block.endedBlockAgain", { id: String(block.id), at: block.ends }));
+    const begun = block.valid_from <= now;
+    if (begun && data.from)
+      throw new InputError(msg("block.begun", { id: String(block.id), at: block.valid_from }), { from: [msg("field.begun")] });
+    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
 
-      // FRED's block (or one changed from it): what was in force before it, read while it holds.
-      const again = begun && block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
-      // The old block ends now (not begun: never takes effect).
-      await endBlock(tx, block.id, now, `${actor.username} (changed)`);
-      const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
-        `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
+    // FRED's block (or one changed from it): what was in force before it, read while it holds.
+    const again = begun && block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
+    // The old block ends now (not begun: never takes effect).
+    await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+    const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
+      `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
          JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,
-        [block.id],
-      );
-      // Not begun: displaced requests get their old ends back; the new block displaces them again.
-      if (!begun)
-        for (const d of displaced)
-          await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+      [block.id],
+    );
+    // Not begun: displaced requests get their old ends back; the new block displaces them again.
+    if (!begun)
+      for (const d of displaced)
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
 
-      const result = await blockWork(
-        tx,
-        {
-          objectId: block.object_id,
-          from: begun ? "" : data.from || block.valid_from.toISOString(),
-          to: data.to,
-          prohibitions,
-          reason: data.reason,
-        },
-        actor,
-        now,
-        null,
-        // Its serverBlocked goes on without a gap, so FRED's restore still finds what was before the first.
-        block.made_by,
-      );
-      // What was in force before a FRED block and is no longer prohibited comes back now.
-      await restoreAsFred(
-        tx,
-        block.object_id,
-        again.filter((s) => !prohibitions.includes(s.name)),
-        now,
-        actor,
-        `restored when block ${block.id} changed: in force before it`,
-      );
-      if (begun)
-        for (const d of displaced) {
-          if (prohibitions.includes(d.state)) {
-            // Still prohibited by the block: still displaced, to come back when it is lifted.
-            await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
-              result.blockId,
-              d.request_id,
-              d.original_valid_to,
-            ]);
-          } else if (!d.original_valid_to || d.original_valid_to > now) {
-            await restoreDisplaced(
-              tx,
-              block.object_id,
-              d.state_id,
-              d.original_valid_to,
-              now,
-              actor,
-              `restored when block ${block.id} changed`,
-            );
-          }
-        }
-      await materialise(tx, block.object_id, now);
-      return {
-        message: msg("block.changed", { id: String(block.id), change: result.message }),
-        blockId: result.blockId,
+    const result = await blockWork(
+      tx,
+      {
         objectId: block.object_id,
-        audited: { replaced: block.id, ...(block.made_by === "fred" ? { madeBy: "fred", blockRequestId: data.blockRequestId } : {}), ...result.audited },
-      };
-    },
-  );
+        from: begun ? "" : data.from || block.valid_from.toISOString(),
+        to: data.to,
+        prohibitions,
+        reason: data.reason,
+      },
+      actor,
+      now,
+      null,
+      // Its serverBlocked goes on without a gap, so FRED's restore still finds what was before the first.
+      block.made_by,
+    );
+    // What was in force before a FRED block and is no longer prohibited comes back now.
+    await restoreAsFred(
+      tx,
+      block.object_id,
+      again.filter((s) => !prohibitions.includes(s.name)),
+      now,
+      actor,
+      `restored when block ${block.id} changed: in force before it`,
+    );
+    if (begun)
+      for (const d of displaced) {
+        if (prohibitions.includes(d.state)) {
+          // Still prohibited by the block: still displaced, to come back when it is lifted.
+          await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+            result.blockId,
+            d.request_id,
+            d.original_valid_to,
+          ]);
+        } else if (!d.original_valid_to || d.original_valid_to > now) {
+          await restoreDisplaced(
+            tx,
+            block.object_id,
+            d.state_id,
+            d.original_valid_to,
+            now,
+            actor,
+            `restored when block ${block.id} changed`,
+          );
+        }
+      }
+    await materialise(tx, block.object_id, now);
+    return {
+      message: msg("block.changed", { id: String(block.id), change: result.message }),
+      blockId: result.blockId,
+      objectId: block.object_id,
+      audited: {
+        replaced: block.id,
+        ...(block.made_by === "fred" ? { madeBy: "fred", blockRequestId: data.blockRequestId } : {}),
+        ...result.audited,
+      },
+    };
+  });
 }

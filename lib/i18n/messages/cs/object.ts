@@ -62,7 +62,8 @@ export const object: Catalog<typeof en> = {
     fredBlocked:
       "{ahead, select, yes {Bude blokováno} other {Blokováno}} ve FREDu (jeho požadavek na serverBlocked {request}) od {from} {end, select, open {bez konce} other {do {to}}}: {states}.",
     givenReason: "Důvod: {reason}",
-    unblockFredConfirm: "Zrušit blokaci objektu {name} vytvořenou ve FREDu? Stavy server* platné před ní se obnoví bez konce, jako to dělá obnovení ve FREDu.",
+    unblockFredConfirm:
+      "Zrušit blokaci objektu {name} vytvořenou ve FREDu? Stavy server* platné před ní se obnoví bez konce, jako to dělá obnovení ve FREDu.",
     changeFredConfirm: "Změnit blokaci objektu {name} vytvořenou ve FREDu?",
     unblockConfirm: "Zrušit blokaci {id} objektu {name}? Obnoví se dřívější zákazy.",
     reasonPlaceholder: "Důvod",

@@ -60,7 +60,8 @@ export const object = {
     fredBlocked:
       "{ahead, select, yes {Will be blocked} other {Blocked}} in FRED (its serverBlocked request {request}) from {from} {end, select, open {with no end} other {until {to}}}: {states}.",
     givenReason: "Reason: {reason}",
-    unblockFredConfirm: "Lift the block FRED made on {name}? The server states in force before it come back with no end, as FRED's restore does.",
+    unblockFredConfirm:
+      "Lift the block FRED made on {name}? The server states in force before it come back with no end, as FRED's restore does.",
     changeFredConfirm: "Change the block FRED made on {name}?",
     unblockConfirm: "Lift block {id} on {name}? Earlier prohibitions come back.",
     reasonPlaceholder: "Reason",
