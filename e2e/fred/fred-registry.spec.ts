@@ -234,3 +234,106 @@ test("'does not have now' with 'any of' lists domains with none of the states, '
     await page.screenshot({ path: testInfo.outputPath(`fred-objects-not-${match}.png`), fullPage: true });
   }
 });
+
+test("a block FRED's blockDomainsId made shows on the object page as a block, and the console changes and lifts it", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  page.on("dialog", (dialog) => dialog.accept());
+  const domain = await ordinaryDomain(["serverBlocked", "serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited"]);
+  /** One FRED transaction in UTC (FRED's timestamps), with FRED's lock, then PerformObjectStateRequest. */
+  const asFred = async (work: () => Promise<void>) => {
+    await fred.query("BEGIN");
+    try {
+      await fred.query("SET LOCAL TIME ZONE 'UTC'");
+      await fred.query("SELECT lock_object_state_request_lock($1)", [domain.id]);
+      await work();
+      await fred.query("SELECT update_object_states($1)", [domain.id]);
+      await fred.query("COMMIT");
+    } catch (error) {
+      await fred.query("ROLLBACK");
+      throw error;
+    }
+  };
+  const insertRequests = (states: string[], validTo: string | null) =>
+    fred.query(
+      `INSERT INTO object_state_request (object_id, state_id, crdate, valid_from, valid_to)
+       SELECT $1, id, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, $3::timestamp FROM enum_object_states WHERE name = ANY ($2::text[])`,
+      [domain.id, states, validTo],
+    );
+  // The registrant's transfer lock (a registry-lock public request).
+  await asFred(() => insertRequests(["serverTransferProhibited"], null).then(() => {}));
+  // blockDomainsId(KEEP_OWNER, block to date +30 days): the server* requests in force canceled,
+  // the chosen states and serverBlocked until that date at 12:00:00, the reason on serverBlocked's request.
+  const toDate = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+  await asFred(async () => {
+    await fred.query(
+      `UPDATE object_state_request SET canceled = CURRENT_TIMESTAMP
+        WHERE canceled IS NULL AND object_id = $1 AND valid_from <= CURRENT_TIMESTAMP AND (valid_to IS NULL OR CURRENT_TIMESTAMP < valid_to)
+          AND (SELECT 0 FROM enum_object_states eos WHERE eos.id = state_id AND eos.manual AND eos.name LIKE 'server%' LIMIT 1) IS NOT NULL`,
+      [domain.id],
+    );
+    await insertRequests(["serverUpdateProhibited", "serverDeleteProhibited", "serverBlocked"], `${toDate} 12:00:00`);
+    await fred.query(
+      `INSERT INTO object_state_request_reason (object_state_request_id, reason_creation, reason_cancellation)
+       SELECT osr.id, $1, NULL FROM object_state_request osr JOIN enum_object_states eos ON eos.id = osr.state_id
+        WHERE osr.valid_from <= CURRENT_TIMESTAMP AND (osr.valid_to IS NULL OR CURRENT_TIMESTAMP <= osr.valid_to)
+          AND osr.canceled IS NULL AND osr.object_id = $2 AND eos.name = 'serverBlocked' ORDER BY osr.id DESC LIMIT 1`,
+      ["court order 12/2026", domain.id],
+    );
+  });
+  expect(await openStates(domain.id)).toEqual(["serverBlocked", "serverDeleteProhibited", "serverUpdateProhibited"]);
+  const blockedRequest = Number(
+    (await fred.query("SELECT id FROM object_state_request WHERE object_id = $1 AND state_id = 7", [domain.id])).rows[0].id,
+  );
+
+  await signInAsAdmin(page);
+  await openObject(page, domain.id, domain.name);
+  const section = page.getByRole("region", { name: "Administrative block" });
+  await expect(section).toContainText(
+    new RegExp(
+      `Blocked in FRED \\(its serverBlocked request ${blockedRequest}\\) from .* until .*: serverBlocked, serverDeleteProhibited, serverUpdateProhibited\\.`,
+    ),
+  );
+  await expect(section).toContainText("Reason: court order 12/2026");
+  await expect(page.locator("table.requests tbody")).toContainText(`ends with FRED's block (request ${blockedRequest})`);
+  await expect(section.getByRole("button", { name: "Unblock" })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("fred-made-block.png"), fullPage: true });
+
+  // Changed in the console: no longer prohibits updates, no end. It goes on without a gap, and the
+  // transfer lock FRED's block had replaced comes back.
+  await section.getByText("Change the block").click();
+  await expect(section.getByRole("checkbox", { name: "serverUpdateProhibited" })).toBeChecked();
+  await section.getByRole("checkbox", { name: "serverUpdateProhibited" }).uncheck();
+  await section.getByLabel("Reason for the change").fill("narrowed");
+  await section.getByRole("button", { name: "Change block" }).click();
+  await expect(section).toContainText(
+    /^Administrative blockBlocked \(block \d+\) from .* with no end, by admin: serverBlocked, serverDeleteProhibited\./,
+  );
+  expect(await openStates(domain.id)).toEqual(["serverBlocked", "serverDeleteProhibited", "serverTransferProhibited"]);
+  const { rows: changed } = await fred.query(
+    `SELECT b.made_by, r.valid_to, (SELECT canceled IS NOT NULL FROM object_state_request WHERE id = $2) AS fred_request_canceled,
+            (SELECT count(*)::int FROM object_state WHERE object_id = $1 AND state_id = 7) AS blocked_rows
+       FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+      WHERE b.object_id = $1 AND b.unblocked_at IS NULL`,
+    [domain.id, blockedRequest],
+  );
+  expect(changed).toEqual([{ made_by: "fred", valid_to: null, fred_request_canceled: true, blocked_rows: 1 }]);
+
+  // Lifted: what was in force before FRED's block (the transfer lock) stays, nothing else.
+  await section.getByLabel("Reason to unblock").fill("order lifted");
+  await section.getByRole("button", { name: "Unblock" }).click();
+  await expect(section.getByRole("button", { name: "Block", exact: true })).toBeVisible();
+  expect(await openStates(domain.id)).toEqual(["serverTransferProhibited"]);
+  await fred.query("SELECT update_object_states(0)");
+  expect(await openStates(domain.id)).toEqual(["serverTransferProhibited"]);
+  const { rows: after } = await fred.query(
+    `SELECT (SELECT count(*)::int FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
+              WHERE r.object_id = $1 AND s.name LIKE 'server%'
+                AND r.valid_from <= now() AT TIME ZONE 'UTC' AND (r.valid_to IS NULL OR now() AT TIME ZONE 'UTC' < r.valid_to) AND r.canceled IS NULL)
+              AS in_force,
+            (SELECT count(*)::int FROM object_state_request WHERE object_id = $1 AND LEAST(canceled, valid_to) < valid_from) AS out_of_turn`,
+    [domain.id],
+  );
+  expect(after).toEqual([{ in_force: 1, out_of_turn: 0 }]);
+});

@@ -356,6 +356,7 @@ describe("the object page's long tables", () => {
     author: null,
     canceledBy: null,
     blockId: null,
+    blockRequestId: null,
   });
   // Newest first, as objectDetail lists them: two pending far down the list.
   const requests = Array.from({ length: 500 }, (_, i) => request(1000 - i, i === 120 || i === 499 ? "scheduled" : "ended"));

@@ -55,6 +55,8 @@ export interface StateRequest {
   canceledBy: string | null;
   /** The administrative block it belongs to: it ends with the block, not on its own. */
   blockId: number | null;
+  /** That block's serverBlocked request (the only name of a block FRED made: blockId is then null). */
+  blockRequestId: number | null;
 }
 
 /** How many rows the object page shows of long tables unless asked for all of them. */
@@ -124,8 +126,8 @@ export interface ObjectDetail {
   /** Whether the caller may create and cancel requests; the states they may request here. */
   canWrite: boolean;
   requestable: { name: string; description: string; refuses: string[] }[];
-  /** The block in force or scheduled, if any. */
-  block: { id: number; from: string; to: string | null; by: string; prohibitions: string[] } | null;
+  /** The block in force or scheduled, if any, whoever made it (id and by are null for one FRED made). */
+  block: Awaited<ReturnType<typeof currentBlock>>;
   /** The object's audit entries, newest first; null when the role may not read the audit log. */
   audit: { at: string; actor: string | null; action: string; result: string }[] | null;
   /**
@@ -232,12 +234,15 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       author: string | null;
       canceled_by: string | null;
       block_id: number | null;
+      block_request_id: number | null;
     }>(
-      `SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
-              m.author, m.canceled_by, m.block_id, ${PHASE_SQL} AS status
+      `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1)
+       SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
+              m.author, m.canceled_by, b.block_id, b.request_id AS block_request_id, ${PHASE_SQL} AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
          LEFT JOIN console.request_meta m ON m.request_id = r.id
+         LEFT JOIN LATERAL (SELECT x.block_id, x.request_id FROM blocks x WHERE x.request_id = r.id OR r.id = ANY (x.request_ids) LIMIT 1) b ON true
         WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
       [id],
     ),
@@ -324,6 +329,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       author: r.author,
       canceledBy: r.canceled_by,
       blockId: r.block_id,
+      blockRequestId: r.block_request_id,
     })),
     projected: projected.map((p) => ({ state: p.name, from: p.valid_from.toISOString(), to: iso(p.valid_to) })),
     metadata: {

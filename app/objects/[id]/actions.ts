@@ -66,13 +66,16 @@ export async function blockAction(_previous: ActionResult | null, form: FormData
 }
 
 export async function unblockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  return run(field(form, "objectId"), () => unblockObject({ blockId: field(form, "blockId"), reason: field(form, "reason") }));
+  return run(field(form, "objectId"), () =>
+    unblockObject({ blockId: field(form, "blockId"), blockRequestId: field(form, "blockRequestId"), reason: field(form, "reason") }),
+  );
 }
 
 export async function changeBlockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () =>
     changeBlock({
       blockId: field(form, "blockId"),
+      blockRequestId: field(form, "blockRequestId"),
       from: field(form, "from"),
       to: field(form, "to"),
       prohibitions: form.getAll("prohibitions").map(String),

@@ -46,6 +46,15 @@ function Facts({ rows }: { rows: [string, ReactNode][] }) {
 }
 
 /** The lifecycle steps the page foresees, in their usual order, when the object does not hold them yet. */
+/** The hidden field that names a block to a form: its console id, or its serverBlocked request when FRED made it. */
+function BlockKey({ block }: { block: { id: number | null; requestId: number } }) {
+  return block.id === null ? (
+    <input type="hidden" name="blockRequestId" value={block.requestId} />
+  ) : (
+    <input type="hidden" name="blockId" value={block.id} />
+  );
+}
+
 const NEXT_STATES = ["outzoneUnguardedWarning", "outzone", "deleteWarning"] as const;
 
 export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
@@ -230,28 +239,42 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           {object.block ? (
             <>
               <p>
-                {object.block.to
-                  ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
-                      id: String(object.block.id),
+                {object.block.id === null
+                  ? t("block.fredBlocked", {
+                      ahead: blockAhead ? "yes" : "no",
+                      request: String(object.block.requestId),
                       from: fmt.instant(object.block.from),
-                      to: fmt.instant(object.block.to),
-                      by: object.block.by,
+                      end: object.block.to ? "until" : "open",
+                      to: object.block.to ? fmt.instant(object.block.to) : "",
                       states: ["serverBlocked", ...object.block.prohibitions].join(", "),
                     })
-                  : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
-                      id: String(object.block.id),
-                      from: fmt.instant(object.block.from),
-                      by: object.block.by,
-                      states: ["serverBlocked", ...object.block.prohibitions].join(", "),
-                    })}
+                  : object.block.to
+                    ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
+                        id: String(object.block.id),
+                        from: fmt.instant(object.block.from),
+                        to: fmt.instant(object.block.to),
+                        by: object.block.by ?? "",
+                        states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                      })
+                    : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
+                        id: String(object.block.id),
+                        from: fmt.instant(object.block.from),
+                        by: object.block.by ?? "",
+                        states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                      })}
               </p>
+              {object.block.reason && <p className="muted">{t("block.givenReason", { reason: object.block.reason })}</p>}
               {object.canWrite && (
                 <ActionForm
                   action={unblockAction}
                   className="inline"
-                  confirm={t("block.unblockConfirm", { id: String(object.block.id), name: object.name })}
+                  confirm={
+                    object.block.id === null
+                      ? t("block.unblockFredConfirm", { name: object.name })
+                      : t("block.unblockConfirm", { id: String(object.block.id), name: object.name })
+                  }
                 >
-                  <input type="hidden" name="blockId" value={object.block.id} />
+                  <BlockKey block={object.block} />
                   <input type="hidden" name="objectId" value={object.id} />
                   <input
                     name="reason"
@@ -269,9 +292,13 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                   <ActionForm
                     action={changeBlockAction}
                     className="block-form"
-                    confirm={t("block.changeConfirm", { id: String(object.block.id), name: object.name })}
+                    confirm={
+                      object.block.id === null
+                        ? t("block.changeFredConfirm", { name: object.name })
+                        : t("block.changeConfirm", { id: String(object.block.id), name: object.name })
+                    }
                   >
-                    <input type="hidden" name="blockId" value={object.block.id} />
+                    <BlockKey block={object.block} />
                     <input type="hidden" name="objectId" value={object.id} />
                     <div className="filter-row">
                       {Date.parse(object.block.from) > Date.now() && (
@@ -373,8 +400,12 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                 {
                   header: t("requests.columns.cancel"),
                   cell: (r: (typeof object.requests)[number]) =>
-                    r.blockId && (r.status === "scheduled" || r.status === "in force") ? (
-                      <span className="muted">{t("requests.endsWithBlock", { id: String(r.blockId) })}</span>
+                    r.blockRequestId && (r.status === "scheduled" || r.status === "in force") ? (
+                      <span className="muted">
+                        {r.blockId
+                          ? t("requests.endsWithBlock", { id: String(r.blockId) })
+                          : t("requests.endsWithFredBlock", { request: String(r.blockRequestId) })}
+                      </span>
                     ) : r.status === "scheduled" || r.status === "in force" ? (
                       <ActionForm
                         action={cancelRequestAction}

@@ -59,6 +59,12 @@ export const object: Catalog<typeof en> = {
     blockedOpen: "Blokováno (blokace {id}) od {from} bez konce uživatelem {by}: {states}.",
     willBlockUntil: "Bude blokováno (blokace {id}) od {from} do {to} uživatelem {by}: {states}.",
     willBlockOpen: "Bude blokováno (blokace {id}) od {from} bez konce uživatelem {by}: {states}.",
+    fredBlocked:
+      "{ahead, select, yes {Bude blokováno} other {Blokováno}} ve FREDu (jeho požadavek na serverBlocked {request}) od {from} {end, select, open {bez konce} other {do {to}}}: {states}.",
+    givenReason: "Důvod: {reason}",
+    unblockFredConfirm:
+      "Zrušit blokaci objektu {name} vytvořenou ve FREDu? Stavy server* platné před ní se obnoví bez konce, jako to dělá obnovení ve FREDu.",
+    changeFredConfirm: "Změnit blokaci objektu {name} vytvořenou ve FREDu?",
     unblockConfirm: "Zrušit blokaci {id} objektu {name}? Obnoví se dřívější zákazy.",
     reasonPlaceholder: "Důvod",
     unblockReason: "Důvod odblokování",
@@ -98,6 +104,7 @@ export const object: Catalog<typeof en> = {
     canceledWhy: "{when}: {reason}",
     canceledByWhy: "{when} uživatelem {who}: {reason}",
     endsWithBlock: "skončí spolu s blokací {id}",
+    endsWithFredBlock: "skončí spolu s blokací z FREDu (požadavek {request})",
     cancelInForce: "Zrušit požadavek {id} ({state})? Stav okamžitě skončí.",
     cancelScheduled: "Zrušit požadavek {id} ({state})? Požadavek nenabude účinnosti.",
     reasonPlaceholder: "Důvod",

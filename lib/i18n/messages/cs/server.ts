@@ -84,6 +84,8 @@ export const server: Catalog<typeof en> = {
       "objekt {object} blokován {start, select, now {od nynějška} other {od {from}}} {end, select, open {bez konce} other {do {to}}} (serverBlocked, {prohibitions}).",
     created: "Blokace {id}: {summary}",
     noBlock: "Blokace {id} neexistuje.",
+    notGiven: "Uveďte, o kterou blokaci jde: žádná nebyla zadána.",
+    noBlockRequest: "Požadavek {id} není požadavkem blokace na serverBlocked.",
     alreadyLifted: "Blokace {id} už byla zrušena {at}.",
     endedNothingToLift: "Blokace {id} skončila {at}; není co rušit.",
     lifted:

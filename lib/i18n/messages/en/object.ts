@@ -57,6 +57,12 @@ export const object = {
     blockedOpen: "Blocked (block {id}) from {from} with no end, by {by}: {states}.",
     willBlockUntil: "Will be blocked (block {id}) from {from} until {to}, by {by}: {states}.",
     willBlockOpen: "Will be blocked (block {id}) from {from} with no end, by {by}: {states}.",
+    fredBlocked:
+      "{ahead, select, yes {Will be blocked} other {Blocked}} in FRED (its serverBlocked request {request}) from {from} {end, select, open {with no end} other {until {to}}}: {states}.",
+    givenReason: "Reason: {reason}",
+    unblockFredConfirm:
+      "Lift the block FRED made on {name}? The server states in force before it come back with no end, as FRED's restore does.",
+    changeFredConfirm: "Change the block FRED made on {name}?",
     unblockConfirm: "Lift block {id} on {name}? Earlier prohibitions come back.",
     reasonPlaceholder: "Reason",
     unblockReason: "Reason to unblock",
@@ -96,6 +102,7 @@ export const object = {
     canceledWhy: "{when}: {reason}",
     canceledByWhy: "{when} by {who}: {reason}",
     endsWithBlock: "ends with block {id}",
+    endsWithFredBlock: "ends with FRED's block (request {request})",
     cancelInForce: "Cancel request {id} ({state})? The state ends now.",
     cancelScheduled: "Cancel request {id} ({state})? It will not take effect.",
     reasonPlaceholder: "Reason",

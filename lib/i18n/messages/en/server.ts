@@ -85,6 +85,8 @@ export const server = {
       "{object} blocked from {start, select, now {now} other {{from}}} {end, select, open {with no end} other {until {to}}} (serverBlocked, {prohibitions}).",
     created: "Block {id}: {summary}",
     noBlock: "There is no block {id}.",
+    notGiven: "Say which block: none was given.",
+    noBlockRequest: "Request {id} is not the serverBlocked request of a block.",
     alreadyLifted: "Block {id} was already lifted on {at}.",
     endedNothingToLift: "Block {id} ended on {at}; there is nothing to lift.",
     lifted: "Block {id} lifted: {object} is no longer blocked{restored, plural, =0 {} other {; # earlier prohibition(s) restored}}.",
