@@ -194,10 +194,10 @@ async function writeTypeHistory(tx: SqlExecutor, tables: (typeof TYPE_HISTORY)[n
   const deleted = "FROM object_history v JOIN object_registry r ON r.id = v.id WHERE r.erdate IS NOT NULL";
   if (names.has("domain_history")) {
     await tx.query(
-      `WITH c AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n, count(*) OVER () AS total FROM contact)
+      `WITH c AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM contact)
        INSERT INTO domain_history (historyid, zone, id, exdate, registrant)
        SELECT v.historyid, (SELECT min(id) FROM zone WHERE NOT enum_zone), r.id, (r.erdate - interval '61 days')::date, c.id
-         ${deleted.replace("WHERE", "JOIN c ON c.n = r.id % c.total WHERE")} AND r.type = 3`,
+         ${deleted.replace("WHERE", "JOIN c ON c.n = r.id % (SELECT count(*) FROM contact) WHERE")} AND r.type = 3`,
     );
   }
   if (names.has("contact_history")) {
