@@ -11,132 +11,21 @@ import { TABLE_ORDER } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable, postgresProgram, withClient } from "../testing/fred";
+import {
+  createFredDatabase,
+  fredBugCases,
+  fredEdgeCases,
+  fredKnownBugCauses,
+  fredSchemaAvailable,
+  postgresProgram,
+  withClient,
+} from "../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";
 
 /** The registry's tables, copied from the console's database into FRED's: the demo's own, and the history. */
 const REGISTRY_TABLES = [...TABLE_ORDER, "object_state"];
-
-/**
- * Objects at every threshold of every rule, written into the console's database (and copied into
- * FRED's with the rest): domains whose expiration (or validation) date is a threshold's day, the day
- * before and the day after, each plain and with the requests the rules depend on; contacts, nssets
- * and keysets whose creation, last update or last link is six months ago, the day before and after.
- */
-const EDGE_CASES = `
-DO $$
-DECLARE
-    today date := (now() AT TIME ZONE '${ZONE}')::date;
-    v_holder integer;
-    v_ns integer;
-    v_id integer;
-    v_n integer := 0;
-    v_variant text;
-    v_k integer;
-    v_state integer;
-BEGIN
-    PERFORM set_config('registry.state_marks', 'off', true);
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('EDGE-HOLDER', 1, 'EDGE-HOLDER', 1, '2020-01-01') RETURNING object_registry.id INTO v_holder;
-    INSERT INTO object (id, clid) VALUES (v_holder, 1);
-    INSERT INTO contact (id, name) VALUES (v_holder, 'Edge holder');
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('EDGE-NS', 2, 'EDGE-NS', 1, '2020-01-01') RETURNING object_registry.id INTO v_ns;
-    INSERT INTO object (id, clid) VALUES (v_ns, 1);
-    INSERT INTO nsset (id) VALUES (v_ns);
-    -- Domains: expiration at each threshold (-30 notify, 0 expired, 25 e-mail warning, 30 unguarded
-    -- and outzone, 34 letter, 61 delete candidate) and a day either side, and validation at each
-    -- of its thresholds (-30, -15, 0).
-    FOREACH v_k IN ARRAY ARRAY[31, 30, 29, 16, 15, 14, 1, 0, -1, -24, -25, -26, -29, -30, -31, -33, -34, -35, -60, -61, -62] LOOP
-        FOREACH v_variant IN ARRAY ARRAY['plain', 'renew', 'inzone', 'outzone', 'delete', 'validation'] LOOP
-            v_n := v_n + 1;
-            INSERT INTO object_registry (roid, type, name, crid, crdate)
-            VALUES ('EDGE-D' || v_n, 3, 'edge-' || v_n || '-' || v_variant || '.cz', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-            INSERT INTO object (id, clid) VALUES (v_id, 1);
-            IF v_variant = 'validation' THEN
-                INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + 400);
-                INSERT INTO enumval (domainid, exdate) VALUES (v_id, today + v_k);
-            ELSE
-                INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + v_k);
-            END IF;
-            v_state := CASE v_variant WHEN 'renew' THEN 2 WHEN 'inzone' THEN 6 WHEN 'outzone' THEN 5 WHEN 'delete' THEN 1 END;
-            IF v_state IS NOT NULL THEN
-                INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
-                VALUES (v_id, v_state, now() AT TIME ZONE 'UTC' - interval '100 days', now() AT TIME ZONE 'UTC' - interval '100 days');
-            END IF;
-        END LOOP;
-    END LOOP;
-    -- A domain with no nsset.
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('EDGE-NONS', 3, 'edge-no-nsset.cz', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, NULL, today + 400);
-    -- Unlinked contacts, nssets and keysets: created, updated or last linked six months ago (at
-    -- 10:00 UTC), the day before and the day after.
-    FOREACH v_k IN ARRAY ARRAY[-1, 0, 1] LOOP
-        FOREACH v_variant IN ARRAY ARRAY['created', 'updated', 'unlinked'] LOOP
-            FOREACH v_state IN ARRAY ARRAY[1, 2, 4] LOOP
-                v_n := v_n + 1;
-                INSERT INTO object_registry (roid, type, name, crid, crdate)
-                VALUES ('EDGE-O' || v_n, v_state, 'EDGE-' || v_n || '-' || upper(v_variant), 1,
-                        CASE WHEN v_variant = 'created' THEN (today - interval '6 months')::date + v_k + time '10:00' ELSE '2020-01-01' END)
-                RETURNING object_registry.id INTO v_id;
-                INSERT INTO object (id, clid, update) VALUES (v_id, 1,
-                        CASE WHEN v_variant = 'updated' THEN (today - interval '6 months')::date + v_k + time '10:00' END);
-                IF v_state = 1 THEN INSERT INTO contact (id, name) VALUES (v_id, 'Edge contact'); END IF;
-                IF v_state = 2 THEN INSERT INTO nsset (id) VALUES (v_id); END IF;
-                IF v_state = 4 THEN INSERT INTO keyset (id) VALUES (v_id); END IF;
-                IF v_variant = 'unlinked' THEN
-                    INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
-                    VALUES (v_id, 16, '2020-01-01', (today - interval '6 months')::date + v_k + time '10:00');
-                END IF;
-            END LOOP;
-        END LOOP;
-    END LOOP;
-END $$;
-`;
-
-/**
- * FRED's known bugs, as registry data: written past the console's request rules (they stand for
- * what FRED's programs wrote before adoption). Each object's name says which.
- */
-const FRED_BUG_CASES = `
-DO $$
-DECLARE
-    today date := (now() AT TIME ZONE '${ZONE}')::date;
-    v_holder integer := (SELECT o.id FROM object_registry o WHERE o.name = 'EDGE-HOLDER');
-    v_ns integer := (SELECT o.id FROM object_registry o WHERE o.name = 'EDGE-NS');
-    v_id integer;
-BEGIN
-    PERFORM set_config('registry.state_marks', 'off', true);
-    -- A request for an automatic state (expired) on a domain that has not expired.
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('BUG-AUTO', 3, 'bug-automatic.cz', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + 400);
-    INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES (v_id, 9, now() AT TIME ZONE 'UTC' - interval '1 day');
-    -- A request for a domain's state (serverOutzoneManual) on a contact.
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('BUG-TYPE', 1, 'BUG-WRONG-TYPE', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO contact (id, name) VALUES (v_id, 'Wrong type');
-    INSERT INTO object_state_request (object_id, state_id, valid_from) VALUES (v_id, 5, now() AT TIME ZONE 'UTC' - interval '1 day');
-    -- A request in force whose cancellation is set in the future.
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('BUG-CANCEL', 3, 'bug-canceled-later.cz', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + 400);
-    INSERT INTO object_state_request (object_id, state_id, valid_from, canceled)
-    VALUES (v_id, 3, now() AT TIME ZONE 'UTC' - interval '1 day', now() AT TIME ZONE 'UTC' + interval '30 days');
-    -- A contact created at 23:30 UTC six months ago: 00:30 the next day in the registry's zone, so
-    -- six months have passed by FRED's count and not yet by the registry's calendar.
-    INSERT INTO object_registry (roid, type, name, crid, crdate)
-    VALUES ('BUG-LATE', 1, 'BUG-CREATED-LATE', 1, (today - interval '6 months')::date + time '23:30') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO contact (id, name) VALUES (v_id, 'Created late');
-    -- Shown in the closing tally too: the domain whose request ends exactly at the run's instant is
-    -- written at run time (its end must be that instant).
-    INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('BUG-END', 3, 'bug-ends-at-run.cz', 1, '2020-01-01') RETURNING object_registry.id INTO v_id;
-    INSERT INTO object (id, clid) VALUES (v_id, 1);
-    INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + 400);
-END $$;
-`;
 
 type Pair = { object_id: number; state_id: number };
 
@@ -146,56 +35,6 @@ async function openPairs(client: pg.Client): Promise<Set<string>> {
       WHERE s.valid_to IS NULL AND o.erdate IS NULL`,
   );
   return new Set(rows.map((r) => `${r.object_id}:${r.state_id}`));
-}
-
-/** Why FRED and the console may differ on an object at instant `at` (FRED's known bugs), from the registry's data. */
-async function knownCauses(client: pg.Client, at: string): Promise<Map<string, string>> {
-  const causes = new Map<string, string>();
-  // FRED applies requests for automatic states and for another type's states
-  const wrong = await client.query<Pair>(
-    `SELECT r.object_id, r.state_id FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
-       JOIN enum_object_states s ON s.id = r.state_id
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC' AND (r.valid_to IS NULL OR r.valid_to >= $1::timestamptz AT TIME ZONE 'UTC')
-        AND r.canceled IS NULL AND (NOT s.manual OR NOT o.type = ANY (s.types))`,
-    [at],
-  );
-  // (and FRED's trigger on object_state derives outzone from a requested serverOutzoneManual, on any object).
-  for (const r of wrong.rows) causes.set(`${r.object_id}:*`, "a request for an automatic or another type's state (FRED applies it)");
-  // FRED drops a request at once when canceled is set, even to a future instant (the object's
-  // states that depend on it follow); FRED counts a request's valid_to as still in force.
-  const requests = await client.query<{ object_id: number; cause: string }>(
-    `SELECT DISTINCT r.object_id,
-            CASE WHEN r.canceled > $1::timestamptz AT TIME ZONE 'UTC' THEN 'a request canceled in the future (FRED drops it at once)'
-                 ELSE 'a request ending exactly at the run (FRED counts valid_to as in force)' END AS cause
-       FROM object_state_request r
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC'
-        AND (r.canceled > $1::timestamptz AT TIME ZONE 'UTC' OR r.valid_to = $1::timestamptz AT TIME ZONE 'UTC')`,
-    [at],
-  );
-  // FRED takes an unlinked object's dates as the UTC date it stores, the console as the registry's
-  // calendar date (different for instants late in the evening UTC): deleteCandidate only.
-  const late = await client.query<{ object_id: number }>(
-    `SELECT o.id AS object_id FROM object_registry o JOIN object ob ON ob.id = o.id
-      WHERE o.type IN (1, 2, 4) AND (o.crdate::date <> (o.crdate AT TIME ZONE 'UTC' AT TIME ZONE '${ZONE}')::date
-             OR ob.update::date <> (ob.update AT TIME ZONE 'UTC' AT TIME ZONE '${ZONE}')::date
-             OR EXISTS (SELECT FROM object_state s WHERE s.object_id = o.id AND s.state_id = 16
-                          AND s.valid_to::date <> (s.valid_to AT TIME ZONE 'UTC' AT TIME ZONE '${ZONE}')::date))`,
-  );
-  // FRED's date rules compare with CURRENT_DATE, the session's date: in a UTC session late in the
-  // evening that is not yet the registry's date (expirationWarning, expired, validation warnings, deleteWarning).
-  const dates = await client.query<{ differ: boolean }>(
-    `SELECT ($1::timestamptz AT TIME ZONE 'UTC')::date <> ($1::timestamptz AT TIME ZONE '${ZONE}')::date AS differ`,
-    [at],
-  );
-  if (dates.rows[0].differ) {
-    const domains = await client.query<{ id: number }>("SELECT id FROM domain");
-    for (const d of domains.rows)
-      for (const state of [8, 9, 11, 12, 19]) causes.set(`${d.id}:${state}`, "FRED's CURRENT_DATE: the session's date, not the registry's");
-  }
-  const perObject = new Map(requests.rows.map((r) => [r.object_id, r.cause]));
-  for (const r of late.rows) causes.set(`${r.object_id}:17`, "a date late in the evening UTC (FRED takes the stored UTC date)");
-  for (const [id, cause] of perObject) causes.set(`${id}:*`, cause);
-  return causes;
 }
 
 describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine against FRED's update_object_states(0)", () => {
@@ -220,9 +59,9 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine again
         await db.close();
       }
       await withClient(console_.url, async (client) => {
-        await client.query(EDGE_CASES);
+        await client.query(fredEdgeCases(ZONE));
         await client.query("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
-        await client.query(FRED_BUG_CASES);
+        await client.query(fredBugCases(ZONE));
         await client.query("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
       });
       // The same registry in FRED's database, FRED's triggers quiet while it is copied in.
@@ -258,7 +97,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine again
 
         const fredPairs = await openPairs(a);
         const consolePairs = await openPairs(b);
-        const causes = await knownCauses(b, at);
+        const causes = await fredKnownBugCauses(b, at, ZONE);
         const names = new Map(
           (await b.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_states")).rows.map((r) => [r.id, r.name]),
         );

@@ -32,8 +32,10 @@ export type Row = Record<string, Cell>;
 export type TableName =
   | "registrar"
   | "zone"
+  | "history"
   | "object_registry"
   | "object"
+  | "object_history"
   | "contact"
   | "nsset"
   | "keyset"
@@ -167,6 +169,7 @@ interface Context {
   requestId: number;
   hostId: number;
   addressId: number;
+  historyId: number;
 }
 
 function registrarId(rng: Rng): number {
@@ -177,26 +180,73 @@ function linkedPool(count: number, share: number): number {
   return Math.max(1, Math.floor(count * (1 - share)));
 }
 
-/** Registry row, object row and the creation/transfer/update history every live object shares. */
+/**
+ * FRED's history of an object, as its programs leave it: one `history` and `object_history` row per
+ * version (creation, then each transfer or update, in time order), each version's `valid_to` and
+ * `next` the following one's start and id (trigger object_registry_update_history_rec), the last
+ * one open, or ended at `erdate` for a deleted object; `object_registry.crhistoryid` and `historyid`
+ * point at the first and the last. The per-type history rows (domain_history, …) copy the object's
+ * data for each version; the demo's objects keep their data, so the loader copies them in bulk.
+ */
+function pushVersions(
+  ctx: Context,
+  batches: Map<TableName, Row[]>,
+  registry: Row,
+  object: Row,
+  crid: number,
+  erdateMs: number | null,
+): void {
+  const crdateMs = Date.parse(String(registry.crdate));
+  const trdateMs = object.trdate === null ? null : Date.parse(String(object.trdate));
+  const updateMs = object.update === null ? null : Date.parse(String(object.update));
+  const starts = [...new Set([crdateMs, trdateMs, updateMs].filter((t): t is number => t !== null))].sort((a, b) => a - b);
+  const first = ctx.historyId;
+  ctx.historyId += starts.length;
+  starts.forEach((at, i) => {
+    const last = i === starts.length - 1;
+    const after = (t: number | null) => t !== null && t <= at;
+    push(batches, "history", {
+      id: first + i,
+      valid_from: iso(at),
+      valid_to: last ? (erdateMs === null ? null : iso(erdateMs)) : iso(starts[i + 1]),
+      next: last ? null : first + i + 1,
+    });
+    push(batches, "object_history", {
+      historyid: first + i,
+      id: registry.id,
+      clid: after(trdateMs) ? object.clid : crid,
+      upid: after(updateMs) ? object.upid : null,
+      trdate: after(trdateMs) ? object.trdate : null,
+      update: after(updateMs) ? object.update : null,
+      authinfopw: object.authinfopw,
+    });
+  });
+  registry.crhistoryid = first;
+  registry.historyid = first + starts.length - 1;
+}
+
+/** Registry row, object row and history of a live object: its creation, and a transfer and an update for some. */
 function liveObject(
   ctx: Context,
   rng: Rng,
+  batches: Map<TableName, Row[]>,
   id: number,
   type: number,
   name: string,
   roid: string,
   crdateMs: number,
-): { registry: Row; object: Row } {
+): void {
   const clid = registrarId(rng);
   const transferred = rng.chance(0.15);
   const crid = transferred ? registrarId(rng) : clid;
   const span = Math.max(HOUR, ctx.nowMs - crdateMs);
   const trdate = transferred ? iso(crdateMs + Math.floor(rng.next() * span)) : null;
   const update = rng.chance(0.4) ? iso(crdateMs + Math.floor(rng.next() * span)) : null;
-  return {
-    registry: { id, roid, type, name, crid, crdate: iso(crdateMs), erdate: null },
-    object: { id, clid, upid: update ? clid : null, trdate, update, authinfopw: rng.text(10) },
-  };
+  const registry: Row = { id, roid, type, name, crid, crdate: iso(crdateMs), erdate: null };
+  const object: Row = { id, clid, upid: update ? clid : null, trdate, update, authinfopw: rng.text(10) };
+  pushVersions(ctx, batches, registry, object, crid, null);
+  push(batches, "object_registry", registry);
+  push(batches, "object", object);
 }
 
 function contactRows(ctx: Context, index: number, batches: Map<TableName, Row[]>): void {
@@ -206,12 +256,10 @@ function contactRows(ctx: Context, index: number, batches: Map<TableName, Row[]>
   const surname = rng.pick(SURNAMES);
   const handle = `${ascii(surname).toUpperCase()}-${ascii(first).slice(0, 1).toUpperCase()}${String(index + 1).padStart(6, "0")}`;
   const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.contacts, UNLINKED_SHARE.contact, 15);
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.contact, handle, roid("C", id), crdateMs);
+  liveObject(ctx, rng, batches, id, TYPE.contact, handle, roid("C", id), crdateMs);
   const [city, postalcode] = rng.pick(CITIES);
   const isOrganization = rng.chance(0.2);
   const domestic = rng.chance(0.92);
-  push(batches, "object_registry", registry);
-  push(batches, "object", object);
   push(batches, "contact", {
     id,
     name: `${first} ${surname}`,
@@ -240,9 +288,7 @@ function nssetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>):
   const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.nssets, UNLINKED_SHARE.nsset, 12);
   const provider = rng.pick(HOSTING_WORDS);
   const handle = `NSS-${provider.toUpperCase()}-${index + 1}`;
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.nsset, handle, roid("N", id), crdateMs);
-  push(batches, "object_registry", registry);
-  push(batches, "object", object);
+  liveObject(ctx, rng, batches, id, TYPE.nsset, handle, roid("N", id), crdateMs);
   push(batches, "nsset", { id, checklevel: rng.int(0, 3) });
   const hostCount = rng.weighted([
     [2, 70],
@@ -270,9 +316,7 @@ function keysetRows(ctx: Context, index: number, batches: Map<TableName, Row[]>)
   const id = ctx.ids.keyset + index;
   const crdateMs = linkableCrdate(ctx, rng, index, ctx.counts.keysets, UNLINKED_SHARE.keyset, 8);
   const handle = `KID-${rng.text(6, "ABCDEFGHJKLMNPQRSTUVWXYZ").toUpperCase()}-${index + 1}`;
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.keyset, handle, roid("K", id), crdateMs);
-  push(batches, "object_registry", registry);
-  push(batches, "object", object);
+  liveObject(ctx, rng, batches, id, TYPE.keyset, handle, roid("K", id), crdateMs);
   push(batches, "keyset", { id });
   for (const contactid of distinctContacts(ctx, rng, 1)) {
     push(batches, "keyset_contact_map", { keysetid: id, contactid });
@@ -332,9 +376,7 @@ function domainRows(ctx: Context, index: number, batches: Map<TableName, Row[]>)
     Date.parse(`${addDays(exdate, -365 * years)}T00:00:00Z`) + rng.int(6, 20) * HOUR + rng.int(0, 59) * 60_000,
     ctx.nowMs - rng.int(1, 30) * DAY,
   );
-  const { registry, object } = liveObject(ctx, rng, id, TYPE.domain, name, roid("D", id), crdateMs);
-  push(batches, "object_registry", registry);
-  push(batches, "object", object);
+  liveObject(ctx, rng, batches, id, TYPE.domain, name, roid("D", id), crdateMs);
 
   const contactPool = linkedPool(ctx.counts.contacts, UNLINKED_SHARE.contact);
   const nssetPool = linkedPool(ctx.counts.nssets, UNLINKED_SHARE.nsset);
@@ -571,15 +613,13 @@ function deletedRows(ctx: Context, kind: "contact" | "nsset" | "domain", index: 
             "C" as const,
           ]
         : [ctx.ids.deletedNsset + index, `NSS-DELETED-${index + 1}`, "N" as const];
-  push(batches, "object_registry", {
-    id,
-    roid: roid(prefix, id),
-    type: TYPE[kind],
-    name,
-    crid: registrarId(rng),
-    crdate: iso(crdateMs),
-    erdate: iso(Math.min(erdateMs, ctx.nowMs - DAY)),
-  });
+  const crid = registrarId(rng);
+  const deletedMs = Math.min(erdateMs, ctx.nowMs - DAY);
+  const registry: Row = { id, roid: roid(prefix, id), type: TYPE[kind], name, crid, crdate: iso(crdateMs), erdate: iso(deletedMs) };
+  // Its last version, as deletion left it (the live object's row is gone).
+  const object: Row = { id, clid: crid, upid: null, trdate: null, update: null, authinfopw: null };
+  pushVersions(ctx, batches, registry, object, crid, deletedMs);
+  push(batches, "object_registry", registry);
 }
 
 function push(batches: Map<TableName, Row[]>, table: TableName, row: Row): void {
@@ -595,8 +635,10 @@ function push(batches: Map<TableName, Row[]>, table: TableName, row: Row): void 
 export const TABLE_ORDER: TableName[] = [
   "registrar",
   "zone",
+  "history",
   "object_registry",
   "object",
+  "object_history",
   "contact",
   "nsset",
   "keyset",
@@ -675,6 +717,7 @@ export function* generateDemo(options: DemoOptions): Generator<DemoChunk> {
     requestId: 1,
     hostId: 1,
     addressId: 1,
+    historyId: 1,
   };
   const total =
     counts.contacts +

@@ -30,8 +30,28 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
     system: "bool",
   },
   zone: { id: "int4", fqdn: "text", ex_period_min: "int4", ex_period_max: "int4", val_period: "int4", dots_max: "int4", enum_zone: "bool" },
-  object_registry: { id: "int4", roid: "text", type: "int2", name: "text", crid: "int4", crdate: "timestamp", erdate: "timestamp" },
+  history: { id: "int4", valid_from: "timestamp", valid_to: "timestamp", next: "int4" },
+  object_registry: {
+    id: "int4",
+    roid: "text",
+    type: "int2",
+    name: "text",
+    crid: "int4",
+    crdate: "timestamp",
+    erdate: "timestamp",
+    crhistoryid: "int4",
+    historyid: "int4",
+  },
   object: { id: "int4", clid: "int4", upid: "int4", trdate: "timestamp", update: "timestamp", authinfopw: "text" },
+  object_history: {
+    historyid: "int4",
+    id: "int4",
+    clid: "int4",
+    upid: "int4",
+    trdate: "timestamp",
+    update: "timestamp",
+    authinfopw: "text",
+  },
   contact: {
     id: "int4",
     name: "text",
@@ -66,7 +86,7 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
   object_state_request_reason: { object_state_request_id: "int4", reason_creation: "text", reason_cancellation: "text" },
 };
 
-const SERIAL_TABLES = ["registrar", "zone", "object_registry", "host", "host_ipaddr_map", "object_state_request"] as const;
+const SERIAL_TABLES = ["registrar", "zone", "history", "object_registry", "host", "host_ipaddr_map", "object_state_request"] as const;
 
 /** One statement per table and chunk: each column travels as one array parameter. */
 async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promise<void> {
@@ -121,6 +141,107 @@ async function deferIndexes(tx: SqlExecutor, tables: readonly string[]): Promise
   ];
 }
 
+/**
+ * FRED's per-type history tables (fred-db 2.52) beside the live tables they copy, and the column
+ * that names the object. The console's own schema has neither: only a FRED database gets them.
+ */
+const TYPE_HISTORY = [
+  ["contact_history", "contact", "id"],
+  ["contact_address_history", "contact_address", "contactid"],
+  ["nsset_history", "nsset", "id"],
+  ["nsset_contact_map_history", "nsset_contact_map", "nssetid"],
+  ["host_history", "host", "nssetid"],
+  ["host_ipaddr_map_history", "host_ipaddr_map", "nssetid"],
+  ["keyset_history", "keyset", "id"],
+  ["keyset_contact_map_history", "keyset_contact_map", "keysetid"],
+  ["dsrecord_history", "dsrecord", "keysetid"],
+  ["dnskey_history", "dnskey", "keysetid"],
+  ["domain_history", "domain", "id"],
+  ["domain_contact_map_history", "domain_contact_map", "domainid"],
+  ["enumval_history", "enumval", "domainid"],
+] as const;
+
+async function existingTypeHistory(tx: SqlExecutor): Promise<(typeof TYPE_HISTORY)[number][]> {
+  const present = new Set(
+    (
+      await tx.query<{ name: string }>("SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'")
+    ).map((r) => r.name),
+  );
+  return TYPE_HISTORY.filter(([history, live]) => present.has(history) && present.has(live));
+}
+
+/**
+ * The per-type history of every version the generator wrote (history, object_history): the demo's
+ * objects keep their data from creation on, so each version's rows are the live rows, copied in
+ * bulk. A deleted object's live rows are gone: its one version gets the type's row with the data a
+ * deletion leaves behind (a deleted domain expired 61 days before it was deleted).
+ */
+async function writeTypeHistory(tx: SqlExecutor, tables: (typeof TYPE_HISTORY)[number][]): Promise<void> {
+  for (const [history, live, key] of tables) {
+    const columns = (
+      await tx.query<{ name: string }>(
+        `SELECT quote_ident(column_name) AS name FROM information_schema.columns
+          WHERE table_schema = 'public' AND table_name = $1 AND column_name <> 'historyid' ORDER BY ordinal_position`,
+        [history],
+      )
+    ).map((c) => c.name);
+    await tx.query(
+      `INSERT INTO ${history} (historyid, ${columns.join(", ")})
+       SELECT v.historyid, ${columns.map((c) => `l.${c}`).join(", ")} FROM object_history v JOIN ${live} l ON l.${key} = v.id`,
+    );
+  }
+  const names = new Set(tables.map(([history]) => history));
+  const deleted = "FROM object_history v JOIN object_registry r ON r.id = v.id WHERE r.erdate IS NOT NULL";
+  if (names.has("domain_history")) {
+    await tx.query(
+      `WITH c AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM contact)
+       INSERT INTO domain_history (historyid, zone, id, exdate, registrant)
+       SELECT v.historyid, (SELECT min(id) FROM zone WHERE NOT enum_zone), r.id, (r.erdate - interval '61 days')::date, c.id
+         ${deleted.replace("WHERE", "JOIN c ON c.n = r.id % (SELECT count(*) FROM contact) WHERE")} AND r.type = 3`,
+    );
+  }
+  if (names.has("contact_history")) {
+    await tx.query(
+      `INSERT INTO contact_history (historyid, id, name, disclosename, discloseorganization, discloseaddress, disclosetelephone,
+                                    disclosefax, discloseemail, disclosevat, discloseident, disclosenotifyemail)
+       SELECT v.historyid, r.id, initcap(split_part(r.name, '-', 1)), true, true, true, false, false, false, false, false, false
+         ${deleted} AND r.type = 1`,
+    );
+  }
+  if (names.has("nsset_history")) {
+    await tx.query(`INSERT INTO nsset_history (historyid, id, checklevel) SELECT v.historyid, r.id, 0 ${deleted} AND r.type = 2`);
+  }
+}
+
+/**
+ * Each state row's object versions, as FRED's trigger_object_state_hid records them when a state
+ * opens and closes: the version in force at its valid_from (ohid_from) and at its valid_to
+ * (ohid_to). The first build of history writes the registry's past at once, after the objects'
+ * last versions, so the trigger would give every row the last one.
+ */
+const STATE_VERSIONS_SQL = `
+WITH version AS (
+  SELECT v.id AS object_id, v.historyid,
+         CASE WHEN h.id = r.crhistoryid THEN '-infinity'::timestamp ELSE h.valid_from END AS since,
+         CASE WHEN h.next IS NULL THEN 'infinity'::timestamp ELSE h.valid_to END AS until
+    FROM object_history v JOIN history h ON h.id = v.historyid JOIN object_registry r ON r.id = v.id
+), versions AS (
+  SELECT s.id, f.historyid AS ohid_from, t.historyid AS ohid_to
+    FROM object_state s
+    JOIN version f ON f.object_id = s.object_id AND s.valid_from >= f.since AND s.valid_from < f.until
+    LEFT JOIN version t ON t.object_id = s.object_id AND s.valid_to >= t.since AND s.valid_to < t.until
+)
+UPDATE object_state s SET ohid_from = versions.ohid_from, ohid_to = versions.ohid_to FROM versions WHERE versions.id = s.id`;
+
+/** FRED's row trigger on `table` named `name`, when it is there and enabled. */
+async function enabledTrigger(tx: SqlExecutor, table: string, name: string): Promise<boolean> {
+  const [row] = await tx.query<{ on: boolean }>(
+    "SELECT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname = $2 AND tgenabled <> 'D') AS on",
+    [table, name],
+  );
+  return row.on;
+}
+
 /** Demo data never mixes with existing registry data. */
 export class RegistryNotEmptyError extends StartupError {}
 
@@ -151,7 +272,12 @@ export async function seedDemo(
     // Row by row marking is for live changes; the full run below computes every object at once.
     await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
     await tx.query("SELECT set_config('maintenance_work_mem', '512MB', true)");
-    const rebuild = await deferIndexes(tx, TABLE_ORDER);
+    const typeHistory = await existingTypeHistory(tx);
+    const rebuild = await deferIndexes(tx, [...TABLE_ORDER, ...typeHistory.map(([history]) => history)]);
+    // FRED's trigger on object_history fills ohid_from of the object's states that lack it, row by
+    // row; there are no states yet: it is off while the versions are loaded.
+    const objectHistoryTrigger = await enabledTrigger(tx, "public.object_history", "trigger_object_history");
+    if (objectHistoryTrigger) await tx.query("ALTER TABLE object_history DISABLE TRIGGER trigger_object_history");
     // The console's request rules check each new request against the object's others, row by row:
     // for the generated requests they are checked once, in bulk, after loading (below).
     await tx.query("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
@@ -169,6 +295,9 @@ export async function seedDemo(
       writing.catch(() => {});
     }
     await writing;
+    onProgress({ phase: "object history", done: total, total });
+    await writeTypeHistory(tx, typeHistory);
+    if (objectHistoryTrigger) await tx.query("ALTER TABLE object_history ENABLE TRIGGER trigger_object_history");
     const build = async (statements: string[]) => {
       for (const [i, statement] of statements.entries()) {
         onProgress({ phase: `indexes and constraints (${i + 1} of ${statements.length})`, done: total, total });
@@ -193,7 +322,13 @@ export async function seedDemo(
       // The registry was empty, so there is no history to keep: the demo's is built from its start
       // (an adopted FRED registry's engine cursor would otherwise keep it from before adoption).
       await tx.query("UPDATE console.state_engine SET cursor = NULL, full_run_due = false");
+      // FRED's trigger would stamp every row with the object's last version, row by row: the rows'
+      // versions are set once, in bulk, after the build.
+      const versionTrigger = await enabledTrigger(tx, "public.object_state", "trigger_object_state_hid");
+      if (versionTrigger) await tx.query("ALTER TABLE object_state DISABLE TRIGGER trigger_object_state_hid");
       await runStateEngine(tx, { at: statesAt, full: true });
+      await tx.query(STATE_VERSIONS_SQL);
+      if (versionTrigger) await tx.query("ALTER TABLE object_state ENABLE TRIGGER trigger_object_state_hid");
       await tx.query("SELECT set_config('registry.state_feed', 'on', true)");
       await build(history);
     }
