@@ -536,7 +536,11 @@ END
 $$;
 
 -- The triggers. Each names the objects whose states the change can alter, in id order (so two
--- writers lock shared objects in the same order).
+-- writers lock shared objects in the same order). BEFORE triggers catch up at the change; the
+-- AFTER triggers are deferred to the commit, so a transaction that changes an object several times
+-- (a block changed: its requests canceled and written again) is applied once, with its final data,
+-- and a state it keeps does not end and begin again. Bulk loads (registry.state_marks = off) queue
+-- nothing.
 DROP TRIGGER console_state_mark ON domain;
 DROP TRIGGER console_state_mark_update ON domain;
 DROP TRIGGER console_state_mark ON enumval;
@@ -627,13 +631,14 @@ CREATE TRIGGER console_state_catch_up_update BEFORE UPDATE ON domain
     EXECUTE FUNCTION console.state_domain_before();
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR DELETE ON domain
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_domain_after();
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_domain_after();
 CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON domain
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW
-    WHEN (OLD.exdate IS DISTINCT FROM NEW.exdate OR OLD.nsset IS DISTINCT FROM NEW.nsset
+    WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND (OLD.exdate IS DISTINCT FROM NEW.exdate OR OLD.nsset IS DISTINCT FROM NEW.nsset
           OR OLD.registrant IS DISTINCT FROM NEW.registrant OR OLD.keyset IS DISTINCT FROM NEW.keyset
-          OR OLD.id IS DISTINCT FROM NEW.id)
+          OR OLD.id IS DISTINCT FROM NEW.id))
     EXECUTE FUNCTION console.state_domain_after();
 
 -- Tables whose rows name one object the change concerns (the column is the trigger's first
@@ -683,27 +688,32 @@ CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON enumv
     FOR EACH ROW EXECUTE FUNCTION console.state_column_before('domainid');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE ON enumval
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('domainid');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('domainid');
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON domain_contact_map
     FOR EACH ROW EXECUTE FUNCTION console.state_column_before('contactid', 'link');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE ON domain_contact_map
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON nsset_contact_map
     FOR EACH ROW EXECUTE FUNCTION console.state_column_before('contactid', 'link');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE ON nsset_contact_map
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON keyset_contact_map
     FOR EACH ROW EXECUTE FUNCTION console.state_column_before('contactid', 'link');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE ON keyset_contact_map
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON object_state_request
     FOR EACH ROW EXECUTE FUNCTION console.state_column_before('object_id');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE ON object_state_request
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('object_id');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('object_id');
 
 -- object.update counts only for an unlinked contact, nsset or keyset (its deleteCandidate).
 CREATE FUNCTION console.state_object_update() RETURNS trigger
@@ -723,7 +733,7 @@ CREATE TRIGGER console_state_catch_up BEFORE UPDATE OF update ON object
     EXECUTE FUNCTION console.state_object_update();
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER UPDATE OF update ON object
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW WHEN (OLD.update IS DISTINCT FROM NEW.update)
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND (OLD.update IS DISTINCT FROM NEW.update))
     EXECUTE FUNCTION console.state_object_update();
 
 -- object_registry: a new object (its first states and next change), its creation or deletion instant.
@@ -732,10 +742,11 @@ CREATE TRIGGER console_state_catch_up BEFORE UPDATE ON object_registry
     EXECUTE FUNCTION console.state_column_before('id');
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT ON object_registry
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION console.state_column_after('id');
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+    EXECUTE FUNCTION console.state_column_after('id');
 CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON object_registry
     DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW WHEN (OLD.erdate IS DISTINCT FROM NEW.erdate OR OLD.crdate IS DISTINCT FROM NEW.crdate)
+    FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND (OLD.erdate IS DISTINCT FROM NEW.erdate OR OLD.crdate IS DISTINCT FROM NEW.crdate))
     EXECUTE FUNCTION console.state_column_after('id');
 
 -- The batch materialiser (full and scheduled runs), set-based over pg_temp.state_work. For a
