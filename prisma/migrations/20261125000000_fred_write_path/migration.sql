@@ -140,6 +140,14 @@ SELECT x.state_id, x.valid_from, x.valid_to
  ) x
 $$;
 
+-- The states domain_state_periods derives from the expiration date (each from a threshold after
+-- it; outzone also from unguarded). Moving the date later moves every threshold later: none of these
+-- can begin then, and no change comes sooner (the shortcut of console.state_renewed).
+CREATE FUNCTION console.expiration_states() RETURNS integer[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT '{8,9,10,15,17,19,20,28}'::integer[]
+$$;
+
 -- THE RULES OF CONTACTS, NSSETS AND KEYSETS, for one object's inputs: linked while referenced;
 -- unlinked, a delete candidate the protection months (at the day hour) after the latest of its
 -- creation, the last time it was linked and its last update, unless serverDeleteProhibited holds.
@@ -244,19 +252,21 @@ $$;
 
 -- One domain's periods from its rows (domain, enumval, the lifecycle periods for its expiration
 -- date, FRED's parameters) and the periods of the requests the rules depend on. Called with NULL
--- literals for those (most domains), the planner drops the period arithmetic.
+-- literals for those (most domains), the planner drops the period arithmetic. p_exdate: the
+-- expiration date to use instead of the row's (the one before a renew, to catch up to it).
 CREATE FUNCTION console.domain_periods(p_id integer, p_crdate timestamptz, p_erdate timestamptz,
     p_delete_prohibited tstzmultirange, p_renew_prohibited tstzmultirange,
-    p_outzone_manual tstzmultirange, p_inzone_manual tstzmultirange)
+    p_outzone_manual tstzmultirange, p_inzone_manual tstzmultirange, p_exdate date DEFAULT NULL)
 RETURNS TABLE (state_id integer, valid_from timestamptz, valid_to timestamptz)
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
 SELECT x.state_id, x.valid_from, x.valid_to
   FROM domain d
-  JOIN console.lifecycle_periods() l ON d.exdate >= l.valid_from AND d.exdate < l.valid_until
+ CROSS JOIN LATERAL (SELECT coalesce(p_exdate, d.exdate) AS exdate) e
+  JOIN console.lifecycle_periods() l ON e.exdate >= l.valid_from AND e.exdate < l.valid_until
   LEFT JOIN enumval ev ON ev.domainid = d.id
  CROSS JOIN console.state_parameters() p
  CROSS JOIN LATERAL console.domain_state_periods(
-           p_crdate, p_erdate, d.exdate, ev.exdate, d.nsset IS NULL,
+           p_crdate, p_erdate, e.exdate, ev.exdate, d.nsset IS NULL,
            l.notify, l.dns, l.registration, l.letter, l.outzone_warning, l.validation1, l.validation2,
            p.zone, p.day_hour, p.outzone_hour,
            p_delete_prohibited, p_renew_prohibited, p_outzone_manual, p_inzone_manual) x
@@ -266,7 +276,7 @@ $$;
 -- The same rules for one object (the per-object run's gatherer): its inputs by index lookups,
 -- one small statement each, so a cached plan costs little to start; the periods that reach past
 -- p_w (where its history is exact), as an array.
-CREATE FUNCTION console.object_state_periods_of(p_id integer, p_w timestamptz) RETURNS console.state_period[]
+CREATE FUNCTION console.object_state_periods_of(p_id integer, p_w timestamptz, p_exdate date DEFAULT NULL) RETURNS console.state_period[]
 LANGUAGE plpgsql STABLE AS $$
 DECLARE
     o record;
@@ -300,12 +310,12 @@ BEGIN
     END IF;
     IF o.type = 3 AND NOT v_guarded THEN
         SELECT array_agg(ROW(x.state_id, x.valid_from, x.valid_to)::console.state_period) INTO v_rules
-          FROM console.domain_periods(p_id, o.crdate, o.erdate, NULL, NULL, NULL, NULL) x
+          FROM console.domain_periods(p_id, o.crdate, o.erdate, NULL, NULL, NULL, NULL, p_exdate) x
          WHERE x.valid_to IS NULL OR x.valid_to > p_w;
     ELSIF o.type = 3 THEN
         SELECT array_agg(ROW(x.state_id, x.valid_from, x.valid_to)::console.state_period) INTO v_rules
           FROM console.domain_periods(p_id, o.crdate, o.erdate, g.delete_prohibited, g.renew_prohibited,
-                                      g.outzone_manual, g.inzone_manual) x
+                                      g.outzone_manual, g.inzone_manual, p_exdate) x
          WHERE x.valid_to IS NULL OR x.valid_to > p_w;
     ELSIF o.type IN (1, 2, 4) THEN
         SELECT array_agg(ROW(x.state_id, x.valid_from, x.valid_to)::console.state_period) INTO v_rules
@@ -329,7 +339,7 @@ $$;
 -- up to p_at (p_record: always; otherwise only when something changed). Plain index lookups; no
 -- temporary tables. The caller holds the object's lock.
 CREATE FUNCTION console.state_object_apply(p_id integer, p_w timestamptz, p_at timestamptz, p_record boolean,
-                                           OUT opened integer, OUT closed integer)
+                                           p_exdate date DEFAULT NULL, OUT opened integer, OUT closed integer)
 LANGUAGE plpgsql AS $$
 DECLARE
     v_desired console.state_period[];
@@ -344,7 +354,7 @@ DECLARE
 BEGIN
     opened := 0;
     closed := 0;
-    v_desired := console.object_state_periods_of(p_id, p_w);
+    v_desired := console.object_state_periods_of(p_id, p_w, p_exdate);
     SELECT min(least(CASE WHEN d.lo > p_at THEN d.lo END, CASE WHEN d.hi > p_at THEN d.hi END)),
            coalesce(array_agg(d.state_id ORDER BY d.state_id) FILTER (WHERE d.lo <= p_at AND (d.hi IS NULL OR d.hi > p_at)), '{}')
       INTO v_next, v_want
@@ -472,13 +482,17 @@ $$;
 -- AFTER a change to an object's inputs: its states as the rules give them from the change's
 -- instant, written now, so they are in force when the change commits. p_linked_by: the change
 -- only added a reference to the object; when it is linked already, nothing about it changes.
-CREATE FUNCTION console.state_changed(p_id integer, p_linked_by boolean DEFAULT false) RETURNS void
+CREATE FUNCTION console.state_changed(p_id integer, p_linked_by boolean DEFAULT false, p_old_exdate date DEFAULT NULL)
+RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     v_at timestamptz;
     r record;
     v_want integer[];
     v_next timestamptz;
+    v_close integer[];
+    v_open integer[];
+    v_caught_up boolean := false;
 BEGIN
     IF p_id IS NULL OR current_setting('registry.state_marks', true) = 'off' THEN
         RETURN;
@@ -490,10 +504,11 @@ BEGIN
     IF NOT console.state_object_lock(p_id, v_at) THEN
         RETURN;
     END IF;
-    -- What the object is, where its history is exact, and the states it has now, in one statement.
+    -- What the object is, where its history is exact, when it changes next, and its open states.
     SELECT ob.type, ob.crdate AT TIME ZONE 'UTC' AS crdate, ob.erdate AT TIME ZONE 'UTC' AS erdate,
            EXISTS (SELECT 1 FROM object_state_request rq WHERE rq.object_id = p_id) AS requested,
-           greatest(e.cursor, ne.exact_to) AS exact_to,
+           EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
+           greatest(e.cursor, ne.exact_to) AS exact_to, ne.next_at,
            (SELECT coalesce(array_agg(os.state_id ORDER BY os.state_id), '{}')
               FROM object_state os
               JOIN enum_object_states s ON s.id = os.state_id AND (s.manual OR s.id = ANY (console.engine_automatic_states()))
@@ -504,6 +519,16 @@ BEGIN
      WHERE ob.id = p_id;
     IF NOT FOUND THEN
         RETURN;
+    END IF;
+    -- A renew's domain has no BEFORE trigger: when a threshold passed since its history was last
+    -- exact, that history is first brought up to the change with the expiration date it had.
+    IF p_old_exdate IS NOT NULL AND (r.next_at <= v_at OR r.pending) AND coalesce(r.exact_to, '-infinity') < v_at THEN
+        PERFORM console.state_object_apply(p_id, coalesce(r.exact_to, '-infinity'), v_at, true, p_old_exdate);
+        v_caught_up := true;
+        SELECT coalesce(array_agg(os.state_id ORDER BY os.state_id), '{}') INTO r.have
+          FROM object_state os
+          JOIN enum_object_states s ON s.id = os.state_id AND (s.manual OR s.id = ANY (console.engine_automatic_states()))
+         WHERE os.object_id = p_id AND os.valid_to IS NULL;
     END IF;
     -- A run that committed after this transaction began may have taken the object past its
     -- instant; the change then counts from there (history is never rewritten).
@@ -522,16 +547,55 @@ BEGIN
           INTO v_want, v_next
           FROM unnest(console.object_state_periods_of(p_id, v_at)) x;
     END IF;
-    -- History is exact up to v_at, so the change only closes the states that no longer hold and
-    -- opens those that now do, at v_at (usually none: nothing is written to object_state then).
-    IF v_want <> r.have THEN
-        UPDATE object_state os SET valid_to = greatest(os.valid_from, v_at AT TIME ZONE 'UTC')
-         WHERE os.object_id = p_id AND os.valid_to IS NULL AND os.state_id = ANY (r.have) AND NOT os.state_id = ANY (v_want);
-        INSERT INTO object_state (object_id, state_id, valid_from)
-        SELECT p_id, x, v_at AT TIME ZONE 'UTC' FROM unnest(v_want) x WHERE NOT x = ANY (r.have);
+    IF v_want = r.have THEN
+        -- Nothing to write when its states stay and its recorded next change is not later than the
+        -- new one (a renew moves it later): a scheduled run then looks at it early, finds nothing
+        -- to change and records the right one. (No state can begin and end again in between: the
+        -- rules' thresholds are days apart.)
+        IF NOT v_caught_up AND NOT r.pending AND r.next_at IS NOT NULL AND r.next_at > v_at
+           AND (v_next IS NULL OR v_next >= r.next_at) THEN
+            RETURN;
+        END IF;
+    ELSE
+        -- History is exact up to v_at, so the change only closes the states that no longer hold and
+        -- opens those that now do, at v_at.
+        -- (Each statement only when it has rows: object_state's statement triggers fire even for none.)
+        v_close := ARRAY(SELECT x FROM unnest(r.have) x WHERE NOT x = ANY (v_want));
+        v_open := ARRAY(SELECT x FROM unnest(v_want) x WHERE NOT x = ANY (r.have));
+        IF cardinality(v_close) > 0 THEN
+            UPDATE object_state os SET valid_to = greatest(os.valid_from, v_at AT TIME ZONE 'UTC')
+             WHERE os.object_id = p_id AND os.valid_to IS NULL AND os.state_id = ANY (v_close);
+        END IF;
+        IF cardinality(v_open) > 0 THEN
+            INSERT INTO object_state (object_id, state_id, valid_from)
+            SELECT p_id, x, v_at AT TIME ZONE 'UTC' FROM unnest(v_open) x;
+        END IF;
     END IF;
     INSERT INTO console.state_next_event (object_id, next_at, exact_to) VALUES (p_id, v_next, v_at)
         ON CONFLICT (object_id) DO UPDATE SET next_at = excluded.next_at, exact_to = excluded.exact_to;
+END
+$$;
+
+-- A renew (the expiration date moved later, nothing else): when the domain holds none of the
+-- states the expiration date gives and nothing is due or pending for it, nothing changes now and its
+-- next change comes no sooner, so nothing is computed or written (two index probes). Otherwise
+-- state_changed, catching up with the old date if something was due.
+CREATE FUNCTION console.state_renewed(p_id integer, p_old_exdate date) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+    v_at timestamptz := console.state_clock();
+BEGIN
+    IF NOT pg_try_advisory_xact_lock_shared(7353002, 0) THEN
+        INSERT INTO console.state_pending (object_id, at) VALUES (p_id, v_at);
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = p_id AND ne.next_at > v_at)
+       AND NOT EXISTS (SELECT 1 FROM object_state os
+                        WHERE os.object_id = p_id AND os.valid_to IS NULL AND os.state_id = ANY (console.expiration_states()))
+       AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) THEN
+        RETURN;
+    END IF;
+    PERFORM console.state_changed(p_id, false, p_old_exdate);
 END
 $$;
 
@@ -615,7 +679,18 @@ DECLARE
 BEGIN
     c := console.domain_change_objects(TG_OP, OLD, NEW);
     FOR i IN 1 .. cardinality(c.ids) LOOP
-        PERFORM console.state_changed(c.ids[i], c.linked_by[i]);
+        -- Only the expiration date changed: no BEFORE trigger ran; this one catches up if needed.
+        IF TG_OP = 'UPDATE' AND c.ids[i] = NEW.id AND OLD.nsset IS NOT DISTINCT FROM NEW.nsset
+           AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset
+           AND OLD.id = NEW.id THEN
+            IF NEW.exdate > OLD.exdate THEN
+                PERFORM console.state_renewed(c.ids[i], OLD.exdate);
+            ELSE
+                PERFORM console.state_changed(c.ids[i], false, OLD.exdate);
+            END IF;
+        ELSE
+            PERFORM console.state_changed(c.ids[i], c.linked_by[i]);
+        END IF;
     END LOOP;
     RETURN NULL;
 END
@@ -623,9 +698,10 @@ $$;
 
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR DELETE ON domain
     FOR EACH ROW EXECUTE FUNCTION console.state_domain_before();
+-- (Not for a change of the expiration date alone, a renew: the AFTER trigger catches up then.)
 CREATE TRIGGER console_state_catch_up_update BEFORE UPDATE ON domain
     FOR EACH ROW
-    WHEN (OLD.exdate IS DISTINCT FROM NEW.exdate OR OLD.nsset IS DISTINCT FROM NEW.nsset
+    WHEN (OLD.nsset IS DISTINCT FROM NEW.nsset
           OR OLD.registrant IS DISTINCT FROM NEW.registrant OR OLD.keyset IS DISTINCT FROM NEW.keyset
           OR OLD.id IS DISTINCT FROM NEW.id)
     EXECUTE FUNCTION console.state_domain_before();
@@ -938,3 +1014,8 @@ BEGIN
     RETURN v_now;
 END
 $$;
+
+-- The feed's rows name states of object_state rows, which FRED's own foreign key already holds to
+-- enum_object_states. A second key here made every state change lock that state's catalogue row
+-- (FOR KEY SHARE: one shared row for every writer, a multixact under concurrency).
+ALTER TABLE console.state_changes DROP CONSTRAINT state_changes_state_id_fkey;
