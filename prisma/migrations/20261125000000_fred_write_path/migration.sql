@@ -142,7 +142,7 @@ $$;
 
 -- The states domain_state_periods derives from the expiration date (each from a threshold after
 -- it; outzone also from unguarded). Moving the date later moves every threshold later: none of these
--- can begin then, and no change comes sooner (the shortcut of console.state_renewed).
+-- can begin then, and no change comes sooner (the shortcut of console.state_moved_later).
 CREATE FUNCTION console.expiration_states() RETURNS integer[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT '{8,9,10,15,17,19,20,28}'::integer[]
@@ -504,6 +504,14 @@ BEGIN
     IF NOT console.state_object_lock(p_id, v_at) THEN
         RETURN;
     END IF;
+    -- A contact, nsset or keyset that lost a link but is still linked (the common case: most are
+    -- linked many times) keeps every state: linked holds on, deleteCandidate cannot begin while it
+    -- does, its requests are as they were.
+    IF p_old_exdate IS NULL AND EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL)
+       AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id)
+       AND (SELECT il.linked FROM object_registry o CROSS JOIN LATERAL console.is_linked(o.id, o.type) il WHERE o.id = p_id) THEN
+        RETURN;
+    END IF;
     -- What the object is, where its history is exact, when it changes next, and its open states.
     SELECT ob.type, ob.crdate AT TIME ZONE 'UTC' AS crdate, ob.erdate AT TIME ZONE 'UTC' AS erdate,
            EXISTS (SELECT 1 FROM object_state_request rq WHERE rq.object_id = p_id) AS requested,
@@ -576,11 +584,14 @@ BEGIN
 END
 $$;
 
--- A renew (the expiration date moved later, nothing else): when the domain holds none of the
--- states the expiration date gives and nothing is due or pending for it, nothing changes now and its
--- next change comes no sooner, so nothing is computed or written (two index probes). Otherwise
--- state_changed, catching up with the old date if something was due.
-CREATE FUNCTION console.state_renewed(p_id integer, p_old_exdate date) RETURNS void
+-- A date an object's rules count from moved later, nothing else (a renew: the expiration date; an
+-- unlinked contact, nsset or keyset updated: its last update). Every threshold that date gives
+-- moves later, so when the object holds none of the states it gives (p_states) and nothing is due
+-- or pending for it, nothing changes now and its next change comes no sooner: nothing is computed
+-- or written (two index probes; a scheduled run reaches it at its old next change, finds nothing
+-- to do and records the new one). Otherwise state_changed, catching up with the old expiration
+-- date if something was due.
+CREATE FUNCTION console.state_moved_later(p_id integer, p_states integer[], p_old_exdate date DEFAULT NULL) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
     v_at timestamptz := console.state_clock();
@@ -591,7 +602,7 @@ BEGIN
     END IF;
     IF EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = p_id AND ne.next_at > v_at)
        AND NOT EXISTS (SELECT 1 FROM object_state os
-                        WHERE os.object_id = p_id AND os.valid_to IS NULL AND os.state_id = ANY (console.expiration_states()))
+                        WHERE os.object_id = p_id AND os.valid_to IS NULL AND os.state_id = ANY (p_states))
        AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) THEN
         RETURN;
     END IF;
@@ -629,7 +640,8 @@ DECLARE
     v_pairs integer[] := '{}';
     v_links boolean[] := '{}';
 BEGIN
-    IF p_op <> 'UPDATE' OR p_old.exdate IS DISTINCT FROM p_new.exdate OR p_old.nsset IS DISTINCT FROM p_new.nsset
+    -- The domain's own rules read its nsset only as there or not (nssetMissing).
+    IF p_op <> 'UPDATE' OR p_old.exdate IS DISTINCT FROM p_new.exdate OR (p_old.nsset IS NULL) <> (p_new.nsset IS NULL)
        OR p_old.id IS DISTINCT FROM p_new.id THEN
         v_pairs := v_pairs || coalesce(p_new.id, p_old.id); v_links := v_links || false;
         IF p_op = 'UPDATE' AND p_old.id <> p_new.id THEN v_pairs := v_pairs || p_old.id; v_links := v_links || false; END IF;
@@ -684,7 +696,7 @@ BEGIN
            AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset
            AND OLD.id = NEW.id THEN
             IF NEW.exdate > OLD.exdate THEN
-                PERFORM console.state_renewed(c.ids[i], OLD.exdate);
+                PERFORM console.state_moved_later(c.ids[i], console.expiration_states(), OLD.exdate);
             ELSE
                 PERFORM console.state_changed(c.ids[i], false, OLD.exdate);
             END IF;
@@ -797,7 +809,14 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET plan_
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = NEW.id AND os.state_id = 16 AND os.valid_to IS NULL)
        AND EXISTS (SELECT 1 FROM object_registry o WHERE o.id = NEW.id AND o.type IN (1, 2, 4)) THEN
-        IF TG_WHEN = 'BEFORE' THEN PERFORM console.state_catch_up(NEW.id); ELSE PERFORM console.state_changed(NEW.id); END IF;
+        IF TG_WHEN = 'BEFORE' THEN
+            PERFORM console.state_catch_up(NEW.id);
+        ELSIF NEW.update IS NOT NULL AND (OLD.update IS NULL OR NEW.update > OLD.update) THEN
+            -- Updated later: deleteCandidate (17) only moves later.
+            PERFORM console.state_moved_later(NEW.id, '{17}');
+        ELSE
+            PERFORM console.state_changed(NEW.id);
+        END IF;
     END IF;
     IF TG_WHEN = 'BEFORE' THEN RETURN NEW; END IF;
     RETURN NULL;
