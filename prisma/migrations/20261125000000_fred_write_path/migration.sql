@@ -195,7 +195,8 @@ CREATE TABLE console.state_pending (
     object_id integer NOT NULL,
     at timestamptz NOT NULL
 );
-CREATE INDEX state_pending_object_idx ON console.state_pending (object_id);
+-- No index: the table is empty but during a run, and a writer's probe of it then costs one lock
+-- fewer (a transaction's first 16 relation locks are cheap, later ones go to the shared lock table).
 
 -- The rules for many objects at once (p_ids NULL: every object), from their data as it is now:
 -- per object and state, the periods during which the state must hold. Set-based: for full and
