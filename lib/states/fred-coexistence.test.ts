@@ -249,4 +249,74 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     // No change waited for a run: nothing is pending.
     expect((await b.query("SELECT count(*)::int AS n FROM console.state_pending")).rows[0].n).toBe(0);
   });
+  // ENGINE BUGS (migration 20261125000000_fred_write_path), each shown by a test marked it.fails:
+  // 1. A full run TRUNCATEs console.state_next_event (console.state_apply, p_ids IS NULL) and so holds
+  //    an ACCESS EXCLUSIVE lock on it until the run commits, and every FRED write that fires the
+  //    state triggers reads that table first (console.state_catch_up, console.state_changed): FRED's
+  //    writes wait for the whole full run. (With DELETE instead of TRUNCATE they do not wait.)
+  // 2. A change left pending while a run held the engine is applied by the next run from the
+  //    cursor (the instant of the run that held the engine, before the change was made), not from
+  //    the change's instant: console.state_pending.at is written but never read.
+  describe.each([
+    { run: "a full run", kit: "full", sql: "SELECT * FROM console.state_engine_run(now(), true)", waits: true },
+    { run: "a scheduled run", kit: "sched", sql: "SELECT * FROM console.state_engine_run(now())", waits: false },
+  ])("while $run holds the engine", ({ kit: p, sql, waits }) => {
+    let changes: ReturnType<typeof kitChanges>;
+    let objects: number[];
+    const instants: { before: Map<number, number[]>; at: string }[] = [];
+
+    beforeAll(async () => {
+      changes = kitChanges(await kitIds(b, p), true);
+      objects = [...new Set(changes.flatMap((c) => c.objects))];
+    });
+
+    // Bug 1 for the full run.
+    (waits ? it.fails : it)("FRED's writes (role fred, lock_timeout 1s) commit while the run's transaction is open", async () => {
+      // The run, its transaction kept open: it holds the engine's lock until A commits.
+      await a.query("BEGIN");
+      try {
+        const [run] = (await a.query<{ kind: string }>(sql)).rows;
+        expect(run.kind).toBe(p === "full" ? "full" : "incremental");
+        // FRED's writes, each refused if it waited a second for any lock.
+        await b.query("SET lock_timeout = '1s'");
+        for (const change of changes) {
+          const before = await openStates(b, change.objects);
+          instants.push({ before, at: await fredTransaction(b, change.sql) });
+        }
+      } finally {
+        await b.query("RESET lock_timeout");
+        await a.query("COMMIT");
+      }
+      expect(instants).toHaveLength(changes.length);
+    });
+
+    // Until bug 1 is fixed the writes above fail for the full run, and these have nothing to check.
+    it.skipIf(waits)("what they change and the run did not apply is pending", async () => {
+      // The run held the engine: the changes' objects are not yet as FRED's views want them.
+      const wrong = (await disagreements(b, objects)).map((d) => Number(d.split(":")[0]));
+      expect(wrong.length).toBeGreaterThan(5);
+      const { rows } = await b.query<{ object_id: number }>("SELECT DISTINCT object_id FROM console.state_pending");
+      expect(rows.map((r) => r.object_id)).toEqual(expect.arrayContaining(wrong));
+    });
+
+    it.skipIf(waits)("the next scheduled run applies them: the objects have FRED's views' states", async () => {
+      const pending = (await b.query("SELECT count(DISTINCT object_id)::int AS n FROM console.state_pending")).rows[0].n;
+      const [run] = (await a.query<{ kind: string; objects: number }>("SELECT * FROM console.state_engine_run(now())")).rows;
+      expect(run.kind).toBe("incremental");
+      expect(run.objects).toBeGreaterThanOrEqual(pending);
+      expect((await b.query("SELECT count(*)::int AS n FROM console.state_pending")).rows[0].n).toBe(0);
+      expect(await disagreements(b, objects)).toEqual([]);
+    });
+
+    // Bug 2.
+    (waits ? it.skip : it.fails)("and dates each change's states at the change's instant, not at the run's", async () => {
+      const wrong: string[] = [];
+      for (const [i, { before, at }] of instants.entries()) {
+        // The later changes of the same objects (the nsset removed and set again) are checked last.
+        const later = instants.slice(i + 1).some((x) => [...x.before.keys()].some((id) => before.has(id)));
+        if (!later) wrong.push(...(await notDatedAt(b, before, at)).map((w) => `${changes[i].name}: ${w}`));
+      }
+      expect(wrong).toEqual([]);
+    });
+  });
 });
