@@ -93,9 +93,21 @@ function kitChanges(ids: Record<string, number>, withUpdate: boolean): { name: s
     ...(withUpdate ? [`SELECT update_object_states(${object})`] : []),
   ];
   return [
-    { name: "renew of an expired domain", sql: [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${ids["expired.cz"]}`], objects: [ids["expired.cz"]] },
-    { name: "renew of an outzone domain", sql: [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${ids["outzone.cz"]}`], objects: [ids["outzone.cz"]] },
-    { name: "nsset removed", sql: [`UPDATE domain SET nsset = NULL WHERE id = ${ids["nsset.cz"]}`], objects: [ids["nsset.cz"], ids["ns-only"]] },
+    {
+      name: "renew of an expired domain",
+      sql: [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${ids["expired.cz"]}`],
+      objects: [ids["expired.cz"]],
+    },
+    {
+      name: "renew of an outzone domain",
+      sql: [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${ids["outzone.cz"]}`],
+      objects: [ids["outzone.cz"]],
+    },
+    {
+      name: "nsset removed",
+      sql: [`UPDATE domain SET nsset = NULL WHERE id = ${ids["nsset.cz"]}`],
+      objects: [ids["nsset.cz"], ids["ns-only"]],
+    },
     {
       name: "nsset set again",
       sql: [`UPDATE domain SET nsset = ${ids["ns-only"]} WHERE id = ${ids["nsset.cz"]}`],
@@ -117,7 +129,11 @@ function kitChanges(ids: Record<string, number>, withUpdate: boolean): { name: s
       objects: [ids["registrant.cz"], ids.idle2, ids["old-reg"]],
     },
     { name: "serverOutzoneManual requested from now", sql: request(ids["request.cz"], 5), objects: [ids["request.cz"]] },
-    { name: "serverRenewProhibited requested from now", sql: request(ids["renew-prohibited.cz"], 2), objects: [ids["renew-prohibited.cz"]] },
+    {
+      name: "serverRenewProhibited requested from now",
+      sql: request(ids["renew-prohibited.cz"], 2),
+      objects: [ids["renew-prohibited.cz"]],
+    },
     { name: "a contact state requested from now", sql: request(ids.req, 29), objects: [ids.req] },
   ];
 }
@@ -317,6 +333,127 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
         if (!later) wrong.push(...(await notDatedAt(b, before, at)).map((w) => `${changes[i].name}: ${w}`));
       }
       expect(wrong).toEqual([]);
+    });
+  });
+  describe("a transaction that changes an object several times (FRED's blocking)", () => {
+    let ids: Record<string, number>;
+    /** ClearObjectStateRequestId: the object's server* requests in force canceled now. */
+    const clear = (id: number) =>
+      `UPDATE object_state_request SET canceled = CURRENT_TIMESTAMP
+        WHERE canceled IS NULL AND object_id = ${id} AND valid_from <= CURRENT_TIMESTAMP
+          AND (valid_to IS NULL OR CURRENT_TIMESTAMP < valid_to)
+          AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%')`;
+    /** CreateObjectStateRequestId: requests for the states from now, with no end. */
+    const create = (id: number, states: string[]) =>
+      `INSERT INTO object_state_request (object_id, state_id, crdate, valid_from)
+       SELECT ${id}, id, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP FROM enum_object_states WHERE name IN (${states.map((n) => `'${n}'`).join(", ")})`;
+    const block = ["serverBlocked", "serverUpdateProhibited", "serverTransferProhibited"];
+
+    beforeAll(async () => {
+      ids = await kitIds(b, "blk");
+      // Blocked by FRED's blockDomainsId earlier (its own transaction, PerformObjectStateRequest after).
+      for (const domain of ["expired.cz", "link.cz", "nsset.cz"])
+        await fredTransaction(b, [clear(ids[domain]), create(ids[domain], block), `SELECT update_object_states(${ids[domain]})`]);
+    });
+
+    it.each([
+      { how: "with update_object_states(id) at the end, as blockDomainsId", domain: "expired.cz", update: true },
+      { how: "with no engine call (the triggers only)", domain: "link.cz", update: false },
+    ])("cancels the block's requests and requests the states kept again at the same instant $how: no break", async ({ domain, update }) => {
+      const id = ids[domain];
+      const before = await openStates(b, [id]);
+      expect(before.get(id)).toEqual(expect.arrayContaining([3, 4, 7]));
+      const at = await fredTransaction(b, [
+        clear(id),
+        create(id, ["serverBlocked", "serverTransferProhibited", "serverDeleteProhibited"]),
+        ...(update ? [`SELECT update_object_states(${id})`] : []),
+      ]);
+      // serverBlocked and serverTransferProhibited go on in the rows opened before; update ends, delete begins.
+      for (const state of [3, 7]) expect(await breaks(b, id, state), `state ${state}`).toEqual([]);
+      expect(await notDatedAt(b, before, at)).toEqual([]);
+      expect((await openStates(b, [id])).get(id)).toEqual(expect.arrayContaining([1, 3, 7]));
+      expect((await openStates(b, [id])).get(id)).not.toContain(4);
+      expect(await disagreements(b, [id])).toEqual([]);
+    });
+
+    it("updateBlockDomainsId's update_object_states between the two halves ends serverBlocked there, as FRED's own check needs", async () => {
+      // Restore (cancel every server* request; nothing was in force before the block), then
+      // PerformObjectStateRequest, then CreateAdminObjectBlockRequestId (which refuses an object
+      // whose serverBlocked state is still open), then PerformObjectStateRequest again.
+      const id = ids["nsset.cz"];
+      await b.query("BEGIN");
+      try {
+        const [{ at }] = (await b.query<{ at: string }>("SELECT (now() AT TIME ZONE 'UTC')::text AS at")).rows;
+        await b.query(clear(id));
+        await b.query(`SELECT update_object_states(${id})`);
+        const present = await b.query(
+          `SELECT 1 FROM object_state WHERE object_id = $1 AND state_id = 7 AND valid_from <= CURRENT_TIMESTAMP
+              AND (valid_to IS NULL OR CURRENT_TIMESTAMP < valid_to)`,
+          [id],
+        );
+        expect(present.rows).toEqual([]);
+        await b.query(create(id, ["serverBlocked", "serverDeleteProhibited"]));
+        await b.query(`SELECT update_object_states(${id})`);
+        await b.query("COMMIT");
+        // FRED's own engine writes the same: serverBlocked ends and begins again at the instant.
+        expect(await breaks(b, id, 7)).toEqual([at]);
+        expect(await disagreements(b, [id])).toEqual([]);
+      } catch (error) {
+        await b.query("ROLLBACK");
+        throw error;
+      }
+    });
+  });
+
+  describe("FRED's domain delete and create", () => {
+    let ids: Record<string, number>;
+    beforeAll(async () => {
+      ids = await kitIds(b, "del");
+    });
+
+    it.each([
+      { domain: "outzone.cz", unlinks: [] as string[] },
+      { domain: "link.cz", unlinks: ["last"] },
+      { domain: "registrant.cz", unlinks: ["old-reg"] },
+      { domain: "nsset.cz", unlinks: ["ns-only"] },
+    ])("deleting $domain closes its states at the deletion and unlinks $unlinks", async ({ domain, unlinks }) => {
+      const id = ids[domain];
+      const others = unlinks.map((u) => ids[u]);
+      const before = await openStates(b, [id, ...others]);
+      expect(before.get(id)?.length || others.length).toBeGreaterThan(0);
+      for (const other of others) expect(before.get(other)).toContain(16);
+      // FRED's delete_domain: contact maps, the domain row, the registry row's end, the object row.
+      const at = await fredTransaction(b, [
+        `DELETE FROM domain_contact_map WHERE domainid = ${id}`,
+        `DELETE FROM enumval WHERE domainid = ${id}`,
+        `DELETE FROM domain WHERE id = ${id}`,
+        `UPDATE object_registry SET erdate = now() WHERE id = ${id}`,
+        `DELETE FROM object WHERE id = ${id}`,
+      ]);
+      expect((await openStates(b, [id])).get(id)).toEqual([]);
+      expect(await notDatedAt(b, before, at)).toEqual([]);
+      for (const other of others) expect((await openStates(b, [other])).get(other)).toEqual([]);
+      expect(await disagreements(b, others)).toEqual([]);
+    });
+
+    it("a domain created as FRED's EPP creates it has its states and links its contacts at commit", async () => {
+      const contacts = [ids.idle, ids.idle2];
+      const before = await openStates(b, contacts);
+      for (const c of contacts) expect(before.get(c)).toEqual([17]);
+      const at = await fredTransaction(b, [
+        `INSERT INTO object_registry (roid, type, name, crid) VALUES ('DEL-NEW', 3, 'del-new.cz', (SELECT min(id) FROM registrar))`,
+        "INSERT INTO object (id, clid) VALUES (currval('object_registry_id_seq'), (SELECT min(id) FROM registrar))",
+        `INSERT INTO domain (id, zone, registrant, nsset, exdate)
+         VALUES (currval('object_registry_id_seq'), (SELECT id FROM zone WHERE fqdn = 'cz'), ${ids.idle}, NULL,
+                 (now() AT TIME ZONE '${ZONE}')::date + 365)`,
+        `INSERT INTO domain_contact_map (domainid, contactid, role) VALUES (currval('object_registry_id_seq'), ${ids.idle2}, 1)`,
+      ]);
+      const [{ id }] = (await b.query<{ id: number }>("SELECT id FROM object_registry WHERE name = 'del-new.cz'")).rows;
+      // No nsset: nssetMissing and outzone, from its creation.
+      expect((await openStates(b, [id])).get(id)).toEqual([14, 15]);
+      expect(await notDatedAt(b, new Map([[id, []], ...before]), at)).toEqual([]);
+      for (const c of contacts) expect((await openStates(b, [c])).get(c)).toEqual([16]);
+      expect(await disagreements(b, [id, ...contacts])).toEqual([]);
     });
   });
 });
