@@ -231,3 +231,21 @@ BEGIN
     INSERT INTO domain (id, zone, registrant, nsset, exdate) VALUES (v_id, 1, v_holder, v_ns, today + 400);
 END $$;
 `;
+
+/**
+ * The states FRED's own views (fred-db structure.sql: domain_states, contact_states, nsset_states,
+ * keyset_states, as update_object_states diffs them) want each object to have at the statement's
+ * now(): object id → sorted distinct state ids. Objects the views do not list (deleted) are absent.
+ * Run it in a UTC session, as FRED's programs are: the views compare FRED's UTC timestamps with
+ * CURRENT_TIMESTAMP and CURRENT_DATE.
+ */
+export async function fredDesiredStates(client: pg.Client, ids: number[]): Promise<Map<number, number[]>> {
+  const { rows } = await client.query<{ object_id: number; states: number[] }>(
+    `SELECT v.object_id, array_sort_dist(v.states) AS states
+       FROM (SELECT object_id, states FROM domain_states UNION ALL SELECT object_id, states FROM contact_states
+             UNION ALL SELECT object_id, states FROM nsset_states UNION ALL SELECT object_id, states FROM keyset_states) v
+      WHERE v.object_id = ANY ($1::int[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.object_id, r.states]));
+}
