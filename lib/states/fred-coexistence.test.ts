@@ -265,18 +265,14 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     // No change waited for a run: nothing is pending.
     expect((await b.query("SELECT count(*)::int AS n FROM console.state_pending")).rows[0].n).toBe(0);
   });
-  // ENGINE BUGS (migration 20261125000000_fred_write_path), each shown by a test marked it.fails:
-  // 1. A full run TRUNCATEs console.state_next_event (console.state_apply, p_ids IS NULL) and so holds
-  //    an ACCESS EXCLUSIVE lock on it until the run commits, and every FRED write that fires the
-  //    state triggers reads that table first (console.state_catch_up, console.state_changed): FRED's
-  //    writes wait for the whole full run. (With DELETE instead of TRUNCATE they do not wait.)
-  // 2. A change left pending while a run held the engine is applied by the next run from the
-  //    cursor (the instant of the run that held the engine, before the change was made), not from
-  //    the change's instant: console.state_pending.at is written but never read.
+  // A full run deletes and rewrites console.state_next_event and a scheduled run its due rows: FRED's
+  // writes take the engine's lock (shared, without waiting) before they read any of the engine's
+  // tables, so none waits for a run; what a run holding the engine keeps them from applying is left
+  // pending, and the next run applies it from the change's instant.
   describe.each([
-    { run: "a full run", kit: "full", sql: "SELECT * FROM console.state_engine_run(now(), true)", waits: true },
-    { run: "a scheduled run", kit: "sched", sql: "SELECT * FROM console.state_engine_run(now())", waits: false },
-  ])("while $run holds the engine", ({ kit: p, sql, waits }) => {
+    { run: "a full run", kit: "full", sql: "SELECT * FROM console.state_engine_run(now(), true)" },
+    { run: "a scheduled run", kit: "sched", sql: "SELECT * FROM console.state_engine_run(now())" },
+  ])("while $run holds the engine", ({ kit: p, sql }) => {
     let changes: ReturnType<typeof kitChanges>;
     let objects: number[];
     const instants: { before: Map<number, number[]>; at: string }[] = [];
@@ -286,8 +282,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       objects = [...new Set(changes.flatMap((c) => c.objects))];
     });
 
-    // Bug 1 for the full run.
-    (waits ? it.fails : it)("FRED's writes (role fred, lock_timeout 1s) commit while the run's transaction is open", async () => {
+    it("FRED's writes (role fred, lock_timeout 1s) commit while the run's transaction is open", async () => {
       // The run, its transaction kept open: it holds the engine's lock until A commits.
       await a.query("BEGIN");
       try {
@@ -306,8 +301,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       expect(instants).toHaveLength(changes.length);
     });
 
-    // Until bug 1 is fixed the writes above fail for the full run, and these have nothing to check.
-    it.skipIf(waits)("what they change and the run did not apply is pending", async () => {
+    it("what they change and the run did not apply is pending", async () => {
       // The run held the engine: the changes' objects are not yet as FRED's views want them.
       const wrong = (await disagreements(b, objects)).map((d) => Number(d.split(":")[0]));
       expect(wrong.length).toBeGreaterThan(5);
@@ -315,7 +309,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       expect(rows.map((r) => r.object_id)).toEqual(expect.arrayContaining(wrong));
     });
 
-    it.skipIf(waits)("the next scheduled run applies them: the objects have FRED's views' states", async () => {
+    it("the next scheduled run applies them: the objects have FRED's views' states", async () => {
       const pending = (await b.query("SELECT count(DISTINCT object_id)::int AS n FROM console.state_pending")).rows[0].n;
       const [run] = (await a.query<{ kind: string; objects: number }>("SELECT * FROM console.state_engine_run(now())")).rows;
       expect(run.kind).toBe("incremental");
@@ -324,8 +318,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       expect(await disagreements(b, objects)).toEqual([]);
     });
 
-    // Bug 2.
-    (waits ? it.skip : it.fails)("and dates each change's states at the change's instant, not at the run's", async () => {
+    it("and dates each change's states at the change's instant, not at the run's", async () => {
       const wrong: string[] = [];
       for (const [i, { before, at }] of instants.entries()) {
         // The later changes of the same objects (the nsset removed and set again) are checked last.

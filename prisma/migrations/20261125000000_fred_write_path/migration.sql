@@ -466,6 +466,11 @@ BEGIN
         RETURN;
     END IF;
     v_at := console.state_clock();
+    -- The engine's lock before any of its tables: a run may hold them.
+    IF NOT pg_try_advisory_xact_lock_shared(7353002, 0) THEN
+        INSERT INTO console.state_pending (object_id, at) VALUES (p_id, v_at);
+        RETURN;
+    END IF;
     IF NOT EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = p_id AND ne.next_at <= v_at)
        AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) THEN
         RETURN;
@@ -481,9 +486,11 @@ END
 $$;
 
 -- AFTER a change to an object's inputs: its states as the rules give them from the change's
--- instant, written now, so they are in force when the change commits. p_linked_by: the change
--- only added a reference to the object; when it is linked already, nothing about it changes.
-CREATE FUNCTION console.state_changed(p_id integer, p_linked_by boolean DEFAULT false, p_old_exdate date DEFAULT NULL)
+-- instant, written at the commit, so they are in force when the change commits. p_link: 2, the
+-- change only added a link to the object (when it is linked already, nothing about it changes);
+-- 1, it only took one away (when it stays linked, nothing changes); 0, the object's own data.
+-- p_old_exdate: a domain's expiration date before the change (to catch up with, if due).
+CREATE FUNCTION console.state_changed(p_id integer, p_link smallint DEFAULT 0, p_old_exdate date DEFAULT NULL)
 RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -498,7 +505,7 @@ BEGIN
     IF p_id IS NULL OR current_setting('registry.state_marks', true) = 'off' THEN
         RETURN;
     END IF;
-    IF p_linked_by AND EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) THEN
+    IF p_link = 2 AND EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) THEN
         RETURN;
     END IF;
     v_at := console.state_clock();
@@ -508,7 +515,7 @@ BEGIN
     -- A contact, nsset or keyset that lost a link but is still linked (the common case: most are
     -- linked many times) keeps every state: linked holds on, deleteCandidate cannot begin while it
     -- does, its requests are as they were.
-    IF p_old_exdate IS NULL AND EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL)
+    IF p_link = 1 AND EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL)
        AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id)
        AND (SELECT il.linked FROM object_registry o CROSS JOIN LATERAL console.is_linked(o.id, o.type) il WHERE o.id = p_id) THEN
         RETURN;
@@ -607,7 +614,7 @@ BEGIN
        AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) THEN
         RETURN;
     END IF;
-    PERFORM console.state_changed(p_id, false, p_old_exdate);
+    PERFORM console.state_changed(p_id, 0::smallint, p_old_exdate);
 END
 $$;
 
@@ -633,39 +640,40 @@ DROP FUNCTION console.state_mark_object_registry();
 DROP FUNCTION console.state_mark(integer);
 
 -- domain: the domain's own states follow its expiration date and nsset; its registrant, nsset and
--- keyset are linked by it (a new link: linked_by). The objects a row change concerns, in id order.
-CREATE FUNCTION console.domain_change_objects(p_op text, p_old domain, p_new domain, OUT ids integer[], OUT linked_by boolean[])
+-- keyset are linked by it. The objects a row change concerns, in id order, each with what the change
+-- is to it (console.state_changed's p_link: 0 its own data, 1 a link lost, 2 a link added).
+CREATE FUNCTION console.domain_change_objects(p_op text, p_old domain, p_new domain, OUT ids integer[], OUT links smallint[])
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
     v_id integer;
     v_pairs integer[] := '{}';
-    v_links boolean[] := '{}';
+    v_links smallint[] := '{}';
 BEGIN
     -- The domain's own rules read its nsset only as there or not (nssetMissing).
     IF p_op <> 'UPDATE' OR p_old.exdate IS DISTINCT FROM p_new.exdate OR (p_old.nsset IS NULL) <> (p_new.nsset IS NULL)
        OR p_old.id IS DISTINCT FROM p_new.id THEN
-        v_pairs := v_pairs || coalesce(p_new.id, p_old.id); v_links := v_links || false;
-        IF p_op = 'UPDATE' AND p_old.id <> p_new.id THEN v_pairs := v_pairs || p_old.id; v_links := v_links || false; END IF;
+        v_pairs := v_pairs || coalesce(p_new.id, p_old.id); v_links := v_links || 0::smallint;
+        IF p_op = 'UPDATE' AND p_old.id <> p_new.id THEN v_pairs := v_pairs || p_old.id; v_links := v_links || 0::smallint; END IF;
     END IF;
     IF p_old.registrant IS DISTINCT FROM p_new.registrant THEN
-        IF p_old.registrant IS NOT NULL THEN v_pairs := v_pairs || p_old.registrant; v_links := v_links || false; END IF;
-        IF p_new.registrant IS NOT NULL THEN v_pairs := v_pairs || p_new.registrant; v_links := v_links || true; END IF;
+        IF p_old.registrant IS NOT NULL THEN v_pairs := v_pairs || p_old.registrant; v_links := v_links || 1::smallint; END IF;
+        IF p_new.registrant IS NOT NULL THEN v_pairs := v_pairs || p_new.registrant; v_links := v_links || 2::smallint; END IF;
     END IF;
     IF p_old.nsset IS DISTINCT FROM p_new.nsset THEN
-        IF p_old.nsset IS NOT NULL THEN v_pairs := v_pairs || p_old.nsset; v_links := v_links || false; END IF;
-        IF p_new.nsset IS NOT NULL THEN v_pairs := v_pairs || p_new.nsset; v_links := v_links || true; END IF;
+        IF p_old.nsset IS NOT NULL THEN v_pairs := v_pairs || p_old.nsset; v_links := v_links || 1::smallint; END IF;
+        IF p_new.nsset IS NOT NULL THEN v_pairs := v_pairs || p_new.nsset; v_links := v_links || 2::smallint; END IF;
     END IF;
     IF p_old.keyset IS DISTINCT FROM p_new.keyset THEN
-        IF p_old.keyset IS NOT NULL THEN v_pairs := v_pairs || p_old.keyset; v_links := v_links || false; END IF;
-        IF p_new.keyset IS NOT NULL THEN v_pairs := v_pairs || p_new.keyset; v_links := v_links || true; END IF;
+        IF p_old.keyset IS NOT NULL THEN v_pairs := v_pairs || p_old.keyset; v_links := v_links || 1::smallint; END IF;
+        IF p_new.keyset IS NOT NULL THEN v_pairs := v_pairs || p_new.keyset; v_links := v_links || 2::smallint; END IF;
     END IF;
     IF cardinality(v_pairs) <= 1 THEN
-        ids := v_pairs; linked_by := v_links;
+        ids := v_pairs; links := v_links;
         RETURN;
     END IF;
-    -- In id order, each id once (a lost link wins over a new one).
-    SELECT array_agg(x.id ORDER BY x.id), array_agg(x.l ORDER BY x.id) INTO ids, linked_by
-      FROM (SELECT u.id, bool_and(u.l) AS l FROM unnest(v_pairs, v_links) AS u (id, l) GROUP BY u.id) x;
+    -- In id order, each id once (the domain itself before a lost link before a new one).
+    SELECT array_agg(x.id ORDER BY x.id), array_agg(x.l ORDER BY x.id) INTO ids, links
+      FROM (SELECT u.id, min(u.l) AS l FROM unnest(v_pairs, v_links) AS u (id, l) GROUP BY u.id) x;
 END
 $$;
 
@@ -699,10 +707,10 @@ BEGIN
             IF NEW.exdate > OLD.exdate THEN
                 PERFORM console.state_moved_later(c.ids[i], console.expiration_states(), OLD.exdate);
             ELSE
-                PERFORM console.state_changed(c.ids[i], false, OLD.exdate);
+                PERFORM console.state_changed(c.ids[i], 0::smallint, OLD.exdate);
             END IF;
         ELSE
-            PERFORM console.state_changed(c.ids[i], c.linked_by[i]);
+            PERFORM console.state_changed(c.ids[i], c.links[i]);
         END IF;
     END LOOP;
     RETURN NULL;
@@ -762,12 +770,15 @@ BEGIN
     IF v_link AND v_old IS NOT DISTINCT FROM v_new THEN
         RETURN NULL;  -- a map row changed its role only: nothing about the object's links changed
     END IF;
+    -- (p_link: 1 a link lost, 2 a link added, 0 the object's own data.)
     IF v_old IS NOT NULL AND v_new IS NOT NULL AND v_old > v_new THEN
-        PERFORM console.state_changed(v_new, v_link);
-        PERFORM console.state_changed(v_old, false);
+        PERFORM console.state_changed(v_new, CASE WHEN v_link THEN 2 ELSE 0 END::smallint);
+        PERFORM console.state_changed(v_old, CASE WHEN v_link THEN 1 ELSE 0 END::smallint);
     ELSE
-        PERFORM console.state_changed(v_old, false);
-        IF v_new IS DISTINCT FROM v_old THEN PERFORM console.state_changed(v_new, v_link); END IF;
+        PERFORM console.state_changed(v_old, CASE WHEN v_link THEN 1 ELSE 0 END::smallint);
+        IF v_new IS DISTINCT FROM v_old THEN
+            PERFORM console.state_changed(v_new, CASE WHEN v_link THEN 2 ELSE 0 END::smallint);
+        END IF;
     END IF;
     RETURN NULL;
 END
@@ -893,8 +904,9 @@ BEGIN
     GET DIAGNOSTICS opened = ROW_COUNT;
 
     -- When each object's states change next, if nothing else changes (the cursor covers exactness).
+    -- (DELETE, not TRUNCATE: TRUNCATE's lock would make every reader wait for the whole run.)
     IF p_ids IS NULL THEN
-        TRUNCATE console.state_next_event;
+        DELETE FROM console.state_next_event;
     ELSE
         DELETE FROM console.state_next_event ne WHERE ne.object_id = ANY (p_ids);
     END IF;
@@ -969,19 +981,23 @@ BEGIN
     SELECT array_agg(sp.ctid) INTO v_pending FROM console.state_pending sp;
     IF p_full OR v_cursor IS NULL THEN
         INSERT INTO pg_temp.state_work (object_id, w)
-        SELECT o.id, coalesce(greatest(v_cursor, ne.exact_to), v_cursor, '-infinity')
+        SELECT o.id, coalesce(greatest(v_cursor, ne.exact_to, sp.at), v_cursor, '-infinity')
           FROM object_registry o LEFT JOIN console.state_next_event ne ON ne.object_id = o.id
-         WHERE ne.exact_to IS NULL OR ne.exact_to <= p_at;
+          LEFT JOIN (SELECT p.object_id, min(p.at) AS at FROM console.state_pending p WHERE p.ctid = ANY (v_pending)
+                      GROUP BY p.object_id) sp ON sp.object_id = o.id
+         WHERE greatest(ne.exact_to, sp.at) IS NULL OR greatest(ne.exact_to, sp.at) <= p_at;
         v_ids := NULL;
     ELSE
+        -- A pending change counts from its instant: until then the object's data was as the run
+        -- that held the engine saw it.
         INSERT INTO pg_temp.state_work (object_id, w)
-        SELECT x.object_id, greatest(v_cursor, max(ne.exact_to))
-          FROM (SELECT ne.object_id FROM console.state_next_event ne WHERE ne.next_at <= p_at
-                UNION
-                SELECT sp.object_id FROM console.state_pending sp WHERE sp.ctid = ANY (v_pending)) x
+        SELECT x.object_id, greatest(v_cursor, max(ne.exact_to), min(x.at))
+          FROM (SELECT ne.object_id, NULL::timestamptz AS at FROM console.state_next_event ne WHERE ne.next_at <= p_at
+                UNION ALL
+                SELECT sp.object_id, sp.at FROM console.state_pending sp WHERE sp.ctid = ANY (v_pending)) x
           LEFT JOIN console.state_next_event ne ON ne.object_id = x.object_id
          GROUP BY x.object_id
-        HAVING coalesce(greatest(v_cursor, max(ne.exact_to)), '-infinity') <= p_at;
+        HAVING coalesce(greatest(v_cursor, max(ne.exact_to), min(x.at)), '-infinity') <= p_at;
         SELECT coalesce(array_agg(sw.object_id), '{}') INTO v_ids FROM pg_temp.state_work sw;
     END IF;
     SELECT count(*) INTO v_objects FROM pg_temp.state_work;
