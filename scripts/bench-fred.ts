@@ -10,7 +10,7 @@
 // removed (`npm run db:unadopt -- --yes`). Both are kept for the next run, which reuses them when
 // they hold N domains.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { checkDatabase } from "../lib/check";
@@ -238,6 +238,7 @@ try {
   /** One pgbench run; latencies from its per-transaction log (-l). */
   const bench = (url: string, script: string, clients: number, seed: number, limit: string[], tag: string): Run => {
     const prefix = path.join(work, tag);
+    const errors = openSync(`${prefix}.stderr`, "w");
     const result = spawnSync(
       pgbench,
       [
@@ -256,12 +257,25 @@ try {
         ...defines,
         url,
       ],
-      { encoding: "utf8", env: { ...process.env, PGTZ: "UTC" } },
+      // FRED's triggers RAISE NOTICE on every request: stderr to a file, not into memory.
+      { encoding: "utf8", env: { ...process.env, PGTZ: "UTC" }, stdio: ["ignore", "pipe", errors] },
     );
+    closeSync(errors);
+    const stderr = readFileSync(`${prefix}.stderr`, "utf8");
     if (result.status !== 0 && result.status !== 2)
-      throw new StartupError(`pgbench failed (exit ${result.status ?? result.signal}): ${result.stderr.trim()}`);
+      throw new StartupError(
+        `pgbench failed (exit ${result.status ?? result.signal ?? result.error}): ${stderr
+          .split("\n")
+          .filter((l) => !l.startsWith("NOTICE"))
+          .slice(0, 5)
+          .join("\n")}`,
+      );
     const latencies: number[] = [];
     for (const file of readdirSync(work).filter((f) => f.startsWith(`${tag}.`))) {
+      if (file.endsWith(".stderr")) {
+        rmSync(path.join(work, file));
+        continue;
+      }
       for (const line of readFileSync(path.join(work, file), "utf8").split("\n")) {
         const time = line.split(" ")[2];
         if (time && /^\d+$/.test(time)) latencies.push(Number(time) / 1000);
@@ -275,7 +289,7 @@ try {
       p95: percentile(latencies, 95),
       done: latencies.length,
       failed: field(/number of failed transactions: (\d+)/),
-      errors: result.stderr
+      errors: stderr
         .split("\n")
         .filter((l) => /aborted|ERROR/.test(l))
         .map((l) => l.trim()),
