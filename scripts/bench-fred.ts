@@ -201,6 +201,16 @@ try {
     ) as Record<string, number>;
   });
 
+  const databases = [
+    { key: "without", url: withoutUrl, label: "without console" },
+    { key: "with", url: withUrl, label: "with console" },
+  ] as const;
+  // Leftovers of an interrupted run first (before the request state is chosen), then both
+  // registries' due state work, so that every run starts alike.
+  const cleanUp = (url: string) =>
+    withClient(url, (c) => c.query(`DELETE FROM object_state_request WHERE valid_from >= timestamp '${REQUEST_EPOCH}'`));
+  for (const d of databases) await cleanUp(d.url);
+
   // The request's state: one no existing request (nor its zone counterpart's, which the console
   // refuses beside it) reaches the bench's minutes with; open-ended requests are common.
   const requestState = await withClient(withUrl, async (c) => {
@@ -217,14 +227,6 @@ try {
   });
   const ops = operations(requestState.id, requestState.name);
 
-  const databases = [
-    { key: "without", url: withoutUrl, label: "without console" },
-    { key: "with", url: withUrl, label: "with console" },
-  ] as const;
-  // Leftovers of an interrupted run first, then both registries' due state work, so that every run starts alike.
-  const cleanUp = (url: string) =>
-    withClient(url, (c) => c.query(`DELETE FROM object_state_request WHERE valid_from >= timestamp '${REQUEST_EPOCH}'`));
-  for (const d of databases) await cleanUp(d.url);
   console.log("Bringing the states of both registries up to date (update_object_states(0))…");
   for (const d of databases) await withClient(d.url, (c) => c.query("SELECT update_object_states(0)"));
 
