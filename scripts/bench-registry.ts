@@ -31,6 +31,52 @@ export interface BenchRegistry {
   now: Date;
 }
 
+/** The bench's command-line options: `--domains N` (at least 100), `--seed S` and `extra` ones. */
+export function benchOptions(
+  defaultDomains: number,
+  extra: string[] = [],
+): { domains: number; options: Record<string, string | undefined> } {
+  const { values } = parseArgs({
+    options: Object.fromEntries(["domains", "seed", ...extra].map((name) => [name, { type: "string" as const }])),
+    strict: true,
+  });
+  const domains = Number((values.domains ?? String(defaultDomains)).replaceAll("_", ""));
+  if (!Number.isSafeInteger(domains) || domains < 100)
+    throw new StartupError(`--domains must be a whole number of at least 100, not “${values.domains}”`);
+  return { domains, options: values as Record<string, string | undefined> };
+}
+
+/**
+ * Migrates `db` (adopting a FRED registry) and, when it holds no domains, loads `domains` demo
+ * domains as of `now`; refuses a database that holds another number. `statesAt`: build state
+ * history up to that instant while loading.
+ */
+export async function loadBenchRegistry(
+  db: Database,
+  config: ConsoleConfig,
+  domains: number,
+  seed: string | undefined,
+  now: Date,
+  statesAt: Date | null,
+): Promise<void> {
+  await migrate(db.sql);
+  const loaded = await count(db.sql, "SELECT count(*) FROM domain");
+  if (loaded === 0) {
+    console.log(`Loading ${domains.toLocaleString("en")} domains into ${db.sql.location}…`);
+    const [, ms] = await timed(() =>
+      seedDemo(
+        db.sql,
+        { domains, seed: Number(seed ?? 1), now, timeZone: config.registryTimeZone },
+        (p) => process.stdout.write(`\r  ${Math.floor((p.done / p.total) * 100)}% ${p.phase}\x1b[K`),
+        statesAt,
+      ),
+    );
+    console.log(`\n  loaded in ${(ms / 1000).toFixed(0)} s`);
+  } else if (loaded !== domains) {
+    throw new StartupError(`the database ${db.sql.location} already holds ${loaded} domains, not ${domains}; use an empty database`);
+  }
+}
+
 /**
  * Opens DATABASE_URL (PostgreSQL only), migrates it and, when it holds no domains, loads
  * `--domains N` demo domains. `statesAt`: build state history up to that instant while loading.
@@ -42,36 +88,19 @@ export async function openBenchRegistry(
   /** Further `--name value` options of this bench. */
   extra: string[] = [],
 ): Promise<BenchRegistry & { options: Record<string, string | undefined> }> {
-  const { values } = parseArgs({
-    options: Object.fromEntries(["domains", "seed", ...extra].map((name) => [name, { type: "string" as const }])),
-    strict: true,
-  });
+  const { domains, options } = benchOptions(defaultDomains, extra);
   const config = readConfig();
   if (!config.databaseUrl)
     throw new StartupError(`${command} runs on PostgreSQL: set DATABASE_URL to an empty database or one it loaded before`);
-  const domains = Number((values.domains ?? String(defaultDomains)).replaceAll("_", ""));
-  if (!Number.isSafeInteger(domains) || domains < 100)
-    throw new StartupError(`--domains must be a whole number of at least 100, not “${values.domains}”`);
   const db = await openDatabase(config);
-  await migrate(db.sql);
   const now = new Date();
-  const loaded = await count(db.sql, "SELECT count(*) FROM domain");
-  if (loaded === 0) {
-    console.log(`Loading ${domains.toLocaleString("en")} domains into ${db.sql.location}…`);
-    const [, ms] = await timed(() =>
-      seedDemo(
-        db.sql,
-        { domains, seed: Number(values.seed ?? 1), now, timeZone: config.registryTimeZone },
-        (p) => process.stdout.write(`\r  ${Math.floor((p.done / p.total) * 100)}% ${p.phase}\x1b[K`),
-        statesAt,
-      ),
-    );
-    console.log(`\n  loaded in ${(ms / 1000).toFixed(0)} s`);
-  } else if (loaded !== domains) {
+  try {
+    await loadBenchRegistry(db, config, domains, options.seed, now, statesAt);
+  } catch (error) {
     await db.close();
-    throw new StartupError(`the database already holds ${loaded} domains, not ${domains}; use an empty database`);
+    throw error;
   }
-  return { db, config, domains, now, options: values as Record<string, string | undefined> };
+  return { db, config, domains, now, options };
 }
 
 export const PORT = 3210;

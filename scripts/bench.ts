@@ -1,8 +1,10 @@
 // `npm run bench -- [--domains 1500000] [--seed S] [--users 20] [--seconds 120]` against the
 // PostgreSQL in DATABASE_URL: every benchmark of the project, one after another, on one registry
 // (loaded with the demo generator when the database is empty), each writing its section of
-// bench/RESULTS.md: the state engine, the object list, the object page, and the HTTP load run of
-// simulated users against the production build (built first when there is none).
+// bench/RESULTS.md: FRED's own operations without and with the console (first: when DATABASE_URL
+// names no database yet, it creates the FRED registry the others then run on, and its un-adopted
+// copy <name>_without), the state engine, the object list, the object page, and the HTTP load run
+// of simulated users against the production build (built first when there is none).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -19,11 +21,14 @@ try {
     strict: true,
   });
   if (!process.env.DATABASE_URL)
-    throw new StartupError("npm run bench runs on PostgreSQL: set DATABASE_URL to an empty database or one it loaded before");
+    throw new StartupError(
+      "npm run bench runs on PostgreSQL: set DATABASE_URL to a database that does not exist yet or one it loaded before",
+    );
   const registry = ["--domains", values.domains ?? "1500000", ...(values.seed ? ["--seed", values.seed] : [])];
   const load = [...(values.users ? ["--users", values.users] : []), ...(values.seconds ? ["--seconds", values.seconds] : [])];
   const tsx = path.join("node_modules", "tsx", "dist", "cli.mjs");
   const steps: [string, string[]][] = [
+    ["FRED's operations", [tsx, "scripts/bench-fred.ts", ...registry]],
     ["state engine", [tsx, "scripts/bench-states.ts", ...registry]],
     ["object list", [tsx, "--conditions=react-server", "scripts/bench-list.ts", ...registry]],
     ["object page", [tsx, "--conditions=react-server", "scripts/bench-detail.ts", ...registry]],

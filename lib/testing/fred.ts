@@ -28,33 +28,48 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
   }
 }
 
+/** `url` with another database name. */
+export function databaseUrl(url: string, name: string): string {
+  const other = new URL(url);
+  other.pathname = `/${name}`;
+  return other.toString();
+}
+
+/** `url` connecting as FRED's own role, fred (the owner of FRED's tables), without a password. */
+export function fredRoleUrl(url: string): string {
+  const fredUrl = new URL(url);
+  fredUrl.username = "fred";
+  fredUrl.password = "";
+  return fredUrl.toString();
+}
+
 /**
  * A new database holding an empty FRED registry, loaded the way fred-db's README says: role fred,
  * a UTF8 database it owns, the extensions pgcrypto, pg_trgm and unaccent, then structure.sql run by
- * psql as fred with ON_ERROR_STOP. `url` connects as the admin user (a superuser in tests).
+ * psql as fred with ON_ERROR_STOP. `url` connects as the admin user (a superuser in tests). `name`:
+ * the new database's (default: a random rsc_fred_… one).
  */
-export async function createFredDatabase(adminUrl: string): Promise<{ url: string; fredUrl: string; drop(): Promise<void> }> {
-  const name = `rsc_fred_${randomBytes(6).toString("hex")}`;
+export async function createFredDatabase(
+  adminUrl: string,
+  name = `rsc_fred_${randomBytes(6).toString("hex")}`,
+): Promise<{ url: string; fredUrl: string; drop(): Promise<void> }> {
   await withClient(adminUrl, async (client) => {
     await client.query("DO $$ BEGIN CREATE ROLE fred LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
     await client.query(`CREATE DATABASE ${name} OWNER fred TEMPLATE template0 ENCODING 'UTF8'`);
   });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await withClient(url.toString(), async (client) => {
+  const url = databaseUrl(adminUrl, name);
+  await withClient(url, async (client) => {
     for (const extension of ["pgcrypto", "pg_trgm", "unaccent"]) await client.query(`CREATE EXTENSION ${extension}`);
   });
-  const fredUrl = new URL(url.toString());
-  fredUrl.username = "fred";
-  fredUrl.password = "";
+  const fredUrl = fredRoleUrl(url);
   // psql as the README says.
-  execFileSync(postgresProgram("psql"), ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl.toString(), "-f", FRED_STRUCTURE_SQL], {
+  execFileSync(postgresProgram("psql"), ["-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", fredUrl, "-f", FRED_STRUCTURE_SQL], {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, PGOPTIONS: "--client-min-messages=warning" },
   });
   return {
-    url: url.toString(),
-    fredUrl: fredUrl.toString(),
+    url,
+    fredUrl,
     drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }
