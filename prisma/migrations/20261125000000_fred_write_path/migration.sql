@@ -1055,3 +1055,9 @@ $$;
 -- enum_object_states. A second key here made every state change lock that state's catalogue row
 -- (FOR KEY SHARE: one shared row for every writer, a multixact under concurrency).
 ALTER TABLE console.state_changes DROP CONSTRAINT state_changes_state_id_fkey;
+
+-- The per-object work is the triggers' (SECURITY DEFINER, they run it as the owner) and the
+-- engine's: no other role calls it directly.
+REVOKE EXECUTE ON FUNCTION console.state_changed(integer, smallint, date), console.state_catch_up(integer),
+    console.state_moved_later(integer, integer[], date), console.state_object_apply(integer, timestamptz, timestamptz, boolean, date),
+    console.state_object_lock(integer, timestamptz), console.state_exact_to(integer) FROM PUBLIC;
