@@ -23,7 +23,7 @@
 --   * Per-object work never waits for a scheduled or full run: it takes the engine's lock shared
 --     with try-lock; when a run holds it, the change is recorded in console.state_pending (insert
 --     only, nothing ever waits on it) and the next run applies it. Per-object work on one object
---     is serialised by a per-object advisory lock, taken in id order within a row.
+--     is serialised by a row lock on its console.state_next_event row, taken in id order within a row.
 --   * FRED's regular procedure (update_object_states(0)) does the due work, not a recomputation of
 --     every object; `states:update --full` still recomputes everything.
 --   * Each object's history is exact up to greatest(cursor, state_next_event.exact_to); the table
@@ -438,6 +438,22 @@ BEGIN
 END
 $$;
 
+-- The lock of one object's per-object work: its row of console.state_next_event, locked FOR
+-- UPDATE (created when it has none). A row lock, not an advisory one: a transaction may change
+-- millions of objects (FRED's deletion of delete candidates, a bulk load), and every advisory lock
+-- takes an entry of the server's lock table until the commit (out of shared memory at a few
+-- thousand). Only per-object work takes it, never while a run holds the engine.
+CREATE FUNCTION console.state_object_row_lock(p_id integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM console.state_next_event ne WHERE ne.object_id = p_id FOR UPDATE;
+    IF NOT FOUND THEN
+        INSERT INTO console.state_next_event (object_id) VALUES (p_id) ON CONFLICT (object_id) DO NOTHING;
+        PERFORM 1 FROM console.state_next_event ne WHERE ne.object_id = p_id FOR UPDATE;
+    END IF;
+END
+$$;
+
 -- One object's per-object work, never waiting for a scheduled or full run: true when the object is
 -- now locked for this transaction; false (and the change recorded as pending) when a run holds the
 -- engine.
@@ -448,7 +464,7 @@ BEGIN
         INSERT INTO console.state_pending (object_id, at) VALUES (p_id, p_at);
         RETURN false;
     END IF;
-    PERFORM pg_advisory_xact_lock(7353003, p_id);
+    PERFORM console.state_object_row_lock(p_id);
     RETURN true;
 END
 $$;
@@ -953,7 +969,7 @@ BEGIN
             RETURN QUERY SELECT 'busy'::text, 0, 0, 0, v_cursor, v_cursor;
             RETURN;
         END IF;
-        PERFORM pg_advisory_xact_lock(7353003, p_object_id);
+        PERFORM console.state_object_row_lock(p_object_id);
         v_w := console.state_exact_to(p_object_id);
         IF p_at < v_w THEN
             RETURN QUERY SELECT 'object'::text, 0, 0, 0, v_cursor, v_cursor;
@@ -1060,4 +1076,4 @@ ALTER TABLE console.state_changes DROP CONSTRAINT state_changes_state_id_fkey;
 -- engine's: no other role calls it directly.
 REVOKE EXECUTE ON FUNCTION console.state_changed(integer, smallint, date), console.state_catch_up(integer),
     console.state_moved_later(integer, integer[], date), console.state_object_apply(integer, timestamptz, timestamptz, boolean, date),
-    console.state_object_lock(integer, timestamptz), console.state_exact_to(integer) FROM PUBLIC;
+    console.state_object_lock(integer, timestamptz), console.state_object_row_lock(integer), console.state_exact_to(integer) FROM PUBLIC;
