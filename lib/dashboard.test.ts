@@ -53,7 +53,14 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
 
   it("counts exactly the objects of the list each figure opens", async () => {
     const d = await actAs(support, () => dashboard({ refresh: true }));
-    const total = async (params: Record<string, string>) => (await actAs(support, () => listObjects(params))).total;
+    // The list counts within a 25 ms budget and shows the planner's estimate past it (a busy machine
+    // gets there); these lists are shorter than a page, so an estimated total is checked by its rows.
+    const total = async (params: Record<string, string>) => {
+      const list = await actAs(support, () => listObjects(params));
+      if (!list.estimated) return list.total;
+      expect(list.next).toBeNull();
+      return list.rows.length;
+    };
     const byName = Object.fromEntries(d.states.map((s) => [s.name, s.objects]));
     expect(byName.outzone).toBe(2);
     for (const state of ["outzone", "nssetMissing", "linked", "serverBlocked"])
