@@ -7,6 +7,7 @@ import type { SqlExecutor } from "../db/driver";
 import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
+import { libfredViolations as violations } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
 import { blockObject, changeBlock, currentBlock, unblockObject } from "./blocks";
 import { cancelStateRequest, createStateRequest } from "./write";
@@ -143,24 +144,19 @@ const fredRestore = (db: Database, objectId: number, reason: string) =>
   });
 
 /**
- * The object's request rows libfred's CreateObjectStateRequestId refuses to go past: any row ending
- * before it begins (out_of_turn: no request for its state can be made again), and for `free` states
- * a row a new request from now with no end would overlap (overlayed_time_intervals).
- * TODO: use lib/testing/libfred.ts (libfredViolations, branch i25-rows) once it is merged.
+ * The object's request rows libfred's CreateObjectStateRequestId refuses to go past (the shared
+ * oracle, lib/testing/libfred.ts): any row ending before it begins, for every state the object has
+ * requests for, and for `free` states a row a new request from now with no end would overlap.
  */
 async function libfredViolations(db: Database, objectId: number, free: string[]) {
-  return db.sql.query<{ id: number; state: string; rule: string }>(
-    `SELECT r.id, s.name AS state,
-            CASE WHEN LEAST(r.canceled, r.valid_to) < r.valid_from THEN 'out_of_turn' ELSE 'overlayed_time_intervals' END AS rule
-       FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
-      WHERE r.object_id = $1
-        AND (LEAST(r.canceled, r.valid_to) < r.valid_from
-             OR (s.name = ANY ($2::text[])
-                 AND ((r.valid_from <= now() AT TIME ZONE 'UTC'
-                       AND (now() AT TIME ZONE 'UTC' < LEAST(r.canceled, r.valid_to) OR LEAST(r.canceled, r.valid_to) IS NULL))
-                      OR LEAST(r.canceled, r.valid_to) IS NULL)))
-      ORDER BY r.id`,
+  const states = await db.sql.query<{ id: number; name: string }>(
+    `SELECT s.id, s.name FROM enum_object_states s
+      WHERE s.name = ANY ($2::text[]) OR s.id IN (SELECT r.state_id FROM object_state_request r WHERE r.object_id = $1)`,
     [objectId, free],
+  );
+  return violations(
+    db.sql,
+    states.map((s) => ({ objectId, stateId: s.id, acceptsNew: free.includes(s.name) })),
   );
 }
 
