@@ -454,14 +454,25 @@ BEGIN
 END
 $$;
 
--- One object's per-object work, never waiting for a scheduled or full run: true when the object is
--- now locked for this transaction; false (and the change recorded as pending) when a run holds the
--- engine.
-CREATE FUNCTION console.state_object_lock(p_id integer, p_at timestamptz) RETURNS boolean
+-- Per-object work never waits for a scheduled or full run: true when the engine's lock is now held
+-- shared for this transaction; false, and the change recorded as pending for the next run, when a
+-- run holds it. Taken before any of the engine's tables is read.
+CREATE FUNCTION console.state_engine_open(p_id integer, p_at timestamptz) RETURNS boolean
 LANGUAGE plpgsql AS $$
 BEGIN
     IF NOT pg_try_advisory_xact_lock_shared(7353002, 0) THEN
         INSERT INTO console.state_pending (object_id, at) VALUES (p_id, p_at);
+        RETURN false;
+    END IF;
+    RETURN true;
+END
+$$;
+
+-- One object's per-object work: the engine open (console.state_engine_open), then the object locked.
+CREATE FUNCTION console.state_object_lock(p_id integer, p_at timestamptz) RETURNS boolean
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF NOT console.state_engine_open(p_id, p_at) THEN
         RETURN false;
     END IF;
     PERFORM console.state_object_row_lock(p_id);
@@ -482,18 +493,14 @@ BEGIN
         RETURN;
     END IF;
     v_at := console.state_clock();
-    -- The engine's lock before any of its tables: a run may hold them.
-    IF NOT pg_try_advisory_xact_lock_shared(7353002, 0) THEN
-        INSERT INTO console.state_pending (object_id, at) VALUES (p_id, v_at);
+    IF NOT console.state_engine_open(p_id, v_at) THEN
         RETURN;
     END IF;
     IF NOT EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = p_id AND ne.next_at <= v_at)
        AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) THEN
         RETURN;
     END IF;
-    IF NOT console.state_object_lock(p_id, v_at) THEN
-        RETURN;
-    END IF;
+    PERFORM console.state_object_row_lock(p_id);
     v_w := console.state_exact_to(p_id);
     IF v_w < v_at THEN
         PERFORM console.state_object_apply(p_id, v_w, v_at, true);
@@ -620,8 +627,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
     v_at timestamptz := console.state_clock();
 BEGIN
-    IF NOT pg_try_advisory_xact_lock_shared(7353002, 0) THEN
-        INSERT INTO console.state_pending (object_id, at) VALUES (p_id, v_at);
+    IF NOT console.state_engine_open(p_id, v_at) THEN
         RETURN;
     END IF;
     IF EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = p_id AND ne.next_at > v_at)
@@ -1053,19 +1059,6 @@ BEGIN
 END
 $$;
 
--- The console's own changes read their instant under the engine's shared lock (waiting: the
--- console may wait for a run; FRED's writes never do).
-CREATE OR REPLACE FUNCTION console.state_change_clock() RETURNS timestamptz
-LANGUAGE plpgsql AS $$
-DECLARE
-    v_now timestamptz;
-BEGIN
-    PERFORM pg_advisory_xact_lock_shared(7353002, 0);
-    v_now := date_trunc('milliseconds', clock_timestamp() + interval '999 microseconds');
-    PERFORM set_config('registry.state_clock', v_now::text, true);
-    RETURN v_now;
-END
-$$;
 
 -- The feed's rows name states of object_state rows, which FRED's own foreign key already holds to
 -- enum_object_states. A second key here made every state change lock that state's catalogue row
@@ -1076,4 +1069,5 @@ ALTER TABLE console.state_changes DROP CONSTRAINT state_changes_state_id_fkey;
 -- engine's: no other role calls it directly.
 REVOKE EXECUTE ON FUNCTION console.state_changed(integer, smallint, date), console.state_catch_up(integer),
     console.state_moved_later(integer, integer[], date), console.state_object_apply(integer, timestamptz, timestamptz, boolean, date),
-    console.state_object_lock(integer, timestamptz), console.state_object_row_lock(integer), console.state_exact_to(integer) FROM PUBLIC;
+    console.state_engine_open(integer, timestamptz), console.state_object_lock(integer, timestamptz),
+    console.state_object_row_lock(integer), console.state_exact_to(integer) FROM PUBLIC;
