@@ -52,11 +52,27 @@ UPDATE domain SET nsset = :ns WHERE id = :id;
 `,
   },
   {
+    // The statement every EPP update of any object writes, alone.
     key: "contact",
-    title: "contact update",
+    title: "object.update written (a contact's UPDATE alone)",
     script: `\\set id random(:clo, :chi)
 \\set registrar random(:rlo, :rhi)
 UPDATE object SET upid = :registrar, update = now() WHERE id = :id;
+`,
+  },
+  {
+    // fred-server's EPP contact update (src/backend/epp/contact/update_contact.cc, 2.54): in one
+    // transaction, LockObjectStateRequestLock and PerformObjectStateRequest for the contact "before
+    // any object state related checks", then the contact's rows (here: object's).
+    key: "eppcontact",
+    title: "EPP contact update (lock, update_object_states(id), update; one transaction)",
+    script: `\\set id random(:clo, :chi)
+\\set registrar random(:rlo, :rhi)
+BEGIN;
+SELECT lock_object_state_request_lock(:id);
+SELECT update_object_states(:id);
+UPDATE object SET upid = :registrar, update = now() WHERE id = :id;
+COMMIT;
 `,
   },
   {

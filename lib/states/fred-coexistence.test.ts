@@ -233,7 +233,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     await a.connect();
     await b.connect();
     await b.query("SET TimeZone TO 'UTC'");
-    for (const p of ["now", "full", "sched", "blk", "del"]) await b.query(kit(p));
+    for (const p of ["now", "full", "sched", "blk", "del", "lean"]) await b.query(kit(p));
     await a.query("SELECT * FROM console.state_engine_run(now(), true)");
   }, 120_000);
 
@@ -394,6 +394,86 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       } catch (error) {
         await b.query("ROLLBACK");
         throw error;
+      }
+    });
+  });
+
+  describe("the cheap write path: links, renews far ahead, the feed, FRED's parameters", () => {
+    let ids: Record<string, number>;
+    beforeAll(async () => {
+      ids = await kitIds(b, "lean");
+    });
+
+    it("a link added while another transaction removes the object's last other link keeps it linked", async () => {
+      // ns-only is linked by nsset.cz alone. C links it from link.cz and stays open; B then removes
+      // nsset.cz's link and commits: B's commit waits on the linked row C holds, then finds C's link.
+      const nsOnly = ids["ns-only"];
+      expect((await openStates(b, [nsOnly])).get(nsOnly)).toContain(16);
+      const c = new pg.Client({ connectionString: fred.fredUrl });
+      await c.connect();
+      try {
+        await c.query("BEGIN");
+        await c.query(`UPDATE domain SET nsset = ${nsOnly} WHERE id = ${ids["link.cz"]}`);
+        const [{ pid }] = (await b.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows;
+        const removed = fredTransaction(b, [`UPDATE domain SET nsset = NULL WHERE id = ${ids["nsset.cz"]}`]);
+        let waiting = false;
+        for (let i = 0; i < 200 && !waiting; i++) {
+          const { rows } = await c.query("SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1", [pid]);
+          waiting = rows[0]?.wait_event_type === "Lock";
+          if (!waiting) await new Promise((r) => setTimeout(r, 25));
+        }
+        expect(waiting).toBe(true);
+        await c.query("COMMIT");
+        await removed;
+      } finally {
+        await c.end();
+      }
+      expect((await openStates(b, [nsOnly])).get(nsOnly)).toContain(16);
+      expect(await breaks(b, nsOnly, 16)).toEqual([]);
+      expect(await disagreements(b, [nsOnly, ids["nsset.cz"], ids["link.cz"]])).toEqual([]);
+    });
+
+    it("a renew writes each state it ends to the feed once; a renew of a domain far from expiry writes nothing", async () => {
+      const expired = ids["expired.cz"];
+      const before = await openStates(b, [expired]);
+      const at = await fredTransaction(b, [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${expired}`]);
+      const after = (await openStates(b, [expired])).get(expired) ?? [];
+      const closed = (before.get(expired) ?? []).filter((s) => !after.includes(s));
+      expect(closed.length).toBeGreaterThanOrEqual(2);
+      const feed = await b.query<{ state_id: number; change: string; n: number }>(
+        `SELECT state_id, change, count(*)::int AS n FROM console.state_changes
+          WHERE object_id = $1 AND at = ($2::timestamp AT TIME ZONE 'UTC') GROUP BY 1, 2 ORDER BY 1`,
+        [expired, at],
+      );
+      expect(feed.rows).toEqual(closed.map((state_id) => ({ state_id, change: "left", n: 1 })));
+      expect(await disagreements(b, [expired])).toEqual([]);
+
+      const far = ids["request.cz"];
+      const rows = async () => (await b.query("SELECT count(*)::int AS n FROM console.state_changes WHERE object_id = $1", [far])).rows[0].n;
+      const feedBefore = await rows();
+      const statesBefore = await openStates(b, [far]);
+      await fredTransaction(b, [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${far}`]);
+      expect(await openStates(b, [far])).toEqual(statesBefore);
+      expect(await rows()).toBe(feedBefore);
+      expect(await disagreements(b, [far])).toEqual([]);
+    });
+
+    it("follows FRED's parameters: with a 400-day expiration warning a renew 200 days ahead ends the warning at commit", async () => {
+      const domain = ids["registrant.cz"];
+      await b.query("UPDATE domain_lifecycle_parameters SET expiration_notify_period = interval '-400 days'");
+      try {
+        await a.query("SELECT * FROM console.state_engine_run(now(), true)");
+        // 200 days from expiry: in the warning now, as FRED's views say too.
+        expect((await openStates(b, [domain])).get(domain)).toContain(8);
+        expect(await disagreements(b, [domain])).toEqual([]);
+        const before = await openStates(b, [domain]);
+        const at = await fredTransaction(b, [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${domain}`]);
+        expect((await openStates(b, [domain])).get(domain)).not.toContain(8);
+        expect(await notDatedAt(b, before, at)).toEqual([]);
+        expect(await disagreements(b, [domain])).toEqual([]);
+      } finally {
+        await b.query("UPDATE domain_lifecycle_parameters SET expiration_notify_period = interval '-30 days'");
+        await a.query("SELECT * FROM console.state_engine_run(now(), true)");
       }
     });
   });

@@ -11,7 +11,7 @@
 --
 -- Now:
 --   * FEWER TRIGGER CALLS. A trigger's WHEN clause decides first, from the row alone, with two
---     bounds compiled from FRED's parameters (console.expiration_lead, console.deletion_protection):
+--     bounds compiled from FRED's parameters (console.state_triggers_compile):
 --     a renew of a domain whose expiration date was further ahead than any state it gives, and a
 --     later update of an object updated within its deletion protection, call nothing. Otherwise a
 --     BEFORE ROW trigger (object.update, the contact maps) decides from one statement of index
@@ -55,50 +55,6 @@ CREATE TRIGGER console_state_feed_update AFTER UPDATE ON object_state
     REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
     WHEN (current_setting('console.feed_written', true) IS DISTINCT FROM 'on')
     EXECUTE FUNCTION console.state_feed_update();
-
--- TWO BOUNDS OF THE RULES, for the triggers' WHEN clauses, which decide before any function is
--- called (a plpgsql trigger costs 25-40 us even when it only probes an index):
---   * console.expiration_lead(): no state derived from a domain's expiration date begins earlier
---     than this many days before it (expirationWarning's notify period, the most negative of the
---     lifecycle periods, plus two days for the registry's zone and hours). A renew of a domain
---     whose expiration date was further ahead than that changes nothing now, and nothing that
---     was due: it fires no trigger.
---   * console.deletion_protection(): an unlinked contact, nsset or keyset becomes a delete
---     candidate no sooner than the protection months after its last update (less two days). A
---     later update of an object updated more recently than that fires no trigger.
--- Both are compiled from FRED's parameters (domain_lifecycle_parameters, enum_parameters) into
--- IMMUTABLE functions, so the WHEN clause folds them into constants; FRED's parameter tables
--- recompile them whenever they change. The parameters stay the one source.
-CREATE FUNCTION console.state_bounds_compile() RETURNS void
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
-DECLARE
-    v_lead integer;
-    v_months integer;
-BEGIN
-    SELECT coalesce(max(ceil(extract(epoch FROM -least(l.notify, l.dns, l.registration, l.letter, l.outzone_warning,
-                                                       interval '0')) / 86400)), 0)::integer + 2
-      INTO v_lead FROM console.lifecycle_periods() l;
-    SELECT p.protection_months INTO v_months FROM console.state_parameters() p;
-    EXECUTE format('CREATE OR REPLACE FUNCTION console.expiration_lead() RETURNS integer '
-                   'LANGUAGE sql IMMUTABLE PARALLEL SAFE AS %L', format('SELECT %s', v_lead));
-    EXECUTE format('CREATE OR REPLACE FUNCTION console.deletion_protection() RETURNS interval '
-                   'LANGUAGE sql IMMUTABLE PARALLEL SAFE AS %L',
-                   format('SELECT make_interval(months => %s) - interval %L', coalesce(v_months, 0), '2 days'));
-END
-$$;
-SELECT console.state_bounds_compile();
-
-CREATE FUNCTION console.state_bounds_changed() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
-BEGIN
-    PERFORM console.state_bounds_compile();
-    RETURN NULL;
-END
-$$;
-CREATE TRIGGER console_state_bounds AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON domain_lifecycle_parameters
-    FOR EACH STATEMENT EXECUTE FUNCTION console.state_bounds_changed();
-CREATE TRIGGER console_state_bounds AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON enum_parameters
-    FOR EACH STATEMENT EXECUTE FUNCTION console.state_bounds_changed();
 
 -- Catch-up: the probe first, without any lock (the common case ends there); the engine and the
 -- object only when something was due.
@@ -318,6 +274,42 @@ BEGIN
 END
 $$;
 
+-- The objects a domain's change concerns, in id order, each with what the change is to it (0 its
+-- own data, 1 a link lost, 2 a link added): console.domain_change_objects with the columns it
+-- reads as plain values (passing the two rows as composites cost 30 us a call).
+CREATE FUNCTION console.domain_change_ids(p_op text, p_old_id integer, p_new_id integer, p_exdate_changed boolean,
+    p_old_nsset integer, p_new_nsset integer, p_old_registrant integer, p_new_registrant integer,
+    p_old_keyset integer, p_new_keyset integer, OUT ids integer[], OUT links smallint[])
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+    ids := '{}';
+    links := '{}';
+    -- The domain's own rules read its nsset only as there or not (nssetMissing).
+    IF p_op <> 'UPDATE' OR p_exdate_changed OR (p_old_nsset IS NULL) <> (p_new_nsset IS NULL)
+       OR p_old_id IS DISTINCT FROM p_new_id THEN
+        ids := ids || coalesce(p_new_id, p_old_id); links := links || 0::smallint;
+        IF p_op = 'UPDATE' AND p_old_id <> p_new_id THEN ids := ids || p_old_id; links := links || 0::smallint; END IF;
+    END IF;
+    IF p_old_registrant IS DISTINCT FROM p_new_registrant THEN
+        IF p_old_registrant IS NOT NULL THEN ids := ids || p_old_registrant; links := links || 1::smallint; END IF;
+        IF p_new_registrant IS NOT NULL THEN ids := ids || p_new_registrant; links := links || 2::smallint; END IF;
+    END IF;
+    IF p_old_nsset IS DISTINCT FROM p_new_nsset THEN
+        IF p_old_nsset IS NOT NULL THEN ids := ids || p_old_nsset; links := links || 1::smallint; END IF;
+        IF p_new_nsset IS NOT NULL THEN ids := ids || p_new_nsset; links := links || 2::smallint; END IF;
+    END IF;
+    IF p_old_keyset IS DISTINCT FROM p_new_keyset THEN
+        IF p_old_keyset IS NOT NULL THEN ids := ids || p_old_keyset; links := links || 1::smallint; END IF;
+        IF p_new_keyset IS NOT NULL THEN ids := ids || p_new_keyset; links := links || 2::smallint; END IF;
+    END IF;
+    IF cardinality(ids) > 1 THEN
+        -- In id order, each id once (the domain itself before a lost link before a new one).
+        SELECT array_agg(x.id ORDER BY x.id), array_agg(x.l ORDER BY x.id) INTO ids, links
+          FROM (SELECT u.id, min(u.l) AS l FROM unnest(ids, links) AS u (id, l) GROUP BY u.id) x;
+    END IF;
+END
+$$;
+
 -- The domain's other changes (a new or deleted domain, a new registrant, nsset or keyset): as
 -- before, and the AFTER trigger switched on.
 CREATE OR REPLACE FUNCTION console.state_domain_before() RETURNS trigger
@@ -326,7 +318,14 @@ DECLARE
     c record;
     i integer;
 BEGIN
-    c := console.domain_change_objects(TG_OP, OLD, NEW);
+    IF TG_OP = 'INSERT' THEN
+        c := console.domain_change_ids(TG_OP, NULL, NEW.id, true, NULL, NEW.nsset, NULL, NEW.registrant, NULL, NEW.keyset);
+    ELSIF TG_OP = 'DELETE' THEN
+        c := console.domain_change_ids(TG_OP, OLD.id, NULL, true, OLD.nsset, NULL, OLD.registrant, NULL, OLD.keyset, NULL);
+    ELSE
+        c := console.domain_change_ids(TG_OP, OLD.id, NEW.id, OLD.exdate IS DISTINCT FROM NEW.exdate, OLD.nsset, NEW.nsset,
+                                       OLD.registrant, NEW.registrant, OLD.keyset, NEW.keyset);
+    END IF;
     FOR i IN 1 .. cardinality(c.ids) LOOP
         -- A link added to an object that is linked already: nothing to catch up.
         IF c.links[i] <> 2 OR NOT console.state_link_kept(c.ids[i]) THEN
@@ -339,31 +338,39 @@ BEGIN
 END
 $$;
 
--- AFTER a change of a domain.
+-- AFTER a change of a domain. A renew (the expiration date alone changed) is caught up here, with
+-- the date the domain had.
 CREATE OR REPLACE FUNCTION console.state_domain_after() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     c record;
     i integer;
 BEGIN
-    c := console.domain_change_objects(TG_OP, OLD, NEW);
-    FOR i IN 1 .. cardinality(c.ids) LOOP
-        IF TG_OP = 'UPDATE' AND c.ids[i] = NEW.id AND OLD.nsset IS NOT DISTINCT FROM NEW.nsset
-           AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset
-           AND OLD.id = NEW.id THEN
-            -- A renew: caught up here, with the expiration date the domain had.
-            IF NEW.exdate > OLD.exdate THEN
-                PERFORM console.state_moved_later(c.ids[i], console.expiration_states(), OLD.exdate);
-            ELSE
-                PERFORM console.state_changed(c.ids[i], 0::smallint, OLD.exdate);
-            END IF;
-        ELSE
-            PERFORM console.state_changed(c.ids[i], c.links[i]);
+    IF TG_OP = 'UPDATE' AND OLD.id = NEW.id AND OLD.nsset IS NOT DISTINCT FROM NEW.nsset
+       AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset THEN
+        IF NEW.exdate > OLD.exdate THEN
+            PERFORM console.state_moved_later(NEW.id, console.expiration_states(), OLD.exdate);
+        ELSIF NEW.exdate IS DISTINCT FROM OLD.exdate THEN
+            PERFORM console.state_changed(NEW.id, 0::smallint, OLD.exdate);
         END IF;
+        RETURN NULL;
+    END IF;
+    IF TG_OP = 'INSERT' THEN
+        c := console.domain_change_ids(TG_OP, NULL, NEW.id, true, NULL, NEW.nsset, NULL, NEW.registrant, NULL, NEW.keyset);
+    ELSIF TG_OP = 'DELETE' THEN
+        c := console.domain_change_ids(TG_OP, OLD.id, NULL, true, OLD.nsset, NULL, OLD.registrant, NULL, OLD.keyset, NULL);
+    ELSE
+        c := console.domain_change_ids(TG_OP, OLD.id, NEW.id, OLD.exdate IS DISTINCT FROM NEW.exdate, OLD.nsset, NEW.nsset,
+                                       OLD.registrant, NEW.registrant, OLD.keyset, NEW.keyset);
+    END IF;
+    FOR i IN 1 .. cardinality(c.ids) LOOP
+        PERFORM console.state_changed(c.ids[i], c.links[i]);
     END LOOP;
     RETURN NULL;
 END
 $$;
+
+DROP FUNCTION console.domain_change_objects(text, domain, domain);
 
 -- The triggers. BEFORE: the decision; AFTER (deferred): only once a decision switched it on.
 DROP TRIGGER console_state_catch_up_update ON domain;
@@ -378,26 +385,11 @@ CREATE TRIGGER console_state_catch_up_update BEFORE UPDATE ON domain
 -- makes PostgreSQL lock the row before the update (a second heap write and WAL record), whatever
 -- its WHEN clause says. Its AFTER trigger catches up with the date the domain had, and is not
 -- queued at all for a domain whose date was further ahead than any state it gives.
-CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON domain
-    DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW
-    WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off'
-          AND ((current_setting('console.state_apply', true) = 'on'
-                AND (OLD.nsset IS DISTINCT FROM NEW.nsset OR OLD.registrant IS DISTINCT FROM NEW.registrant
-                     OR OLD.keyset IS DISTINCT FROM NEW.keyset OR OLD.id IS DISTINCT FROM NEW.id))
-               OR (OLD.exdate IS DISTINCT FROM NEW.exdate
-                   AND NOT (NEW.exdate > OLD.exdate
-                            AND OLD.exdate > (console.state_clock() AT TIME ZONE 'UTC')::date + console.expiration_lead()))))
-    EXECUTE FUNCTION console.state_domain_after();
+-- (Created by console.state_triggers_compile() below.)
 
 DROP TRIGGER console_state_catch_up ON object;
 DROP TRIGGER console_state_apply ON object;
-CREATE TRIGGER console_state_catch_up BEFORE UPDATE OF update ON object
-    FOR EACH ROW
-    WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND OLD.update IS DISTINCT FROM NEW.update
-          AND NOT (NEW.update > OLD.update
-                   AND OLD.update > (console.state_clock() AT TIME ZONE 'UTC') - console.deletion_protection()))
-    EXECUTE FUNCTION console.state_object_update_before();
+-- (console_state_catch_up: created by console.state_triggers_compile() below.)
 CREATE CONSTRAINT TRIGGER console_state_apply AFTER UPDATE OF update ON object
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW
@@ -436,4 +428,66 @@ CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE O
                        AND current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
     EXECUTE FUNCTION console.state_column_after('contactid', 'link');
 
-REVOKE EXECUTE ON FUNCTION console.state_link_kept(integer), console.state_bounds_compile() FROM PUBLIC;
+-- TWO BOUNDS OF THE RULES, written as constants into the WHEN clauses of two triggers, which so
+-- decide from the row alone, before any function is called (a plpgsql trigger costs 25-40 us
+-- even when it only probes an index; a SQL function in a WHEN clause is parsed again for every
+-- statement):
+--   * a renew: no state derived from a domain's expiration date begins earlier than the most
+--     negative of the lifecycle periods before it (expirationWarning's notify period; two days
+--     more for the registry's zone and hours). A renew of a domain whose date was further ahead
+--     changes nothing now and nothing that was due: its AFTER trigger is not queued.
+--   * object.update: an unlinked contact, nsset or keyset becomes a delete candidate no sooner than
+--     the protection months after its last update (less two days). A later update of an object
+--     updated more recently than that does not call the BEFORE trigger.
+-- The instant is the engine's clock (console.state_clock, written out: built-in functions only).
+-- FRED's parameter tables (domain_lifecycle_parameters, enum_parameters) recreate both triggers
+-- whenever they change, so the parameters stay the one source.
+CREATE FUNCTION console.state_triggers_compile() RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+DECLARE
+    v_lead integer;
+    v_months integer;
+    v_clock constant text := $c$(coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now()) AT TIME ZONE 'UTC')$c$;
+BEGIN
+    SELECT coalesce(max(ceil(extract(epoch FROM -least(l.notify, l.dns, l.registration, l.letter, l.outzone_warning,
+                                                       interval '0')) / 86400)), 0)::integer + 2
+      INTO v_lead FROM console.lifecycle_periods() l;
+    SELECT coalesce(p.protection_months, 0) INTO v_months FROM console.state_parameters() p;
+    -- A renew (the expiration date alone changed) has no BEFORE trigger: its AFTER trigger catches
+    -- up with the date the domain had. The others (a new registrant, nsset or keyset) are queued
+    -- once a BEFORE trigger switched console.state_apply on.
+    DROP TRIGGER IF EXISTS console_state_apply_update ON domain;
+    EXECUTE format($t$
+        CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON domain
+            DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW
+            WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off'
+                  AND ((current_setting('console.state_apply', true) = 'on'
+                        AND (OLD.nsset IS DISTINCT FROM NEW.nsset OR OLD.registrant IS DISTINCT FROM NEW.registrant
+                             OR OLD.keyset IS DISTINCT FROM NEW.keyset OR OLD.id IS DISTINCT FROM NEW.id))
+                       OR (OLD.exdate IS DISTINCT FROM NEW.exdate
+                           AND NOT (NEW.exdate > OLD.exdate AND OLD.exdate > %s::date + %s))))
+            EXECUTE FUNCTION console.state_domain_after()$t$, v_clock, v_lead);
+    EXECUTE format($t$
+        CREATE OR REPLACE TRIGGER console_state_catch_up BEFORE UPDATE OF update ON object
+            FOR EACH ROW
+            WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND OLD.update IS DISTINCT FROM NEW.update
+                  AND NOT (NEW.update > OLD.update AND OLD.update > %s - interval %L))
+            EXECUTE FUNCTION console.state_object_update_before()$t$, v_clock, format('%s months -2 days', v_months));
+END
+$$;
+SELECT console.state_triggers_compile();
+
+CREATE FUNCTION console.state_parameters_changed() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+BEGIN
+    PERFORM console.state_triggers_compile();
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER console_state_parameters AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON domain_lifecycle_parameters
+    FOR EACH STATEMENT EXECUTE FUNCTION console.state_parameters_changed();
+CREATE TRIGGER console_state_parameters AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON enum_parameters
+    FOR EACH STATEMENT EXECUTE FUNCTION console.state_parameters_changed();
+
+REVOKE EXECUTE ON FUNCTION console.state_link_kept(integer), console.state_triggers_compile() FROM PUBLIC;
