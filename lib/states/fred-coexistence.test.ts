@@ -449,7 +449,8 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       expect(await disagreements(b, [expired])).toEqual([]);
 
       const far = ids["request.cz"];
-      const rows = async () => (await b.query("SELECT count(*)::int AS n FROM console.state_changes WHERE object_id = $1", [far])).rows[0].n;
+      const rows = async () =>
+        (await b.query("SELECT count(*)::int AS n FROM console.state_changes WHERE object_id = $1", [far])).rows[0].n;
       const feedBefore = await rows();
       const statesBefore = await openStates(b, [far]);
       await fredTransaction(b, [`UPDATE domain SET exdate = exdate + 365 WHERE id = ${far}`]);
