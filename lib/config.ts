@@ -2,15 +2,19 @@ import path from "node:path";
 import * as z from "zod";
 import { StartupError } from "./db/errors";
 
-const envSchema = z.object({
-  DATABASE_URL: z
+const postgresUrl = (message: string) =>
+  z
     .string()
     .trim()
     .transform((v) => (v === "" ? undefined : v))
     .optional()
-    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), {
-      error: "DATABASE_URL must start with postgresql:// (leave it unset for the embedded database)",
-    }),
+    .refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), { error: message });
+
+const envSchema = z.object({
+  DATABASE_URL: postgresUrl("DATABASE_URL must start with postgresql:// (leave it unset for the embedded database)"),
+  DATABASE_OWNER_URL: postgresUrl(
+    "DATABASE_OWNER_URL must start with postgresql:// (the owner role's connection string; leave it unset to migrate with DATABASE_URL)",
+  ),
   PGLITE_DIR: z.string().trim().min(1).default(".data/pglite"),
   REGISTRY_TIMEZONE: z
     .string()
@@ -37,7 +41,13 @@ function isTimeZone(zone: string): boolean {
 }
 
 export interface ConsoleConfig {
+  /** The running console's connection: on PostgreSQL a login role in the group console_app (README "Database roles"). */
   databaseUrl: string | undefined;
+  /**
+   * The owner role's connection, for migrations, adoption and the demo loader (db:migrate, db:adopt,
+   * db:unadopt, db:seed, states:update --at, and the server's start-up migration). Unset: DATABASE_URL.
+   */
+  databaseOwnerUrl: string | undefined;
   pgliteDir: string;
   registryTimeZone: string;
   demoDomains: number;
@@ -68,12 +78,33 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`configuration: ${issue.path.join(".")}: ${issue.message}`);
   }
+  if (parsed.data.DATABASE_OWNER_URL && !parsed.data.DATABASE_URL) {
+    throw new ConfigError(
+      "configuration: DATABASE_OWNER_URL is set but DATABASE_URL is not: the embedded database has no roles to separate. " +
+        "Set DATABASE_URL to the console's runtime role on the same PostgreSQL database, or unset DATABASE_OWNER_URL.",
+    );
+  }
   return {
     databaseUrl: parsed.data.DATABASE_URL,
+    databaseOwnerUrl: parsed.data.DATABASE_OWNER_URL,
     pgliteDir: path.resolve(parsed.data.PGLITE_DIR),
     registryTimeZone: parsed.data.REGISTRY_TIMEZONE,
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
   };
+}
+
+/**
+ * Where schema changes are made: the owner role's DATABASE_OWNER_URL when set, else DATABASE_URL
+ * (one role for everything, or the embedded database).
+ */
+export function ownerTarget(config: Pick<ConsoleConfig, "databaseUrl" | "databaseOwnerUrl" | "pgliteDir">): {
+  databaseUrl: string | undefined;
+  pgliteDir: string;
+  urlVariable: "DATABASE_URL" | "DATABASE_OWNER_URL";
+} {
+  return config.databaseOwnerUrl
+    ? { databaseUrl: config.databaseOwnerUrl, pgliteDir: config.pgliteDir, urlVariable: "DATABASE_OWNER_URL" }
+    : { databaseUrl: config.databaseUrl, pgliteDir: config.pgliteDir, urlVariable: "DATABASE_URL" };
 }

@@ -1,9 +1,9 @@
-// `npm run db:adopt [-- --dry-run]`: adopts the FRED registry in DATABASE_URL (or migrates a
+// `npm run db:adopt [-- --dry-run]`: adopts the FRED registry in DATABASE_OWNER_URL, else DATABASE_URL (or migrates a
 // console database) and says what was created, which FRED functions were replaced and triggers
 // disabled, and what in the existing data the console will not accept. With --dry-run it does all of
 // that inside a transaction that is rolled back, so nothing changes.
 import { parseArgs } from "node:util";
-import { readConfig } from "../lib/config";
+import { ownerTarget, readConfig } from "../lib/config";
 import { type AdoptionPlan, planAdoption } from "../lib/db/adopt";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
@@ -22,6 +22,10 @@ function print(plan: AdoptionPlan, dryRun: boolean): void {
     console.log(
       `It ${verb} disable FRED's triggers that write object_state (its console_* triggers do their work):\n  ${plan.disabled.join("\n  ")}`,
     );
+  if (plan.granted.length)
+    console.log(
+      `It ${verb} grant the running console's role console_app on FRED's tables (FRED's own roles keep exactly their rights):\n  ${plan.granted.join("\n  ")}`,
+    );
   if (plan.anomalies.length) {
     console.log(
       `Existing data the console's rules do not accept or FRED's programs refuse to go past (${plan.anomalies.length}); kept as it is, shown on the object pages and by db:check:`,
@@ -32,7 +36,7 @@ function print(plan: AdoptionPlan, dryRun: boolean): void {
 
 try {
   const { values } = parseArgs({ options: { "dry-run": { type: "boolean", default: false } }, strict: true });
-  const db = await openDatabase(readConfig());
+  const db = await openDatabase(ownerTarget(readConfig()));
   try {
     const plan = await planAdoption(db.sql);
     print(plan, values["dry-run"] ?? false);

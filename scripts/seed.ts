@@ -1,7 +1,7 @@
 // `npm run db:seed -- --domains N [--seed S] [--now ISO-INSTANT]`: migrates the configured database
 // and loads a deterministic demo registry into it (the registry must be empty).
 import { parseArgs } from "node:util";
-import { readConfig } from "../lib/config";
+import { ownerTarget, readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
@@ -25,7 +25,7 @@ try {
   const now = values.now === undefined ? new Date() : new Date(values.now);
   if (Number.isNaN(now.getTime())) throw new StartupError(`--now must be an ISO instant such as 2026-11-22T12:00:00Z, not “${values.now}”`);
 
-  const db = await openDatabase(config);
+  const db = await openDatabase(ownerTarget(config));
   try {
     await migrate(db.sql);
     const started = Date.now();

@@ -2,7 +2,7 @@
 // history up to date once, for deployments that run the engine from cron (set
 // STATE_ENGINE_INTERVAL_SECONDS=0 on the console then). Without options: the objects that are due.
 import { parseArgs } from "node:util";
-import { readConfig } from "../lib/config";
+import { ownerTarget, readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
@@ -19,11 +19,20 @@ try {
   if (at && Number.isNaN(at.getTime()))
     throw new StartupError(`--at must be an ISO instant such as 2026-12-01T00:00:00+01:00, not “${values.at}”`);
 
-  const db = await openDatabase(readConfig());
+  // Only the owner role runs the engine at an instant of its choosing; without --at the running
+  // console's role (DATABASE_URL) is enough.
+  const config = readConfig();
+  const db = await openDatabase(at ? ownerTarget(config) : config);
   try {
     await migrate(db.sql);
     const objectId = values.object ? await findObjectIdByName(db.sql, values.object, values.type) : undefined;
-    const run = await runStateEngine(db.sql, { at, full: values.full, objectId });
+    const run = await runStateEngine(db.sql, { at, full: values.full, objectId }).catch((error: unknown) => {
+      if (at && (error as { code?: string }).code === "42501")
+        throw new StartupError(
+          `--at needs the owner role, which alone may run the state engine at an instant of its choosing: set DATABASE_OWNER_URL (${(error as Error).message})`,
+        );
+      throw error;
+    });
     switch (run.kind) {
       case "busy":
         console.log("Another run of the state engine is in progress; nothing was done.");

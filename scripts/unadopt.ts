@@ -2,7 +2,7 @@
 // FRED's update_object_states and state triggers back as they were, the console's triggers,
 // indexes and schema gone — and keeps FRED's tables and rows, the state history included.
 import { parseArgs } from "node:util";
-import { readConfig } from "../lib/config";
+import { ownerTarget, readConfig } from "../lib/config";
 import { unadopt } from "../lib/db/adopt";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
@@ -18,7 +18,7 @@ try {
       "db:unadopt removes the console's users, audit log and state feed with schema console; run it with --dry-run to see what, and with --yes to do it",
     );
   }
-  const db = await openDatabase(readConfig());
+  const db = await openDatabase(ownerTarget(readConfig()));
   try {
     const result = await unadopt(db.sql, { dryRun });
     const verb = dryRun ? "Would" : "Did";

@@ -1,6 +1,7 @@
 import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { applyPending, type Migration, prepareMigration, readMigrations } from "./migrations";
+import { RUNTIME_GROUP } from "./roles";
 
 /** One database object, as the catalogue names it. */
 interface CatalogEntry {
@@ -35,6 +36,32 @@ async function catalog(tx: SqlExecutor): Promise<CatalogEntry[]> {
      SELECT 'trigger', t.tgname || ' on ' || t.tgrelid::regclass::text || CASE WHEN t.tgenabled = 'D' THEN ' (disabled)' ELSE '' END
        FROM pg_trigger t WHERE NOT t.tgisinternal`,
   );
+}
+
+/**
+ * The rights the running console's group role has on FRED's tables (schema public), one line per
+ * table and privilege: what adoption grants (README "Database roles"). FRED's own roles' rights
+ * are not touched.
+ */
+async function runtimeGrants(tx: SqlExecutor): Promise<string[]> {
+  const rows = await tx.query<{ grant: string }>(
+    `WITH app AS (SELECT oid FROM pg_roles WHERE rolname = $1),
+     tbl AS (SELECT c.oid, a.privilege_type FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+               CROSS JOIN LATERAL aclexplode(c.relacl) a
+              WHERE n.nspname = 'public' AND a.grantee IN (SELECT oid FROM app)),
+     col AS (SELECT c.oid, a.privilege_type, string_agg(quote_ident(at.attname), ', ' ORDER BY at.attnum) AS columns
+               FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute at ON at.attrelid = c.oid
+               CROSS JOIN LATERAL aclexplode(at.attacl) a
+              WHERE n.nspname = 'public' AND a.grantee IN (SELECT oid FROM app) AND at.attnum > 0 AND NOT at.attisdropped
+                AND NOT EXISTS (SELECT FROM tbl WHERE tbl.oid = c.oid AND tbl.privilege_type = a.privilege_type)
+              GROUP BY c.oid, a.privilege_type)
+     SELECT format('%s on %s', privilege_type, oid::regclass) AS grant FROM tbl
+     UNION ALL
+     SELECT format('%s (%s) on %s', privilege_type, columns, oid::regclass) FROM col
+     ORDER BY 1`,
+    [RUNTIME_GROUP],
+  );
+  return rows.map((r) => r.grant);
 }
 
 export interface Anomaly {
@@ -80,6 +107,8 @@ export interface AdoptionPlan {
   created: string[];
   replaced: string[];
   disabled: string[];
+  /** What the running console's role (console_app) may do on FRED's tables that it could not before. */
+  granted: string[];
   anomalies: Anomaly[];
 }
 
@@ -96,9 +125,11 @@ export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<
     // Names in full (schema.name) before and after: the migrations set their own search path.
     await tx.exec("SET LOCAL search_path TO pg_catalog");
     const before = await catalog(tx);
+    const grantedBefore = new Set(await runtimeGrants(tx));
     await applyPending(tx, migrations, context);
     await tx.exec("SET LOCAL search_path TO pg_catalog");
     const after = await catalog(tx);
+    const granted = (await runtimeGrants(tx)).filter((g) => !grantedBefore.has(g));
     const key = (e: CatalogEntry) => `${e.kind}\u0000${e.name}`;
     const had = new Set(before.map(key));
     const has = new Set(after.map(key));
@@ -122,6 +153,7 @@ export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<
         .map((e) => `${e.kind} ${e.name.replace(/ #\w+$/, "")}`),
       replaced: removed.filter((e) => e.kind === "function" && addedNames.has(bare(e))).map((e) => `function ${bare(e)}`),
       disabled: added.filter((e) => e.kind === "trigger" && e.name.endsWith("(disabled)")).map((e) => `trigger ${bare(e)}`),
+      granted,
       anomalies: engine ? await registryAnomalies(tx) : [],
     };
   });
@@ -180,6 +212,15 @@ export async function unadopt(db: SqlDriver, options: { dryRun: boolean }): Prom
     for (const i of indexes) {
       await tx.exec(`DROP INDEX ${i.name}`);
       dropped.push(`index ${i.name}`);
+    }
+    // The running console's role keeps no rights on FRED's tables (the role itself may serve other databases).
+    const [{ app }] = await tx.query<{ app: boolean }>("SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = $1) AS app", [RUNTIME_GROUP]);
+    if (app && (await runtimeGrants(tx)).length > 0) {
+      await tx.exec(
+        `REVOKE ALL ON ALL TABLES IN SCHEMA public FROM ${RUNTIME_GROUP}; REVOKE ALL ON ALL SEQUENCES IN SCHEMA public FROM ${RUNTIME_GROUP};
+         REVOKE USAGE ON SCHEMA public FROM ${RUNTIME_GROUP};`,
+      );
+      dropped.push(`the rights of ${RUNTIME_GROUP} on FRED's tables`);
     }
     await tx.exec("DROP SCHEMA console CASCADE");
     dropped.push("schema console (users, audit log, engine bookkeeping, feed, and the extensions installed into it)");

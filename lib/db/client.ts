@@ -14,7 +14,10 @@ export interface Database {
   close(): Promise<void>;
 }
 
-type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir">;
+type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir"> & {
+  /** The setting the URL came from, named in connection errors (default DATABASE_URL). */
+  urlVariable?: string;
+};
 
 function database(prisma: PrismaClient, sql: SqlDriver): Database {
   return {
@@ -27,7 +30,7 @@ function database(prisma: PrismaClient, sql: SqlDriver): Database {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, variable?: string): Promise<Database> {
   const location = describePostgresUrl(url);
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20 });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
@@ -36,7 +39,7 @@ async function openPostgres(url: string): Promise<Database> {
     await pool.query("SELECT 1");
   } catch (error) {
     await pool.end().catch(() => {});
-    throw explainConnectionError(error, location);
+    throw explainConnectionError(error, location, variable);
   }
   // One pool for Prisma and plain SQL: one set of connections, one error handler.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { onConnectionError: () => {} }) });
@@ -50,7 +53,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
 
 /** DATABASE_URL set: PostgreSQL through @prisma/adapter-pg; unset: the embedded PGlite at pgliteDir. */
 export function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.databaseUrl ? openPostgres(target.databaseUrl) : openEmbedded(target.pgliteDir);
+  return target.databaseUrl ? openPostgres(target.databaseUrl, target.urlVariable) : openEmbedded(target.pgliteDir);
 }
 
 // Next's dev server re-evaluates modules on every change, and its bundles may each hold their own

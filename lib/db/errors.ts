@@ -13,26 +13,26 @@ interface PgLikeError {
   port?: number;
 }
 
-/** Describes a connection failure in words an operator can act on. */
-export function explainConnectionError(error: unknown, where: string): StartupError {
+/** Describes a connection failure in words an operator can act on; `variable`: the setting that holds the URL. */
+export function explainConnectionError(error: unknown, where: string, variable = "DATABASE_URL"): StartupError {
   const e = (error ?? {}) as PgLikeError;
   const detail = e.message ?? String(error);
   switch (e.code) {
     case "ECONNREFUSED":
-      return new StartupError(`cannot reach PostgreSQL at ${where}: connection refused. Is the server running? Check DATABASE_URL.`);
+      return new StartupError(`cannot reach PostgreSQL at ${where}: connection refused. Is the server running? Check ${variable}.`);
     case "ENOTFOUND":
     case "EAI_AGAIN":
-      return new StartupError(`cannot reach PostgreSQL at ${where}: host not found. Check the host in DATABASE_URL.`);
+      return new StartupError(`cannot reach PostgreSQL at ${where}: host not found. Check the host in ${variable}.`);
     case "ETIMEDOUT":
-      return new StartupError(`cannot reach PostgreSQL at ${where}: connection timed out. Check DATABASE_URL and the network.`);
+      return new StartupError(`cannot reach PostgreSQL at ${where}: connection timed out. Check ${variable} and the network.`);
     case "28P01":
     case "28000":
-      return new StartupError(`PostgreSQL at ${where} refused the login: ${detail}. Check the user and password in DATABASE_URL.`);
+      return new StartupError(`PostgreSQL at ${where} refused the login: ${detail}. Check the user and password in ${variable}.`);
     case "3D000":
-      return new StartupError(`PostgreSQL at ${where}: ${detail}. Create it (createdb) or fix the database name in DATABASE_URL.`);
+      return new StartupError(`PostgreSQL at ${where}: ${detail}. Create it (createdb) or fix the database name in ${variable}.`);
     default:
       if (/timeout/i.test(detail)) {
-        return new StartupError(`cannot reach PostgreSQL at ${where}: connection timed out. Check DATABASE_URL and the network.`);
+        return new StartupError(`cannot reach PostgreSQL at ${where}: connection timed out. Check ${variable} and the network.`);
       }
       return new StartupError(`cannot use PostgreSQL at ${where}: ${detail}`);
   }

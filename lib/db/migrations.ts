@@ -3,6 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
+import { databaseRole, RUNTIME_GROUP } from "./roles";
 
 export interface Migration {
   name: string;
@@ -221,6 +222,8 @@ async function recordOrigin(tx: SqlExecutor): Promise<void> {
 export interface MigrationContext {
   /** What the database held before this run. */
   found: DatabaseKind;
+  /** The migrations not applied yet, by name. */
+  pending: string[];
   /** Set when the database holds a FRED registry that the console adopts. */
   adopted?: { modelVersion: string };
 }
@@ -232,11 +235,25 @@ export interface MigrationContext {
  */
 export async function prepareMigration(db: SqlDriver, migrations: Migration[]): Promise<MigrationContext> {
   const found = await assertConsoleDatabase(db);
-  await pendingMigrations(db, migrations);
+  const pending = await pendingMigrations(db, migrations);
   const registry = migrations.find((m) => m.registry);
   const adopted = found.kind === "fred" ? { modelVersion: found.modelVersion } : undefined;
   if (adopted && registry) await assertAdoptable(db, adopted.modelVersion, registry);
-  return adopted ? { found, adopted } : { found };
+  return adopted ? { found, pending, adopted } : { found, pending };
+}
+
+/**
+ * Refuses, before anything changes, to migrate as the running console's role (console_app), which
+ * may not change the schema: the owner role (DATABASE_OWNER_URL) migrates.
+ */
+async function assertMayMigrate(db: SqlDriver, pending: string[]): Promise<void> {
+  const role = await databaseRole(db);
+  if (role.owner) return;
+  throw new StartupError(
+    `${pending.length} migration(s) are pending (${pending.join(", ")}), and ${role.name} at ${db.location} ` +
+      `${role.runtime ? `is the console's runtime role (${RUNTIME_GROUP}), which` : "does not own schema console and"} may not change the schema. ` +
+      "Run `npm run db:migrate` with DATABASE_OWNER_URL set to the owner role, or set DATABASE_OWNER_URL for the console so that it migrates at start-up.",
+  );
 }
 
 const MIGRATIONS_TABLE = `
@@ -293,19 +310,29 @@ export async function migrate(db: SqlDriver, files?: Migration[]): Promise<Migra
   const migrations = files ?? (await readMigrations());
   const context = await prepareMigration(db, migrations);
   const { adopted } = context;
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-    await tx.exec(MIGRATIONS_TABLE);
-  });
   const appliedNow: string[] = [];
-  for (const migration of migrations) {
-    const applied = await db.transaction((tx) => applyMigration(tx, migration, migrations, context));
-    if (applied) appliedNow.push(migration.name);
+  // Nothing pending: nothing is written, so the running console's role may check an up-to-date database.
+  if (context.pending.length > 0) {
+    await assertMayMigrate(db, context.pending);
+    await db.transaction(async (tx) => {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      await tx.exec(MIGRATIONS_TABLE);
+    });
+    for (const migration of migrations) {
+      const applied = await db.transaction((tx) => applyMigration(tx, migration, migrations, context));
+      if (applied) appliedNow.push(migration.name);
+    }
   }
   // An adopted registry's history before adoption is FRED's and stays; the first engine run compares
   // every object with the rules at the adoption instant and opens or closes rows there.
-  const [{ engine }] = await db.query<{ engine: boolean }>("SELECT to_regclass('console.state_engine') IS NOT NULL AS engine");
+  const [{ engine, now }] = await db.query<{ engine: boolean; now: boolean }>(
+    `SELECT to_regclass('console.state_engine') IS NOT NULL AS engine,
+            to_regprocedure('console.state_engine_run_now(boolean, integer)') IS NOT NULL AS now`,
+  );
   const due = engine && (await db.query<{ due: boolean }>("SELECT full_run_due AS due FROM console.state_engine"))[0]?.due;
-  if (due) await db.transaction((tx) => tx.query("SELECT * FROM console.state_engine_run(now(), true)"));
+  if (due)
+    await db.transaction((tx) =>
+      tx.query(now ? "SELECT * FROM console.state_engine_run_now(true)" : "SELECT * FROM console.state_engine_run(now(), true)"),
+    );
   return { applied: appliedNow, total: migrations.length, ...(adopted && appliedNow.length > 0 ? { adopted } : {}) };
 }

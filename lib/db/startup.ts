@@ -1,29 +1,53 @@
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
-import { readConfig } from "../config";
-import { syncRegistryTimeZone } from "../states/parameters";
+import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
+import { applyRegistryTimeZone } from "../states/parameters";
 import { startStateScheduler } from "../states/scheduler";
-import { getDatabase } from "./client";
-import { exitOnStartupError } from "./errors";
+import { getDatabase, openDatabase } from "./client";
+import type { SqlDriver } from "./driver";
+import { exitOnStartupError, StartupError } from "./errors";
 import { prepareDatabase } from "./prepare";
+import { actAsRuntimeRole, checkRuntimeRole, databaseIdentity, databaseRole } from "./roles";
+
+/** Migrates (and loads demo data) on `db`, then writes REGISTRY_TIMEZONE when the role may. */
+async function prepareAsOwner(db: SqlDriver, config: ConsoleConfig): Promise<void> {
+  await prepareDatabase(db, config);
+  if (process.env.REGISTRY_TIMEZONE) {
+    const { owner } = await databaseRole(db);
+    await applyRegistryTimeZone(db, config.registryTimeZone, { write: owner, log: console.log, warn: console.warn });
+  }
+}
 
 /**
  * Runs once when a console server process starts: opens the database, refuses one that is not the
- * console's or whose migrations changed, migrates, loads demo data into an empty embedded one, and
- * makes sure sessions can be signed and someone can sign in.
+ * console's or whose migrations changed, migrates (as the owner role: DATABASE_OWNER_URL when set),
+ * loads demo data into an empty embedded one, checks the running console's role (README "Database
+ * roles"), and makes sure sessions can be signed and someone can sign in.
  */
 export async function startConsole(): Promise<void> {
   try {
     const config = readConfig();
+    let ownerIdentity: string | null = null;
+    if (config.databaseOwnerUrl) {
+      const owner = await openDatabase(ownerTarget(config));
+      try {
+        await prepareAsOwner(owner.sql, config);
+        ownerIdentity = await databaseIdentity(owner.sql);
+      } finally {
+        await owner.close();
+      }
+    }
     const db = await getDatabase();
-    await prepareDatabase(db.sql, config);
-    if (process.env.REGISTRY_TIMEZONE) {
-      const zone = await syncRegistryTimeZone(db.sql, config.registryTimeZone);
-      if (zone.changed) console.log(`The state rules now use the time zone ${config.registryTimeZone} (REGISTRY_TIMEZONE).`);
-      else if (zone.registryZone !== config.registryTimeZone)
-        console.warn(
-          `REGISTRY_TIMEZONE is ${config.registryTimeZone}, but the FRED registry's state rules use ${zone.registryZone} ` +
-            "(enum_parameters regular_day_procedure_zone), which the console does not change: pages show times in REGISTRY_TIMEZONE.",
-        );
+    if (ownerIdentity === null) await prepareAsOwner(db.sql, config);
+    else if ((await databaseIdentity(db.sql)) !== ownerIdentity) {
+      throw new StartupError(
+        `DATABASE_URL (${db.sql.location}) and DATABASE_OWNER_URL do not reach the same database: both must name the console's database, ` +
+          "as the runtime role and as the owner role.",
+      );
+    }
+    if (db.sql.kind === "pglite") await actAsRuntimeRole(db.sql);
+    else {
+      const warning = await checkRuntimeRole(db.sql, config.databaseOwnerUrl !== undefined);
+      if (warning) console.warn(`Warning: ${warning}`);
     }
     await ensureAuthSecret(db.sql);
     await ensureFirstAdmin(db.sql, process.env, console.log);

@@ -100,7 +100,7 @@ async function blockIdOf(tx: SqlExecutor, ref: { blockId?: number; blockRequestI
  * (console.block_restore_states), with the object's history brought up to now first.
  */
 async function restoreStates(tx: SqlExecutor, objectId: number, now: Date) {
-  await materialise(tx, objectId, now);
+  await materialise(tx, objectId);
   return tx.query<{ id: number; name: string }>(
     `SELECT s.id, s.name FROM console.block_restore_states($1, $2) f JOIN enum_object_states s ON s.id = f.state_id ORDER BY s.id`,
     [objectId, now],
@@ -227,7 +227,7 @@ export async function blockWork(
       "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5, $6)",
       [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
     );
-  await materialise(tx, object.id, now);
+  await materialise(tx, object.id);
   // What the block does (a bulk dry run says it without the id).
   const summary = msg("block.summary", {
     object: object.name,
@@ -320,7 +320,7 @@ export function unblockObject(input: unknown): Promise<{ message: Message }> {
       restored++;
     }
     restored += await restoreAsFred(tx, block.object_id, again, now, actor, `restored after block ${block.id}: in force before it`);
-    await materialise(tx, block.object_id, now);
+    await materialise(tx, block.object_id);
     return {
       message: msg("block.lifted", { id: String(block.id), object: block.name, restored }),
       objectId: block.object_id,
@@ -454,7 +454,7 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
           );
         }
       }
-    await materialise(tx, block.object_id, now);
+    await materialise(tx, block.object_id);
     return {
       message: msg("block.changed", { id: String(block.id), change: result.message }),
       blockId: result.blockId,

@@ -80,9 +80,10 @@ export async function checkRequest(
   now: Date,
   options: { viaBlock?: boolean } = {},
 ): Promise<Checked> {
+  await tx.query(LOCK_OBJECT.byId, [data.objectId]);
   const [object] = await tx.query<{ id: number; name: string; type: string; type_id: number; erdate: Date | null }>(
     `SELECT o.id, o.name, t.name AS type, o.type AS type_id, o.erdate FROM object_registry o JOIN enum_object_type t ON t.id = o.type
-      WHERE o.id = $1 FOR NO KEY UPDATE OF o`,
+      WHERE o.id = $1`,
     [data.objectId],
   );
   if (!object)
@@ -146,9 +147,13 @@ export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "fr
   return block ?? null;
 }
 
-/** Brings the object's history up to now in this transaction: a request in force takes hold at once. */
-export async function materialise(tx: SqlExecutor, objectId: number, now: Date): Promise<void> {
-  await tx.query("SELECT * FROM console.state_engine_run($2, false, $1)", [objectId, now]);
+/**
+ * Brings the object's history up to now in this transaction: a request in force takes hold at once.
+ * "Now" is the change's instant (changeInstant, the transaction's state clock), which the running
+ * console may run the engine at (console.state_engine_run_now); any other instant is the owner's.
+ */
+export async function materialise(tx: SqlExecutor, objectId: number): Promise<void> {
+  await tx.query("SELECT * FROM console.state_engine_run_now(false, $1)", [objectId]);
 }
 
 /**
@@ -165,9 +170,9 @@ export const isCode = (error: unknown, code: string) => (error as { code?: strin
 
 /** The SQL that takes the lock of the object a change is about (by the input's id). */
 export const LOCK_OBJECT = {
-  byId: "SELECT 1 FROM object_registry WHERE id = $1 FOR NO KEY UPDATE",
-  byRequest: "SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM object_state_request WHERE id = $1) FOR NO KEY UPDATE",
-  byBlock: "SELECT 1 FROM object_registry WHERE id = (SELECT object_id FROM console.blocks WHERE id = $1) FOR NO KEY UPDATE",
+  byId: "SELECT console.lock_objects(ARRAY[$1::int])",
+  byRequest: "SELECT console.lock_objects(ARRAY(SELECT object_id FROM object_state_request WHERE id = $1))",
+  byBlock: "SELECT console.lock_objects(ARRAY(SELECT object_id FROM console.blocks WHERE id = $1))",
 };
 
 /**
@@ -236,7 +241,7 @@ export async function createWork(
     "INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5)",
     [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
   );
-  await materialise(tx, c.object.id, now);
+  await materialise(tx, c.object.id);
   // What the request does (a bulk dry run says it without the id).
   const summary = c.to
     ? msg("request.summary", { state: c.state.name, object: c.object.name, from: c.from, to: c.to })
@@ -347,7 +352,7 @@ export function cancelStateRequest(input: unknown): Promise<{ message: Message }
          SET canceled_by = excluded.canceled_by, canceled_by_id = excluded.canceled_by_id, canceled_at = excluded.canceled_at`,
         [request.id, actor.username, actor.userId, now],
       );
-      await materialise(tx, request.object_id, now);
+      await materialise(tx, request.object_id);
       const started = request.valid_from <= now;
       return {
         message: msg(started ? "request.canceledEnded" : "request.canceledFuture", {

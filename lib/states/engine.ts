@@ -18,7 +18,11 @@ export interface EngineRun {
 }
 
 export interface EngineRunOptions {
-  /** The instant to bring history up to; the database's now() when left out. */
+  /**
+   * The instant to bring history up to; the database's now() when left out. Only the owner role
+   * may choose it (console.state_engine_run); the running console's role runs at now()
+   * (console.state_engine_run_now).
+   */
   at?: Date;
   full?: boolean;
   objectId?: number;
@@ -36,11 +40,14 @@ interface RunRow {
 /** Runs the engine once; on PostgreSQL at most one full or scheduled run happens at a time. */
 export async function runStateEngine(db: SqlExecutor, options: EngineRunOptions = {}): Promise<EngineRun> {
   const started = performance.now();
-  const [row] = await db.query<RunRow>("SELECT * FROM console.state_engine_run(coalesce($1::timestamptz, now()), $2, $3)", [
-    options.at ?? null,
-    options.full ?? false,
-    options.objectId ?? null,
-  ]);
+  const [row] =
+    options.at === undefined
+      ? await db.query<RunRow>("SELECT * FROM console.state_engine_run_now($1, $2)", [options.full ?? false, options.objectId ?? null])
+      : await db.query<RunRow>("SELECT * FROM console.state_engine_run($1::timestamptz, $2, $3)", [
+          options.at,
+          options.full ?? false,
+          options.objectId ?? null,
+        ]);
   return {
     kind: row.kind,
     objects: row.objects,

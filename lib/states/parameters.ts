@@ -21,3 +21,32 @@ export async function syncRegistryTimeZone(
   );
   return changed.length > 0 ? { changed: true } : { changed: false, registryZone: zone };
 }
+
+/**
+ * REGISTRY_TIMEZONE, when it is set, at start-up and after `npm run db:migrate`: written into a
+ * registry the console created when `write` (the owner role's connection), otherwise compared.
+ * Says what happened through `log` and a difference it leaves through `warn`.
+ */
+export async function applyRegistryTimeZone(
+  db: SqlExecutor,
+  zone: string,
+  options: { write: boolean; log: (line: string) => void; warn: (line: string) => void },
+): Promise<void> {
+  if (options.write) {
+    const result = await syncRegistryTimeZone(db, zone);
+    if (result.changed) options.log(`The state rules now use the time zone ${zone} (REGISTRY_TIMEZONE).`);
+    else if (result.registryZone !== zone)
+      options.warn(
+        `REGISTRY_TIMEZONE is ${zone}, but the FRED registry's state rules use ${result.registryZone} ` +
+          "(enum_parameters regular_day_procedure_zone), which the console does not change: pages show times in REGISTRY_TIMEZONE.",
+      );
+    return;
+  }
+  const [row] = await db.query<{ zone: string | null }>("SELECT val AS zone FROM enum_parameters WHERE id = 10");
+  if (row?.zone !== zone)
+    options.warn(
+      `REGISTRY_TIMEZONE is ${zone}, but the registry's state rules use ${row?.zone ?? "no time zone"} ` +
+        "(enum_parameters regular_day_procedure_zone), and the console's runtime role does not change them: pages show times in " +
+        "REGISTRY_TIMEZONE. Run `npm run db:migrate` with DATABASE_OWNER_URL and REGISTRY_TIMEZONE set to write it into a registry the console created.",
+    );
+}

@@ -57,16 +57,18 @@ export async function updateUser(
   id: number,
   change: { role?: Role; disabled?: boolean; password?: string },
 ): Promise<void> {
-  const hash = change.password === undefined ? null : await hashPassword(change.password);
+  // The running console's database role may not write password hashes itself: a new one goes
+  // through the one function that does only that (migration 20261125200000_database_roles).
+  if (change.password !== undefined)
+    await db.query("SELECT console.user_set_password_hash($1, $2)", [id, await hashPassword(change.password)]);
   await db.query(
     `UPDATE console.users SET
         role = coalesce($2, role),
         disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, now()) ELSE NULL END,
-        password_hash = coalesce($4, password_hash),
         session_version = session_version + 1,
         updated_at = now()
       WHERE id = $1`,
-    [id, change.role ?? null, change.disabled ?? null, hash],
+    [id, change.role ?? null, change.disabled ?? null],
   );
   await db.query("UPDATE console.sessions SET ended_at = now(), end_reason = 'revoked' WHERE user_id = $1 AND ended_at IS NULL", [id]);
 }
