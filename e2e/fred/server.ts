@@ -25,8 +25,14 @@ if (!existsSync(path.join(".next", "BUILD_ID"))) {
 const fred = await createFredDatabase(adminUrl);
 mkdirSync(".data", { recursive: true });
 writeFileSync(FRED_E2E_DATABASE, JSON.stringify({ url: fred.url, fredUrl: fred.fredUrl }));
-// The console connects as FRED's own role, the owner of the registry's tables.
-const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fred.fredUrl, STATE_ENGINE_INTERVAL_SECONDS: "0" };
+// Migrations and the demo load run as FRED's own role, the owner of the registry's tables; the
+// console runs as its own login role in console_app (README "Database roles").
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_OWNER_URL: fred.fredUrl,
+  DATABASE_URL: fred.consoleUrl,
+  STATE_ENGINE_INTERVAL_SECONDS: "0",
+};
 delete env.PGLITE_DIR;
 rmSync(FRED_E2E_SERVER_LOG, { force: true });
 

@@ -114,6 +114,19 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     );
     expect(outside, outside.join("; ")).toEqual([]);
     expect(plan.replaced).toEqual(["function public.update_object_states(integer)"]);
+    // The running console's role: reads the registry (not the transfer passwords), writes requests.
+    expect(plan.granted).toContain("SELECT on public.domain");
+    expect(plan.granted).toContain("INSERT on public.object_state_request");
+    expect(plan.granted).toContain("UPDATE (valid_to, canceled) on public.object_state_request");
+    expect(plan.granted.find((g) => g.startsWith("SELECT (") && g.endsWith(" on public.object"))).not.toMatch(/authinfopw/);
+    expect(plan.granted.filter((g) => /^(UPDATE|INSERT|DELETE) on /.test(g)).sort()).toEqual(
+      [
+        "DELETE on public.object_state_request_lock",
+        "INSERT on public.object_state_request",
+        "INSERT on public.object_state_request_lock",
+        "INSERT on public.object_state_request_reason",
+      ].sort(),
+    );
     expect(plan.disabled.sort()).toEqual(
       [
         "trigger trigger_domain on public.domain",
@@ -234,6 +247,16 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     );
     expect(triggers.rows).toEqual([]);
     expect((await rows(client, "object_state")).length).toBe(historyRows);
+    // The running console's role keeps no right on FRED's tables.
+    const [{ grants }] = (
+      await client.query<{ grants: number }>(
+        `SELECT (SELECT count(*) FROM pg_class c, aclexplode(c.relacl) a
+                  WHERE c.relnamespace = 'public'::regnamespace AND a.grantee = 'console_app'::regrole)
+              + (SELECT count(*) FROM pg_attribute t JOIN pg_class c ON c.oid = t.attrelid, aclexplode(t.attacl) a
+                  WHERE c.relnamespace = 'public'::regnamespace AND a.grantee = 'console_app'::regrole) AS grants`,
+      )
+    ).rows;
+    expect(Number(grants)).toBe(0);
     // FRED's own procedure works again on the data.
     await client.query("SELECT update_object_states(0)");
     const [{ body }] = (await client.query<{ body: string }>("SELECT prosrc AS body FROM pg_proc WHERE proname = 'update_object_states'"))

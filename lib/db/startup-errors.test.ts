@@ -37,6 +37,34 @@ describe("start-up failures are one clear line", () => {
     expectOneClearLine(errorLines(result), /DATABASE_URL must start with postgresql:\/\//);
   });
 
+  it("names DATABASE_OWNER_URL when the owner's server cannot be reached (db:migrate connects as the owner)", async () => {
+    const result = await runScript("migrate.ts", [], {
+      DATABASE_URL: "postgresql://console:secret@127.0.0.1:1/registry",
+      DATABASE_OWNER_URL: "postgresql://owner:secret@127.0.0.1:2/registry",
+    });
+    expect(result.code).toBe(1);
+    expectOneClearLine(
+      errorLines(result),
+      /cannot reach PostgreSQL at 127\.0\.0\.1:2\/registry: connection refused.*Check DATABASE_OWNER_URL/,
+    );
+    expect(result.stderr).not.toContain("secret");
+  });
+
+  it("rejects a DATABASE_OWNER_URL that is not a PostgreSQL URL, or one without DATABASE_URL", async () => {
+    const wrong = await runScript("migrate.ts", [], {
+      DATABASE_URL: "postgresql://console@127.0.0.1:1/r",
+      DATABASE_OWNER_URL: "mysql://x/r",
+    });
+    expect(wrong.code).toBe(1);
+    expectOneClearLine(errorLines(wrong), /DATABASE_OWNER_URL must start with postgresql:\/\//);
+    const alone = await runScript("migrate.ts", [], { DATABASE_URL: "", DATABASE_OWNER_URL: "postgresql://owner@127.0.0.1:1/r" });
+    expect(alone.code).toBe(1);
+    expectOneClearLine(
+      errorLines(alone),
+      /DATABASE_OWNER_URL is set but DATABASE_URL is not.*Set DATABASE_URL to the console's runtime role/,
+    );
+  });
+
   it("refuses a database with a foreign schema", async () => {
     const dataDir = path.join(await tempDir(), "pglite");
     const db = await openDatabase({ databaseUrl: undefined, pgliteDir: dataDir });

@@ -43,18 +43,45 @@ export function fredRoleUrl(url: string): string {
   return fredUrl.toString();
 }
 
+/** Creates a role unless it exists (roles belong to the whole server; tests create them concurrently). */
+export function createRoleSql(name: string, options: string): string {
+  return `DO $$ BEGIN CREATE ROLE ${name} ${options}; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`;
+}
+
+/** The login role the console runs as in tests, a member of console_app (README "Database roles"). */
+export const CONSOLE_RUNTIME_ROLE = "console_runtime";
+
+/**
+ * What a DBA does for the console's two roles (README "Database roles"): the group role console_app
+ * (NOLOGIN; the owner role need not have CREATEROLE then) and a login role in it. Returns `url` with
+ * that login role.
+ */
+export async function createConsoleRuntimeRole(adminUrl: string, url: string): Promise<string> {
+  await withClient(adminUrl, async (client) => {
+    await client.query(createRoleSql("console_app", "NOLOGIN"));
+    await client.query(createRoleSql(CONSOLE_RUNTIME_ROLE, "LOGIN"));
+    await client.query(`GRANT console_app TO ${CONSOLE_RUNTIME_ROLE}`);
+  });
+  const runtime = new URL(url);
+  runtime.username = CONSOLE_RUNTIME_ROLE;
+  runtime.password = "";
+  return runtime.toString();
+}
+
 /**
  * A new database holding an empty FRED registry, loaded the way fred-db's README says: role fred,
  * a UTF8 database it owns, the extensions pgcrypto, pg_trgm and unaccent, then structure.sql run by
  * psql as fred with ON_ERROR_STOP. `url` connects as the admin user (a superuser in tests). `name`:
- * the new database's (default: a random rsc_fred_… one).
+ * the new database's (default: a random rsc_fred_… one). The DBA's part of the console's roles is
+ * done too: `consoleUrl` connects as the console's runtime login role (a member of console_app), so
+ * fred, which may not create roles, can adopt the registry.
  */
 export async function createFredDatabase(
   adminUrl: string,
   name = `rsc_fred_${randomBytes(6).toString("hex")}`,
-): Promise<{ url: string; fredUrl: string; drop(): Promise<void> }> {
+): Promise<{ url: string; fredUrl: string; consoleUrl: string; drop(): Promise<void> }> {
   await withClient(adminUrl, async (client) => {
-    await client.query("DO $$ BEGIN CREATE ROLE fred LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+    await client.query(createRoleSql("fred", "LOGIN"));
     await client.query(`CREATE DATABASE ${name} OWNER fred TEMPLATE template0 ENCODING 'UTF8'`);
   });
   const url = databaseUrl(adminUrl, name);
@@ -67,9 +94,11 @@ export async function createFredDatabase(
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, PGOPTIONS: "--client-min-messages=warning" },
   });
+  const consoleUrl = await createConsoleRuntimeRole(adminUrl, url);
   return {
     url,
     fredUrl,
+    consoleUrl,
     drop: () => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {}),
   };
 }

@@ -1,0 +1,590 @@
+// The console's two database roles (issue 26, README "Database roles"): migrations run as the
+// owner; the running console as a member of console_app, which does the console's work and nothing
+// else: no DDL, no DISABLE TRIGGER, no TRUNCATE, no rewriting of the audit log or its head, no
+// password hashes but through console.user_set_password_hash, no engine run at an instant of its
+// choosing. Checked on the embedded database (the process acts as console_app), on PostgreSQL in a
+// registry the console created, and on an adopted FRED registry, where FRED's own roles keep
+// exactly their rights and can still do their work.
+import { randomUUID } from "node:crypto";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedDemo } from "../../prisma/demo/load";
+import { audit } from "../audit/log";
+import { verifyAuditChain } from "../audit/verify";
+import { signInWithPassword } from "../auth/sign-in";
+import { blockObject, unblockObject } from "../requests/blocks";
+import { cancelStateRequest, createStateRequest } from "../requests/write";
+import { runStateEngine } from "../states/engine";
+import { testBackends } from "../testing/databases";
+import {
+  CONSOLE_RUNTIME_ROLE,
+  createConsoleRuntimeRole,
+  createFredDatabase,
+  createRoleSql,
+  databaseUrl,
+  fredSchemaAvailable,
+  withClient,
+} from "../testing/fred";
+import { actAs, signedInAs, TEST_CLIENT } from "../testing/sessions";
+import { createUser, setUserPassword } from "../users/admin";
+import { unadopt } from "./adopt";
+import { type Database, openDatabase } from "./client";
+import type { SqlDriver, SqlExecutor } from "./driver";
+import { StartupError } from "./errors";
+import { migrate } from "./migrations";
+import { actAsRuntimeRole, checkRuntimeRole, databaseRole, RUNTIME_GROUP } from "./roles";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+const ZONE = "Europe/Prague";
+/** A role with no grants at all (PUBLIC's rights only). */
+const NO_GRANTS = "rsc_no_grants";
+/** A role with the rights FRED's servers have: DML on FRED's tables. */
+const FRED_SERVER = "rsc_fred_server";
+/** The owner role of a registry the console creates on PostgreSQL: owns its database, may not create roles. */
+const CONSOLE_OWNER = "rsc_console_owner";
+
+/** The functions console_app may execute among schema console's SECURITY DEFINER ones. */
+const RUNTIME_FUNCTIONS = [
+  "console.lock_objects(integer[])",
+  "console.state_engine_run_now(boolean,integer)",
+  "console.user_set_password_hash(integer,text)",
+];
+
+interface Roles {
+  /** The console as it runs: acting as console_app (a login role in it on PostgreSQL). */
+  runtime: Database;
+  /** Work as the owner role. */
+  owner<T>(work: (sql: SqlDriver) => Promise<T>): Promise<T>;
+  /** Work as `role`, in a transaction that is rolled back (a superuser's SET LOCAL ROLE). */
+  as<T>(role: string, work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
+  drop(): Promise<void>;
+  /** An adopted FRED registry: FRED's server role and its rights before and after adoption. */
+  fred?: { url: string; adminUrl: string; before: Grant[]; after: Grant[] };
+}
+
+interface Grant {
+  object: string;
+  grantee: string;
+  privilege: string;
+}
+
+/** Runs `work` as `role` in a transaction of `sql`'s that is always rolled back; returns its outcome. */
+async function asRole<T>(
+  db: { transaction<R>(work: (tx: SqlExecutor) => Promise<R>): Promise<R> },
+  role: string,
+  work: (sql: SqlExecutor) => Promise<T>,
+): Promise<T> {
+  const undo = new Error("rolled back");
+  let result: T | undefined;
+  await db
+    .transaction(async (tx) => {
+      await tx.exec(`SET LOCAL ROLE ${role}`);
+      result = await work(tx);
+      throw undo;
+    })
+    .catch((error: unknown) => {
+      if (error !== undo) throw error;
+    });
+  return result as T;
+}
+
+/**
+ * Every right on schema public and what is in it (tables, views, sequences, columns, functions),
+ * by grantee, read from the catalogue (a NULL acl is the object's default rights) and from
+ * information_schema's role_table_grants and role_routine_grants.
+ */
+async function publicGrants(client: pg.Client): Promise<Grant[]> {
+  const { rows } = await client.query<Grant>(
+    `SELECT c.oid::regclass::text AS object, coalesce(r.rolname, 'PUBLIC') AS grantee, a.privilege_type AS privilege
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(coalesce(c.relacl, acldefault(CASE WHEN c.relkind = 'S' THEN 's' ELSE 'r' END::"char", c.relowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+     UNION ALL
+     SELECT c.oid::regclass::text || '.' || at.attname, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_attribute at JOIN pg_class c ON c.oid = at.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(at.attacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND at.attnum > 0
+     UNION ALL
+     SELECT p.oid::regprocedure::text, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_proc p CROSS JOIN LATERAL aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE p.pronamespace = 'public'::regnamespace
+     UNION ALL
+     SELECT 'schema public', coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_namespace n CROSS JOIN LATERAL aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || table_schema || '.' || table_name, grantee, privilege_type
+       FROM information_schema.role_table_grants WHERE table_schema = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || routine_schema || '.' || specific_name, grantee, privilege_type
+       FROM information_schema.role_routine_grants WHERE routine_schema = 'public'
+     ORDER BY 1, 2, 3`,
+  );
+  return rows;
+}
+
+const pgliteBackend = testBackends()[0];
+
+/** The embedded database as the console server runs it: migrated, demo data, then SET ROLE console_app. */
+async function embeddedRoles(): Promise<Roles> {
+  const { db, drop } = await pgliteBackend.create();
+  await migrate(db.sql);
+  await seedDemo(db.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+  await actAsRuntimeRole(db.sql);
+  // One connection: the owner's work steps out of console_app and back.
+  const stepOut = async <T>(work: () => Promise<T>): Promise<T> => {
+    await db.sql.exec("RESET ROLE");
+    try {
+      return await work();
+    } finally {
+      await db.sql.exec(`SET ROLE ${RUNTIME_GROUP}`);
+    }
+  };
+  await stepOut(() => db.sql.exec(`CREATE ROLE ${NO_GRANTS} NOLOGIN`));
+  return {
+    runtime: db,
+    owner: (work) => stepOut(() => work(db.sql)),
+    as: (role, work) => stepOut(() => asRole(db.sql, role, work)),
+    drop,
+  };
+}
+
+/**
+ * A registry the console created on PostgreSQL, set up as README "Database roles" says: the DBA
+ * creates the owner (which owns the database and may not create roles), console_app and a login role
+ * in it; the owner migrates; the console runs as the login role.
+ */
+async function postgresRoles(admin: string): Promise<Roles> {
+  const name = `rsc_roles_${randomUUID().slice(0, 8)}`;
+  await withClient(admin, async (client) => {
+    await client.query(createRoleSql(CONSOLE_OWNER, "LOGIN"));
+    await client.query(createRoleSql(NO_GRANTS, "NOLOGIN"));
+    await client.query(`CREATE DATABASE ${name} OWNER ${CONSOLE_OWNER}`);
+    await client.query(`ALTER DATABASE ${name} SET TimeZone TO '${ZONE}'`);
+  });
+  const url = databaseUrl(admin, name);
+  const ownerUrl = new URL(url);
+  ownerUrl.username = CONSOLE_OWNER;
+  // The DBA's part first: console_app exists before the owner, which may not create roles, migrates.
+  const runtimeUrl = await createConsoleRuntimeRole(admin, url);
+  const owner = await openDatabase({ databaseUrl: ownerUrl.toString(), pgliteDir: "" });
+  await migrate(owner.sql);
+  await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+  const runtime = await openDatabase({ databaseUrl: runtimeUrl, pgliteDir: "" });
+  const superuser = await openDatabase({ databaseUrl: url, pgliteDir: "" });
+  return {
+    runtime,
+    owner: (work) => work(owner.sql),
+    as: (role, work) => asRole(superuser.sql, role, work),
+    async drop() {
+      await Promise.all([runtime.close(), owner.close(), superuser.close()]);
+      await withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+/**
+ * An adopted FRED registry: fred-db 2.52 loaded as its README says, a role with the rights FRED's
+ * servers have, the registry adopted by its owner fred, demo data loaded, the console running as
+ * its login role.
+ */
+async function fredRoles(admin: string): Promise<Roles> {
+  const fred = await createFredDatabase(admin);
+  await withClient(admin, async (client) => {
+    await client.query(createRoleSql(FRED_SERVER, "LOGIN"));
+    await client.query(createRoleSql(NO_GRANTS, "NOLOGIN"));
+  });
+  await withClient(fred.fredUrl, async (client) => {
+    await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${FRED_SERVER}`);
+    await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${FRED_SERVER}`);
+  });
+  const before = await withClient(fred.url, publicGrants);
+  const owner = await openDatabase({ databaseUrl: fred.fredUrl, pgliteDir: "" });
+  await migrate(owner.sql);
+  const after = await withClient(fred.url, publicGrants);
+  await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+  const runtime = await openDatabase({ databaseUrl: fred.consoleUrl, pgliteDir: "" });
+  const superuser = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
+  const serverUrl = new URL(fred.url);
+  serverUrl.username = FRED_SERVER;
+  return {
+    runtime,
+    owner: (work) => work(owner.sql),
+    as: (role, work) => asRole(superuser.sql, role, work),
+    fred: { url: serverUrl.toString(), adminUrl: fred.url, before, after },
+    async drop() {
+      await Promise.all([runtime.close(), owner.close(), superuser.close()]);
+      await fred.drop();
+    },
+  };
+}
+
+const setups: { name: string; fred: boolean; create: () => Promise<Roles> }[] = [
+  { name: "the embedded database (PGlite)", fred: false, create: embeddedRoles },
+];
+if (adminUrl) {
+  setups.push({ name: "PostgreSQL, a registry the console created", fred: false, create: () => postgresRoles(adminUrl) });
+  if (fredSchemaAvailable()) setups.push({ name: "PostgreSQL, an adopted FRED registry", fred: true, create: () => fredRoles(adminUrl) });
+}
+
+/** Expects `sql` to be refused by the database's rights (not by a trigger's own check). */
+async function refusedByRights(db: SqlExecutor, sql: string): Promise<void> {
+  const error = await db.exec(sql).then(
+    () => null,
+    (e: unknown) => e as { code?: string; message?: string },
+  );
+  expect(error, sql).not.toBeNull();
+  expect(error?.code, `${sql}: ${error?.message}`).toBe("42501");
+  expect(error?.message, sql).toMatch(/permission denied|must be owner/);
+}
+
+describe.each(setups)("database roles on $name", (setup) => {
+  let roles: Roles;
+
+  beforeAll(async () => {
+    roles = await setup.create();
+  }, 240_000);
+  afterAll(() => roles?.drop());
+
+  const domainWithoutRequests = async (): Promise<number> => {
+    const [row] = await roles.runtime.sql.query<{ id: number }>(
+      `SELECT d.id FROM domain d JOIN object_registry o ON o.id = d.id
+        WHERE o.erdate IS NULL AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = d.id)
+          AND NOT EXISTS (SELECT FROM console.blocks b WHERE b.object_id = d.id)
+        ORDER BY d.id DESC LIMIT 1`,
+    );
+    return row.id;
+  };
+
+  it("the running console acts as console_app, not as the owner", async () => {
+    const role = await databaseRole(roles.runtime.sql);
+    expect(role.runtime).toBe(true);
+    expect(role.owner).toBe(false);
+    expect(await roles.owner(async (sql) => (await databaseRole(sql)).owner)).toBe(true);
+    // The migration record is up to date: the runtime role can check it (nothing is written).
+    expect((await migrate(roles.runtime.sql)).applied).toEqual([]);
+  });
+
+  it("does the console's work as console_app: users, passwords, sign-in, requests, blocks, the engine, the audit log", async () => {
+    const admin = await signedInAs(roles.runtime, "admin");
+    const operator = await signedInAs(roles.runtime, "operator");
+    const name = `clerk-${randomUUID().slice(0, 6)}`;
+    await actAs(admin, () => createUser({ username: name, role: "support", password: "first password 1" }));
+    const [{ id: userId }] = await roles.runtime.sql.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [name]);
+    await actAs(admin, () => setUserPassword({ userId, password: "second password 2" }));
+    expect((await signInWithPassword(roles.runtime.sql, name, "second password 2", TEST_CLIENT)).ok).toBe(true);
+    expect((await signInWithPassword(roles.runtime.sql, name, "first password 1", TEST_CLIENT)).ok).toBe(false);
+
+    const domain = await domainWithoutRequests();
+    const created = await actAs(operator, () =>
+      createStateRequest({ objectId: domain, state: "serverRenewProhibited", reason: "roles test", idempotencyKey: randomUUID() }),
+    );
+    const open = async (state: string) =>
+      (
+        await roles.runtime.sql.query(
+          `SELECT 1 FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+            WHERE os.object_id = $1 AND s.name = $2 AND os.valid_to IS NULL`,
+          [domain, state],
+        )
+      ).length === 1;
+    expect(await open("serverRenewProhibited")).toBe(true);
+    await actAs(operator, () => cancelStateRequest({ requestId: created.requestId, reason: "roles test done" }));
+    expect(await open("serverRenewProhibited")).toBe(false);
+    const block = await actAs(operator, () => blockObject({ objectId: domain, reason: "roles test block" }));
+    expect(await open("serverBlocked")).toBe(true);
+    await actAs(operator, () => unblockObject({ blockId: block.blockId, reason: "roles test unblock" }));
+    expect(await open("serverBlocked")).toBe(false);
+
+    for (const full of [false, true]) {
+      const run = await runStateEngine(roles.runtime.sql, { full });
+      expect(["incremental", "full", "busy"]).toContain(run.kind);
+    }
+    await audit(roles.runtime.sql, { action: "roles.test", result: "ok", actor: { username: "system", clientAddress: null } });
+    const chain = await verifyAuditChain(roles.runtime.sql);
+    expect(chain).toMatchObject({ ok: true, problem: null });
+    expect(chain.rows).toBeGreaterThan(5);
+  });
+
+  it("cannot change the schema: no DDL, no ALTER TABLE or DISABLE TRIGGER, no TRUNCATE, no DROP", async () => {
+    const tables = await roles.runtime.sql.query<{ name: string }>(
+      `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname IN ('console', 'public') AND c.relkind IN ('r', 'p') ORDER BY 1`,
+    );
+    expect(tables.length).toBeGreaterThan(40);
+    for (const { name } of tables) {
+      await refusedByRights(roles.runtime.sql, `ALTER TABLE ${name} DISABLE TRIGGER USER`);
+      await refusedByRights(roles.runtime.sql, `ALTER TABLE ${name} ADD COLUMN intruder integer`);
+      await refusedByRights(roles.runtime.sql, `TRUNCATE ${name} CASCADE`);
+      await refusedByRights(roles.runtime.sql, `DROP TABLE ${name} CASCADE`);
+    }
+    for (const sql of [
+      "ALTER TABLE console.audit_log DISABLE TRIGGER audit_log_no_update_delete",
+      "ALTER TABLE console.audit_head DISABLE TRIGGER audit_head_guard",
+      "DROP TRIGGER audit_log_append ON console.audit_log",
+      "DROP SCHEMA console CASCADE",
+      "DROP FUNCTION console.audit_log_append() CASCADE",
+      "ALTER FUNCTION console.audit_log_append() SECURITY INVOKER",
+      "CREATE TABLE console.intruder (id integer)",
+      "CREATE TABLE public.intruder (id integer)",
+      "CREATE FUNCTION console.intruder() RETURNS integer LANGUAGE sql AS 'SELECT 1'",
+      "CREATE OR REPLACE FUNCTION console.audit_row_hash(prev_hash text, r console.audit_log) RETURNS text LANGUAGE sql AS $$ SELECT ''::text $$",
+      "CREATE OR REPLACE FUNCTION public.update_object_states(integer) RETURNS void LANGUAGE sql AS $$ SELECT $$",
+      "CREATE INDEX intruder_idx ON console.audit_log (actor)",
+      "ALTER VIEW console.effective_requests RENAME TO intruder",
+    ]) {
+      await refusedByRights(roles.runtime.sql, sql);
+    }
+  });
+
+  it("cannot rewrite, remove or backdate audit rows, nor move the head: a re-chained log is impossible", async () => {
+    for (let i = 0; i < 3; i++)
+      await audit(roles.runtime.sql, { action: "roles.chain", result: "ok", actor: { username: "system", clientAddress: null } });
+    const before = await verifyAuditChain(roles.runtime.sql);
+    expect(before.ok).toBe(true);
+    const [victim] = await roles.runtime.sql.query<{ id: string }>("SELECT max(id)::text AS id FROM console.audit_log");
+    const id = Number(victim.id) - 1;
+    // The re-chain: delete a row, recompute the rows after it with console.audit_row_hash, move the head.
+    await refusedByRights(roles.runtime.sql, `DELETE FROM console.audit_log WHERE id = ${id}`);
+    const [recomputed] = await roles.runtime.sql.query<{ hash: string }>(
+      "SELECT console.audit_row_hash(p.hash, a) AS hash FROM console.audit_log a, console.audit_log p WHERE a.id = $1 AND p.id = $1 - 2",
+      [id + 1],
+    );
+    expect(recomputed.hash).toMatch(/^[0-9a-f]{64}$/);
+    await refusedByRights(
+      roles.runtime.sql,
+      `UPDATE console.audit_log SET id = ${id}, prev_hash = (SELECT hash FROM console.audit_log WHERE id = ${id - 1}), hash = '${recomputed.hash}' WHERE id = ${id + 1}`,
+    );
+    await refusedByRights(roles.runtime.sql, `UPDATE console.audit_head SET last_id = ${id}, last_hash = '${recomputed.hash}'`);
+    await refusedByRights(roles.runtime.sql, "DELETE FROM console.audit_head");
+    await refusedByRights(
+      roles.runtime.sql,
+      "INSERT INTO console.audit_head (singleton, last_id, last_hash) VALUES (true, 0, repeat('0', 64))",
+    );
+    await refusedByRights(roles.runtime.sql, "UPDATE console.audit_log SET actor = 'nobody'");
+    await refusedByRights(roles.runtime.sql, "DELETE FROM console.audit_log");
+    // A row dated, numbered or hashed by the writer.
+    await refusedByRights(roles.runtime.sql, "INSERT INTO console.audit_log (at, action, result) VALUES ('2000-01-01', 'forged', 'ok')");
+    await refusedByRights(
+      roles.runtime.sql,
+      "INSERT INTO console.audit_log (action, result, prev_hash, hash) VALUES ('forged', 'ok', repeat('0', 64), repeat('0', 64))",
+    );
+    const after = await verifyAuditChain(roles.runtime.sql);
+    expect(after).toEqual(before);
+  });
+
+  it("changes a password hash only through console.user_set_password_hash, and only to a bcrypt hash", async () => {
+    await refusedByRights(roles.runtime.sql, "UPDATE console.users SET password_hash = NULL");
+    await refusedByRights(
+      roles.runtime.sql,
+      "UPDATE console.users SET username = 'intruder' WHERE id = (SELECT min(id) FROM console.users)",
+    );
+    const [user] = await roles.runtime.sql.query<{ id: number }>("SELECT min(id) AS id FROM console.users");
+    await expect(roles.runtime.sql.query("SELECT console.user_set_password_hash($1, 'plain text')", [user.id])).rejects.toMatchObject({
+      code: "22023",
+    });
+  });
+
+  it("runs the engine only at the present: an instant of its choosing is the owner's", async () => {
+    await refusedByRights(roles.runtime.sql, "SELECT * FROM console.state_engine_run(now() - interval '1 day', true)");
+    await refusedByRights(roles.runtime.sql, "SELECT * FROM console.state_engine_run(now())");
+    await expect(runStateEngine(roles.runtime.sql, { at: new Date() })).rejects.toMatchObject({ code: "42501" });
+    // registry.state_clock is any session's to set; the present-only door refuses one that is not a console change's instant.
+    const error = await roles.runtime.sql
+      .transaction(async (tx) => {
+        await tx.query("SELECT set_config('registry.state_clock', $1, true)", [new Date(Date.now() - 86_400_000).toISOString()]);
+        return tx.query("SELECT * FROM console.state_engine_run_now(false)");
+      })
+      .catch((e: unknown) => e as { code?: string; message?: string });
+    expect(error).toMatchObject({ code: "42501", message: expect.stringMatching(/only the owner role may run the engine at an instant/) });
+    await refusedByRights(roles.runtime.sql, "SELECT console.state_triggers_compile()");
+    // The owner runs it at an instant of its choosing, as the tests that inject a clock do.
+    expect((await roles.owner((sql) => runStateEngine(sql, { at: new Date() }))).kind).toMatch(/incremental|behind|busy/);
+  });
+
+  it("gives no role but console_app and the owner EXECUTE on schema console's SECURITY DEFINER functions", async () => {
+    const functions = await roles.runtime.sql.query<{ fn: string; public: boolean; nobody: boolean; app: boolean }>(
+      `SELECT p.oid::regprocedure::text AS fn,
+              EXISTS (SELECT FROM aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a WHERE a.grantee = 0) AS public,
+              has_function_privilege($1, p.oid, 'EXECUTE') AS nobody,
+              has_function_privilege($2, p.oid, 'EXECUTE') AS app
+         FROM pg_proc p WHERE p.pronamespace = 'console'::regnamespace AND p.prosecdef ORDER BY 1`,
+      [NO_GRANTS, RUNTIME_GROUP],
+    );
+    expect(functions.length).toBeGreaterThan(15);
+    expect(functions.filter((f) => f.public).map((f) => f.fn)).toEqual([]);
+    expect(functions.filter((f) => f.nobody).map((f) => f.fn)).toEqual([]);
+    expect(functions.filter((f) => f.app).map((f) => f.fn)).toEqual(RUNTIME_FUNCTIONS);
+    // An actual call of the engine by a role with no grants.
+    const call = await roles
+      .as(NO_GRANTS, (sql) => sql.query("SELECT * FROM console.state_engine_run(now(), true)"))
+      .then(
+        () => null,
+        (e: unknown) => e as { code?: string },
+      );
+    expect(call).toMatchObject({ code: "42501" });
+    for (const fn of RUNTIME_FUNCTIONS) {
+      const [{ ok }] = await roles.runtime.sql.query<{ ok: boolean }>("SELECT has_function_privilege($1, 'EXECUTE') AS ok", [fn]);
+      expect(ok, fn).toBe(true);
+    }
+  });
+
+  it("reads FRED's tables but not the transfer passwords, and writes only requests", async () => {
+    await refusedByRights(roles.runtime.sql, "SELECT authinfopw FROM object LIMIT 1");
+    await refusedByRights(roles.runtime.sql, "UPDATE domain SET exdate = exdate + 1");
+    await refusedByRights(roles.runtime.sql, "DELETE FROM object_state");
+    await refusedByRights(roles.runtime.sql, "UPDATE object_registry SET name = name");
+    await refusedByRights(roles.runtime.sql, "SELECT 1 FROM object_registry FOR UPDATE");
+    await refusedByRights(roles.runtime.sql, "UPDATE object_state_request SET object_id = object_id");
+    await refusedByRights(roles.runtime.sql, "UPDATE enum_parameters SET val = val");
+    const [{ n }] = await roles.runtime.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object o JOIN domain d ON d.id = o.id");
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it.runIf(setup.fred)("leaves every right of FRED's roles on FRED's tables and functions as it was", async () => {
+    const fred = roles.fred as NonNullable<Roles["fred"]>;
+    const without = (grants: Grant[]) => grants.filter((g) => g.grantee !== RUNTIME_GROUP);
+    expect(without(fred.after)).toEqual(fred.before);
+    expect(fred.before.some((g) => g.grantee === FRED_SERVER && g.object === "domain" && g.privilege === "UPDATE")).toBe(true);
+    expect(fred.before).toContainEqual({ object: "update_object_states(integer)", grantee: "PUBLIC", privilege: "EXECUTE" });
+    // What adoption granted is console_app's alone.
+    expect(fred.after.filter((g) => g.grantee === RUNTIME_GROUP).length).toBeGreaterThan(20);
+  });
+
+  it.runIf(setup.fred)(
+    "lets FRED's server role renew a domain, create a contact, request a state and call update_object_states after adoption",
+    async () => {
+      const fred = roles.fred as NonNullable<Roles["fred"]>;
+      const [expired] = await roles.runtime.sql.query<{ id: number }>(
+        `SELECT d.id FROM domain d JOIN object_state os ON os.object_id = d.id AND os.valid_to IS NULL
+           JOIN enum_object_states s ON s.id = os.state_id AND s.name = 'expired'
+          WHERE d.exdate > (now() AT TIME ZONE 'UTC')::date - 300 ORDER BY d.id LIMIT 1`,
+      );
+      expect(expired).toBeDefined();
+      const openStates = async (id: number) =>
+        (
+          await roles.runtime.sql.query<{ name: string }>(
+            `SELECT s.name FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+              WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY 1`,
+            [id],
+          )
+        ).map((r) => r.name);
+      expect(await openStates(expired.id)).toContain("expired");
+      const domain = await domainWithoutRequests();
+      await withClient(fred.url, async (server) => {
+        await server.query("SET TimeZone TO 'UTC'");
+        // An EPP renew, as fred-server writes it.
+        await server.query("BEGIN");
+        await server.query("UPDATE domain SET exdate = exdate + 365 WHERE id = $1", [expired.id]);
+        await server.query("COMMIT");
+        await server.query("SELECT update_object_states($1)", [expired.id]);
+        // A new contact.
+        await server.query("BEGIN");
+        const {
+          rows: [contact],
+        } = await server.query<{ id: number }>(
+          `INSERT INTO object_registry (roid, type, name, crid, crdate)
+           VALUES ('C-ROLES-' || $1, 1, 'ROLES-' || $1, (SELECT min(id) FROM registrar), now()) RETURNING id`,
+          [randomUUID().slice(0, 8).toUpperCase()],
+        );
+        await server.query("INSERT INTO object (id, clid) VALUES ($1, (SELECT min(id) FROM registrar))", [contact.id]);
+        await server.query("INSERT INTO contact (id, name) VALUES ($1, 'Roles test')", [contact.id]);
+        await server.query("COMMIT");
+        // fred-admin's request followed by update_object_states(id), and FRED's cron.
+        await server.query(
+          `INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
+           VALUES ($1, (SELECT id FROM enum_object_states WHERE name = 'serverTransferProhibited'), now(), now())`,
+          [domain],
+        );
+        await server.query("SELECT update_object_states($1)", [domain]);
+        await server.query("SELECT update_object_states(0)");
+        // Schema console stays closed to FRED's roles.
+        await expect(server.query("SELECT * FROM console.state_engine_run(now(), true)")).rejects.toMatchObject({ code: "42501" });
+        await expect(server.query("SELECT count(*) FROM console.users")).rejects.toMatchObject({ code: "42501" });
+      });
+      expect(await openStates(expired.id)).not.toContain("expired");
+      expect(await openStates(domain)).toContain("serverTransferProhibited");
+    },
+  );
+
+  it.runIf(setup.fred)("gives every right back as it was before adoption when db:unadopt removes the console", async () => {
+    const fred = roles.fred as NonNullable<Roles["fred"]>;
+    await roles.owner((sql) => unadopt(sql, { dryRun: false }));
+    expect(await withClient(fred.adminUrl, publicGrants)).toEqual(fred.before);
+  });
+});
+
+describe("the migrating role and the running console's role", () => {
+  it("tells what the DBA must run when console_app is missing and the owner may not create roles", async () => {
+    const { db, drop } = await pgliteBackend.create();
+    try {
+      const [{ name }] = await db.sql.query<{ name: string }>("SELECT current_database() AS name");
+      // The extensions are a superuser's (or trusted ones); the owner has the database and schema public.
+      await db.sql.exec(
+        `CREATE EXTENSION btree_gist; CREATE EXTENSION pg_trgm; CREATE ROLE rsc_owner NOLOGIN;
+         GRANT CREATE ON DATABASE "${name}" TO rsc_owner; GRANT CREATE ON SCHEMA public TO rsc_owner; SET ROLE rsc_owner`,
+      );
+      const error = await migrate(db.sql).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(StartupError);
+      expect((error as Error).message).toMatch(
+        /migration 20261125200000_database_roles failed and was rolled back: .*rsc_owner may not create roles.*CREATE ROLE console_app NOLOGIN;.*GRANT console_app TO/,
+      );
+    } finally {
+      await drop();
+    }
+  });
+
+  describe.skipIf(!adminUrl)("on PostgreSQL", () => {
+    let name: string;
+    let url: string;
+    let runtimeUrl: string;
+
+    beforeAll(async () => {
+      name = `rsc_roles_${randomUUID().slice(0, 8)}`;
+      await withClient(adminUrl as string, (client) => client.query(`CREATE DATABASE ${name}`));
+      url = databaseUrl(adminUrl as string, name);
+      runtimeUrl = await createConsoleRuntimeRole(adminUrl as string, url);
+      await withClient(adminUrl as string, (client) => client.query(createRoleSql("rsc_stranger", "LOGIN")));
+    });
+    afterAll(() => withClient(adminUrl as string, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+
+    it("refuses to migrate as the runtime role, saying to use DATABASE_OWNER_URL", async () => {
+      const runtime = await openDatabase({ databaseUrl: runtimeUrl, pgliteDir: "" });
+      try {
+        await expect(migrate(runtime.sql)).rejects.toThrow(
+          new RegExp(
+            `migration\\(s\\) are pending .* ${CONSOLE_RUNTIME_ROLE} at .* is the console's runtime role \\(console_app\\).*DATABASE_OWNER_URL`,
+          ),
+        );
+      } finally {
+        await runtime.close();
+      }
+    });
+
+    it("warns when the console runs with owner rights, and refuses a role that is neither owner nor in console_app", async () => {
+      const owner = await openDatabase({ databaseUrl: url, pgliteDir: "" });
+      const runtime = await openDatabase({ databaseUrl: runtimeUrl, pgliteDir: "" });
+      const strangerUrl = new URL(url);
+      strangerUrl.username = "rsc_stranger";
+      const stranger = await openDatabase({ databaseUrl: strangerUrl.toString(), pgliteDir: "" });
+      try {
+        await migrate(owner.sql);
+        expect(await checkRuntimeRole(owner.sql, false)).toMatch(
+          /the console runs with owner rights: DATABASE_URL connects as postgres.*Set DATABASE_OWNER_URL to the owner role/,
+        );
+        expect(await checkRuntimeRole(owner.sql, true)).toMatch(/Point DATABASE_URL at a login role that is a member of console_app/);
+        expect(await checkRuntimeRole(runtime.sql, true)).toBeNull();
+        await expect(checkRuntimeRole(stranger.sql, true)).rejects.toThrow(
+          /DATABASE_URL connects as rsc_stranger, which is not a member of console_app.*GRANT console_app TO rsc_stranger;/,
+        );
+      } finally {
+        await Promise.all([owner.close(), runtime.close(), stranger.close()]);
+      }
+    });
+  });
+});
