@@ -222,12 +222,13 @@ async function fredRoles(admin: string): Promise<Roles> {
   };
 }
 
-const setups: { name: string; fred: boolean; create: () => Promise<Roles> }[] = [
-  { name: "the embedded database (PGlite)", fred: false, create: embeddedRoles },
+const setups: { name: string; embedded: boolean; fred: boolean; create: () => Promise<Roles> }[] = [
+  { name: "the embedded database (PGlite)", embedded: true, fred: false, create: embeddedRoles },
 ];
 if (adminUrl) {
-  setups.push({ name: "PostgreSQL, a registry the console created", fred: false, create: () => postgresRoles(adminUrl) });
-  if (fredSchemaAvailable()) setups.push({ name: "PostgreSQL, an adopted FRED registry", fred: true, create: () => fredRoles(adminUrl) });
+  setups.push({ name: "PostgreSQL, a registry the console created", embedded: false, fred: false, create: () => postgresRoles(adminUrl) });
+  if (fredSchemaAvailable())
+    setups.push({ name: "PostgreSQL, an adopted FRED registry", embedded: false, fred: true, create: () => fredRoles(adminUrl) });
 }
 
 /** Expects `sql` to be refused by the database's rights (not by a trigger's own check). */
@@ -404,6 +405,33 @@ describe.each(setups)("database roles on $name", (setup) => {
     expect((await roles.owner((sql) => runStateEngine(sql, { at: new Date() }))).kind).toMatch(/incremental|behind|busy/);
   });
 
+  // The embedded database's one login is a superuser, whose session may inject a clock.
+  it.runIf(!setup.embedded)("cannot have the state triggers date a change at an instant of its choosing", async () => {
+    const domain = await domainWithoutRequests();
+    for (const days of [1, -1]) {
+      const error = await roles.runtime.sql
+        .transaction(async (tx) => {
+          await tx.query("SELECT set_config('registry.state_clock', $1, true)", [new Date(Date.now() + days * 86_400_000).toISOString()]);
+          await tx.query(
+            `INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
+             VALUES ($1, (SELECT id FROM enum_object_states WHERE name = 'serverUpdateProhibited'), now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
+            [domain],
+          );
+        })
+        .catch((e: unknown) => e as { code?: string; message?: string });
+      expect(error).toMatchObject({ code: "42501", message: expect.stringMatching(/registry.state_clock is set to .*not the present/) });
+    }
+    // A console change's own instant is the present.
+    await roles.runtime.sql.transaction(async (tx) => {
+      await tx.query("SELECT console.state_change_clock()");
+      await tx.query(
+        `INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
+         VALUES ($1, (SELECT id FROM enum_object_states WHERE name = 'serverUpdateProhibited'), now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
+        [domain],
+      );
+    });
+  });
+
   it("gives no role but console_app and the owner EXECUTE on schema console's SECURITY DEFINER functions", async () => {
     const functions = await roles.runtime.sql.query<{ fn: string; public: boolean; nobody: boolean; app: boolean }>(
       `SELECT p.oid::regprocedure::text AS fn,
@@ -500,6 +528,14 @@ describe.each(setups)("database roles on $name", (setup) => {
         );
         await server.query("SELECT update_object_states($1)", [domain]);
         await server.query("SELECT update_object_states(0)");
+        // A clock of its choosing is the owner's.
+        await server.query("BEGIN");
+        await server.query("SELECT set_config('registry.state_clock', '2100-01-01T00:00:00Z', true)");
+        await server.query("UPDATE domain SET exdate = exdate + 1 WHERE id = $1", [expired.id]);
+        await expect(server.query("COMMIT")).rejects.toMatchObject({
+          code: "42501",
+          message: expect.stringMatching(/registry.state_clock is set to .*not the present/),
+        });
         // Schema console stays closed to FRED's roles.
         await expect(server.query("SELECT * FROM console.state_engine_run(now(), true)")).rejects.toMatchObject({ code: "42501" });
         await expect(server.query("SELECT count(*) FROM console.users")).rejects.toMatchObject({ code: "42501" });

@@ -19,7 +19,7 @@
 --     object rows are locked through console.lock_objects (a row lock needs UPDATE rights);
 --   * functions: console.state_engine_run_now (the engine at the present instant), and the two
 --     functions above. Only the owner runs the engine at an instant of its choosing
---     (console.state_engine_run). Every SECURITY DEFINER function in schema console has EXECUTE
+--     (console.state_engine_run), or has the state triggers date a change at one (registry.state_clock). Every SECURITY DEFINER function in schema console has EXECUTE
 --     revoked from PUBLIC; trigger functions need no EXECUTE grant for their triggers to fire.
 --
 -- FRED's roles keep exactly the rights they had on FRED's tables and functions: nothing here grants
@@ -75,6 +75,32 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 BEGIN
     PERFORM 1 FROM object_registry WHERE id = ANY (p_ids) ORDER BY id FOR NO KEY UPDATE;
 END
+$$;
+
+-- The instant the state triggers date a change at: now(), or registry.state_clock (a session
+-- setting anyone may set) when it is the present (a console change's instant,
+-- console.state_change_clock) or when the session's login role has the owner's rights (tests and
+-- tools that inject a clock). Another role's instant of its choosing is refused. The common case (no
+-- clock set) stays one inlinable expression.
+CREATE FUNCTION console.state_clock_chosen(p_clock text) RETURNS timestamptz
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog AS $$
+DECLARE
+    v_at timestamptz := p_clock::timestamptz;
+BEGIN
+    IF (v_at >= now() AND v_at <= clock_timestamp() + interval '1 millisecond')
+       OR pg_has_role(session_user, (SELECT n.nspowner FROM pg_namespace n WHERE n.nspname = 'console'), 'USAGE') THEN
+        RETURN v_at;
+    END IF;
+    RAISE EXCEPTION 'registry.state_clock is set to %, which is not the present: only the owner role may date state changes '
+                    'at an instant of its choosing', v_at
+        USING ERRCODE = 'insufficient_privilege';
+END
+$$;
+
+CREATE OR REPLACE FUNCTION console.state_clock() RETURNS timestamptz
+LANGUAGE sql STABLE AS $$
+    SELECT CASE WHEN nullif(current_setting('registry.state_clock', true), '') IS NULL THEN now()
+                ELSE console.state_clock_chosen(current_setting('registry.state_clock', true)) END
 $$;
 
 -- A user's new password: the one way the running console changes a password hash (bcrypt only).
