@@ -29,7 +29,7 @@ import { actAs, signedInAs, TEST_CLIENT } from "../testing/sessions";
 import { createUser, setUserPassword } from "../users/admin";
 import { unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
-import type { SqlDriver, SqlExecutor } from "./driver";
+import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { migrate } from "./migrations";
 import { actAsRuntimeRole, checkRuntimeRole, databaseRole, RUNTIME_GROUP } from "./roles";
@@ -267,6 +267,31 @@ describe.each(setups)("database roles on $name", (setup) => {
     expect(await roles.owner(async (sql) => (await databaseRole(sql)).owner)).toBe(true);
     // The migration record is up to date: the runtime role can check it (nothing is written).
     expect((await migrate(roles.runtime.sql)).applied).toEqual([]);
+  });
+
+  it("gives console_app DML, and only DML, on tables later migrations create in schema console", async () => {
+    const rights = await roles.owner((sql) =>
+      rolledBack(sql, async (tx) => {
+        await tx.exec("CREATE TABLE console.roles_later (id serial PRIMARY KEY, note text)");
+        return tx.query<{ privilege: string; granted: boolean }>(
+          `SELECT p AS privilege, has_table_privilege($1, 'console.roles_later', p) AS granted
+             FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) p
+           UNION ALL
+           SELECT 'USAGE of its sequence', has_sequence_privilege($1, 'console.roles_later_id_seq', 'USAGE')`,
+          [RUNTIME_GROUP],
+        );
+      }),
+    );
+    expect(Object.fromEntries(rights.map((r) => [r.privilege, r.granted]))).toEqual({
+      SELECT: true,
+      INSERT: true,
+      UPDATE: true,
+      DELETE: true,
+      TRUNCATE: false,
+      REFERENCES: false,
+      TRIGGER: false,
+      "USAGE of its sequence": true,
+    });
   });
 
   it("does the console's work as console_app: users, passwords, sign-in, requests, blocks, the engine, the audit log", async () => {

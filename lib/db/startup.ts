@@ -51,7 +51,7 @@ export async function startConsole(): Promise<void> {
     }
     await ensureAuthSecret(db.sql);
     await ensureFirstAdmin(db.sql, process.env, console.log);
-    console.log(`Registry State Console is using ${db.sql.location}.`);
+    console.log(`Registry State Console is using ${db.sql.location} as ${(await databaseRole(db.sql)).name}.`);
     if (config.stateEngineIntervalSeconds > 0) {
       const scheduler = startStateScheduler(async () => (await getDatabase()).sql, config.stateEngineIntervalSeconds * 1000);
       // Catch up at once with whatever fell due while no console was running.
