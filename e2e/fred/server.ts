@@ -25,8 +25,14 @@ if (!existsSync(path.join(".next", "BUILD_ID"))) {
 const fred = await createFredDatabase(adminUrl);
 mkdirSync(".data", { recursive: true });
 writeFileSync(FRED_E2E_DATABASE, JSON.stringify({ url: fred.url, fredUrl: fred.fredUrl }));
-// The console connects as FRED's own role, the owner of the registry's tables.
-const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: fred.fredUrl, STATE_ENGINE_INTERVAL_SECONDS: "0" };
+// The console connects as FRED's own role, the owner of the registry's tables. One audit key for
+// every command and the server, as in production (which refuses to start on PostgreSQL without one).
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: fred.fredUrl,
+  STATE_ENGINE_INTERVAL_SECONDS: "0",
+  AUDIT_KEYS: `1:${randomBytes(32).toString("base64")}`,
+};
 delete env.PGLITE_DIR;
 rmSync(FRED_E2E_SERVER_LOG, { force: true });
 

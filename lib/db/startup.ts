@@ -1,3 +1,4 @@
+import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { readConfig } from "../config";
 import { syncRegistryTimeZone } from "../states/parameters";
@@ -14,6 +15,9 @@ import { prepareDatabase } from "./prepare";
 export async function startConsole(): Promise<void> {
   try {
     const config = readConfig();
+    // The audit key first: without one (PostgreSQL in production) nothing could be audited, so the
+    // console does not start; the embedded console generates its key file here on first start.
+    auditKeyRing(config);
     const db = await getDatabase();
     await prepareDatabase(db.sql, config);
     if (process.env.REGISTRY_TIMEZONE) {
