@@ -63,7 +63,7 @@ describe.each(testBackends())("hostile input on $name", (backend) => {
     support = await signedInAs(db, "support");
     const [{ id }] = await db.sql.query<{ id: number }>("SELECT max(id) AS id FROM console.users");
     known.push(String(id));
-  }, 60_000);
+  });
   afterAll(() => drop());
 
   // Values people and attackers send: empty, blank, numbers out of range, dates that are not,
@@ -169,5 +169,5 @@ describe.each(testBackends())("hostile input on $name", (backend) => {
       ),
       { numRuns: RUNS * 3, examples: [[{ author: ["\u0000"], q: "a\u0000", states: "outzone\u0000" }]] },
     );
-  }, 300_000);
+  });
 });
