@@ -24,6 +24,20 @@ const envSchema = z.object({
     .max(86_400, { error: "STATE_ENGINE_INTERVAL_SECONDS must be at most 86400 (a day)" })
     .default(60),
   LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number({ error: "TRUSTED_PROXY_HOPS must be a number of reverse proxies" })
+    .int({ error: "TRUSTED_PROXY_HOPS must be a whole number of reverse proxies" })
+    .min(0, { error: "TRUSTED_PROXY_HOPS must be 0 (no proxy: the connection's address is the client's) or more" })
+    .max(10, { error: "TRUSTED_PROXY_HOPS must be at most 10" })
+    .default(0),
+  NEXTAUTH_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^\s/?#]+/i.test(v), {
+      error: "NEXTAUTH_URL must be the console's public http:// or https:// URL",
+    }),
   NODE_ENV: z.string().optional(),
 });
 
@@ -45,6 +59,10 @@ export interface ConsoleConfig {
   stateEngineIntervalSeconds: number;
   /** How the server process logs: JSON lines with request ids (default in production) or plain text. */
   logFormat: "json" | "text";
+  /** Reverse proxies in front of the console whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
+  trustedProxyHops: number;
+  /** NEXTAUTH_URL is https://: browsers are told to use HTTPS only (Strict-Transport-Security). */
+  httpsOnly: boolean;
 }
 
 export class ConfigError extends StartupError {}
@@ -75,5 +93,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
+    trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
+    httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
   };
 }
