@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { english } from "../actions/message";
+import { InputError, parseInput } from "../actions/result";
 import { bodyRefusal, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from "./body";
 
 /** A body streamed in 64 KiB chunks with no Content-Length (Transfer-Encoding: chunked). */
@@ -64,5 +67,27 @@ describe("request bodies", () => {
       status: 400,
       error: "The request's form data cannot be read; nothing was done.",
     });
+  });
+
+  it("holds a server action's input to the same depth before its schema walks it", () => {
+    let deepInput: unknown = "x";
+    for (let i = 0; i < 100_000; i++) deepInput = [deepInput];
+    const schema = z.object({ names: z.unknown() });
+    const refusal = (() => {
+      try {
+        parseInput(schema, { names: deepInput });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(InputError);
+    expect(english((refusal as InputError).text)).toBe(
+      "The form's data is nested more than 64 levels deep, which no form of the console sends; nothing was changed.",
+    );
+    // A NUL character anywhere, however deep (within the limit), is refused too.
+    let nul: unknown = "a\u0000b";
+    for (let i = 0; i < 10; i++) nul = { inner: nul };
+    expect(() => parseInput(schema, { names: nul })).toThrow("The form holds a NUL character");
+    expect(parseInput(schema, { names: [[["fine"]]] })).toEqual({ names: [[["fine"]]] });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DB_INT_MAX, hasNul, isId, parseDate, parseId, parseInstant, parseTimestampText } from "./values";
+import { DB_INT_MAX, hasNul, isId, parseDate, parseId, parseInstant, parseTimestampText, percentDecoded } from "./values";
 
 // The rules every id, date, instant and text of a URL or a form passes before SQL.
 describe("values read from URLs and forms", () => {
@@ -46,8 +46,12 @@ describe("values read from URLs and forms", () => {
       expect(parseTimestampText(bad), bad).toBeUndefined();
   });
 
-  it("finds NUL characters, which PostgreSQL refuses in text", () => {
+  it("finds NUL characters, which PostgreSQL refuses in text, and %-encoding that is broken", () => {
     expect(hasNul("a\u0000b")).toBe(true);
     expect(hasNul("ab")).toBe(false);
+    expect(percentDecoded("%C5%BEluva.cz")).toBe("žluva.cz");
+    expect(percentDecoded("a%00b")).toBe("a\u0000b");
+    expect(percentDecoded("%E0%A4%A")).toBeNull();
+    expect(percentDecoded("100%")).toBeNull();
   });
 });
