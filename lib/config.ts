@@ -36,6 +36,20 @@ const envSchema = z.object({
       }
       return parsed.keys;
     }),
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number({ error: "TRUSTED_PROXY_HOPS must be a number of reverse proxies" })
+    .int({ error: "TRUSTED_PROXY_HOPS must be a whole number of reverse proxies" })
+    .min(0, { error: "TRUSTED_PROXY_HOPS must be 0 (no proxy: the connection's address is the client's) or more" })
+    .max(10, { error: "TRUSTED_PROXY_HOPS must be at most 10" })
+    .default(0),
+  NEXTAUTH_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^\s/?#]+/i.test(v), {
+      error: "NEXTAUTH_URL must be the console's public http:// or https:// URL",
+    }),
   NODE_ENV: z.string().optional(),
 });
 
@@ -102,6 +116,10 @@ export interface ConsoleConfig {
   auditKeys: AuditKey[] | undefined;
   /** NODE_ENV is production (next start, npm start, npm run serve). */
   production: boolean;
+  /** Reverse proxies in front of the console whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
+  trustedProxyHops: number;
+  /** NEXTAUTH_URL is https://: browsers are told to use HTTPS only (Strict-Transport-Security). */
+  httpsOnly: boolean;
 }
 
 export class ConfigError extends StartupError {}
@@ -134,5 +152,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
     auditKeys: parsed.data.AUDIT_KEYS,
     production: parsed.data.NODE_ENV === "production",
+    trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
+    httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
   };
 }

@@ -261,7 +261,9 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
     const [file, name] = key.split("#");
     for (const caller of CALLERS) {
       const allowed = caller !== "anonymous" && rule.allowed.includes(caller);
-      it(`${name} as ${caller}: ${allowed ? "allowed" : "refused, audited, nothing changed"}`, async () => {
+      // A signed-in person's refusal is audited; an anonymous one only logged (lib/auth/guard.ts).
+      const refused = caller === "anonymous" ? "refused, not audited, nothing changed" : "refused, audited, nothing changed";
+      it(`${name} as ${caller}: ${allowed ? "allowed" : refused}`, async () => {
         const module = await import(path.resolve(file));
         const target = await newTarget();
         const input = await rule.form(target, fixtures);
@@ -273,7 +275,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         } else {
           expect(result).toMatchObject({ ok: false, code: caller === "anonymous" ? "unauthenticated" : "forbidden" });
           expect(await usersSnapshot()).toEqual(before);
-          expect(await deniedCount()).toBe(denied + 1);
+          expect(await deniedCount()).toBe(caller === "anonymous" ? denied : denied + 1);
         }
       });
     }

@@ -134,6 +134,11 @@ export const server: Catalog<typeof en> = {
     signedOut: "Všechny relace uživatele {username} byly ukončeny.",
     passwordSet: "Heslo uživatele {username} bylo změněno; jeho relace byly ukončeny.",
   },
+  params: {
+    nul: "„{name}“ v adrese obsahuje znak NUL (%00), který nemá žádný název, ID ani datum; byl vynechán.",
+    positionValue:
+      "Pozice stránky v odkazu je poškozená: {problem, select, date {„{value}“ není skutečné datum a čas} id {„{value}“ není ID řádku (celé číslo od 1 do {max, number})} nul {obsahuje znak NUL} other {„{value}“ není hodnota tohoto sloupce}}; zobrazuje se první stránka.",
+  },
   filter: {
     unknownType: "Neznámý typ objektu „{type}“; zobrazují se všechny typy.",
     nameTooLong: "Filtr názvu je delší než {max, plural, one {# znak} few {# znaky} other {# znaků}}; byl vynechán.",
@@ -183,6 +188,9 @@ export const server: Catalog<typeof en> = {
   },
   audit: {
     noObject: "Objekt s názvem „{object}“ neexistuje; filtr objektu se nepoužije.",
+    noObjectId:
+      "„{object}“ není ID objektu (celé číslo od 1 do {max, number}) a žádný objekt se tak nejmenuje; filtr objektu se nepoužije.",
+    position: "Pozice stránky v odkazu je poškozená („{value}“ není ID záznamu); zobrazují se nejnovější záznamy.",
     notInstant:
       "„{value}“ není datum ani datum a čas (RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
   },

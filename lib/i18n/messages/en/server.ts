@@ -133,6 +133,14 @@ export const server = {
     signedOut: "Every session of {username} was ended.",
     passwordSet: "The password of {username} was changed; their sessions were ended.",
   },
+  /** What was wrong with a page's URL, for every page that reads parameters (lib/input/params.ts, values.ts). */
+  params: {
+    /** `name`: the URL parameter. */
+    nul: "“{name}” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
+    /** A list's page position (cursor) that decodes, but names no row that can exist. `max`: the largest row id. */
+    positionValue:
+      "The page position in the link is damaged: {problem, select, date {“{value}” is not a real date and time} id {“{value}” is not a row id (a whole number from 1 to {max, number})} nul {it holds a NUL character} other {“{value}” is not a value of this column}}; showing the first page.",
+  },
   /** What was wrong with the object list's URL (lib/objects/filter.ts, paging.ts, list.ts) and what was used instead. */
   filter: {
     unknownType: "Unknown object type “{type}”; showing all types.",
@@ -188,6 +196,9 @@ export const server = {
   /** What was wrong with the audit log's filters (lib/audit/query.ts). */
   audit: {
     noObject: "No object is named “{object}”; the object filter is ignored.",
+    noObjectId:
+      "“{object}” is not an object id (a whole number from 1 to {max, number}) and no object is named so; the object filter is ignored.",
+    position: "The page position in the link is damaged (“{value}” is not an entry id); showing the newest entries.",
     notInstant:
       "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
   },
