@@ -1,5 +1,6 @@
 import { audit } from "../audit/log";
 import type { SqlDriver } from "../db/driver";
+import { logAnonymousRefusal } from "../log";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
 import { openSession } from "./sessions";
@@ -50,12 +51,15 @@ export async function signInWithPassword(
   // cannot all slip in under a limit; a successful sign-in takes its record back.
   const attempt = await reserveAttempt(db, username, request.clientAddress, options.at);
   if (!attempt.ok) {
-    await audit(db, {
-      action: "auth.sign_in",
-      result: "refused",
-      errorCode: "throttled",
-      actor: who,
-      input: { limit: attempt.scope, retryAfterSeconds: attempt.retryAfterSeconds },
+    // Logged (a few lines a minute), not audited: a throttled attempt costs its sender nothing, and
+    // an audit row each would let anyone grow the audit log and queue every change behind its lock.
+    // Every password actually checked is audited, and the limits bound how many those are.
+    logAnonymousRefusal("auth.sign_in", {
+      code: "throttled",
+      username: who.username,
+      limit: attempt.scope,
+      retryAfterSeconds: attempt.retryAfterSeconds,
+      client: request.clientAddress,
     });
     return { ok: false, reason: "throttled", scope: attempt.scope, retryAfterSeconds: attempt.retryAfterSeconds };
   }

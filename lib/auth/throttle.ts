@@ -11,7 +11,7 @@ import type { ThrottleScope } from "./throttled-code";
  * attempts without one share the bucket ""). An attempt that is let through is recorded in
  * console.sign_in_failures before the password is checked, and the record is taken back if the
  * password was right: what stays are failures. Attempts that a limit refuses are not checked and
- * not recorded (they are audited), so hammering a closed door does not push the limits further.
+ * not recorded (only logged), so hammering a closed door does not push the limits further.
  *
  * The limits, over failures of the last hour unless said otherwise:
  *
