@@ -15,6 +15,8 @@ export const PERMISSIONS = {
   "system.health": ["admin"],
   /** One's own preferences (the console's language). */
   "self.preferences": ["admin", "operator", "support"],
+  /** One's own password, changed with the current one. */
+  "self.password": ["admin", "operator", "support"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

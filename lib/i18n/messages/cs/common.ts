@@ -13,6 +13,7 @@ export const common: Catalog<typeof en> = {
     audit: "Auditní záznam",
     users: "Uživatelé",
     tokens: "API tokeny",
+    account: "Váš účet: heslo",
   },
   roles: { admin: "správce", operator: "operátor", support: "podpora" },
   signOut: "Odhlásit se",

@@ -10,6 +10,7 @@ export const common = {
     audit: "Audit log",
     users: "Users",
     tokens: "API tokens",
+    account: "Your account: password",
   },
   roles: { admin: "admin", operator: "operator", support: "support" },
   signOut: "Sign out",
