@@ -2,7 +2,14 @@ import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and data files relative to its own package at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter"],
+  // The password-strength dictionaries (several MB) are loaded from node_modules at the first check, not bundled.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@zxcvbn-ts/core",
+    "@zxcvbn-ts/language-common",
+    "@zxcvbn-ts/language-en",
+  ],
   poweredByHeader: false,
   // unauthorized() and forbidden() answer 401 and 403 with the app's own pages.
   experimental: { authInterrupts: true },

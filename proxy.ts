@@ -1,17 +1,23 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { readConfig } from "./lib/config";
+import { clientAddressOf } from "./lib/http/client-address";
+import { bodyRefusal } from "./lib/input/body";
+import { percentDecoded } from "./lib/input/values";
+import { logAnonymousRefusal } from "./lib/log";
 
 /**
- * Runs before every page and API request. It sends people without a session cookie to sign-in,
- * refuses cross-site writes, and sets the security headers (a per-request CSP nonce, no caching of
- * registry data). It is a convenience and a first line only: every read and write is authorised
- * again in the data-access layer, which is what actually decides.
+ * Runs before every page and API request. It refuses bodies that are too large or nest too deep
+ * (lib/input/body.ts), sends people without a session cookie to sign-in, refuses cross-site
+ * writes, and sets the security headers (a per-request CSP nonce, no caching of registry data,
+ * HSTS behind an https NEXTAUTH_URL). It is a convenience and a first line only: every read and
+ * write is authorised again in the data-access layer, which is what actually decides.
  */
 
 const PUBLIC_PATHS = [/^\/icon\.svg$/, /^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/, /^\/api\/state-changes$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** The largest body the console accepts (Next's own limit for server actions): a bulk list of 10,000 names is about 200 KB. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/** How long a browser that reached the console over HTTPS keeps using only HTTPS for it: a year. */
+const HSTS = "max-age=31536000";
 
 function contentSecurityPolicy(nonce: string, secure: boolean): string {
   const dev = process.env.NODE_ENV !== "production";
@@ -33,6 +39,7 @@ function contentSecurityPolicy(nonce: string, secure: boolean): string {
 function withSecurityHeaders(response: NextResponse, csp: string): NextResponse {
   response.headers.set("Content-Security-Policy", csp);
   response.headers.set("Cache-Control", "no-store");
+  if (readConfig().httpsOnly) response.headers.set("Strict-Transport-Security", HSTS);
   return response;
 }
 
@@ -50,20 +57,17 @@ function isCrossSiteWrite(request: NextRequest): boolean {
   }
 }
 
-async function auditCrossSite(request: NextRequest): Promise<void> {
-  try {
-    const [{ audit }, { getDatabase }] = await Promise.all([import("./lib/audit/log"), import("./lib/db/client")]);
-    const db = await getDatabase();
-    await audit(db.sql, {
-      action: "request.cross_site",
-      result: "refused",
-      errorCode: "cross_site",
-      actor: { username: "(unknown)", clientAddress: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? null },
-      input: { method: request.method, path: request.nextUrl.pathname, origin: request.headers.get("origin") },
-    });
-  } catch (error) {
-    console.error(`cross-site request not audited: ${(error as Error).message}`);
-  }
+/**
+ * A refusal here is of someone the proxy does not know (it reads no session): logged, rate-limited,
+ * never audited (see authorize in lib/auth/guard.ts).
+ */
+function logRefusal(kind: string, request: NextRequest, details: Record<string, unknown> = {}): void {
+  logAnonymousRefusal(kind, {
+    method: request.method,
+    path: request.nextUrl.pathname,
+    ...details,
+    client: clientAddressOf(request.headers, readConfig().trustedProxyHops),
+  });
 }
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
@@ -72,20 +76,22 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const csp = contentSecurityPolicy(nonce, secure);
   const path = request.nextUrl.pathname;
 
-  // Oversized bodies are refused before anything reads them.
-  const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) {
-    return withSecurityHeaders(
-      NextResponse.json(
-        { error: `The request is too large: ${length.toLocaleString("en")} bytes, at most ${MAX_BODY_BYTES.toLocaleString("en")}.` },
-        { status: 413 },
-      ),
-      csp,
-    );
+  // An address whose %-encoding is broken names no page (Next itself would answer a bare 500).
+  if (percentDecoded(path) === null) {
+    const error = "The address is not valid %-encoded text; nothing was done.";
+    logRefusal("request.malformed", request, { error });
+    return withSecurityHeaders(NextResponse.json({ error }, { status: 400 }), csp);
+  }
+
+  // Bodies too large (announced or streamed) or nested too deep are refused before anything parses them.
+  const refusal = await bodyRefusal(request);
+  if (refusal) {
+    logRefusal(refusal.status === 413 ? "request.too_large" : "request.malformed", request, { error: refusal.error });
+    return withSecurityHeaders(NextResponse.json({ error: refusal.error }, { status: refusal.status }), csp);
   }
 
   if (isCrossSiteWrite(request)) {
-    await auditCrossSite(request);
+    logRefusal("request.cross_site", request, { origin: request.headers.get("origin") });
     return withSecurityHeaders(NextResponse.json({ error: "Cross-site requests are refused." }, { status: 403 }), csp);
   }
 

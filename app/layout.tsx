@@ -69,7 +69,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               {actor && (
                 <>
                   <span>
-                    {actor.username} <span className="role">{t(`roles.${actor.role}`)}</span>
+                    <Link href="/preferences" title={t("nav.account")}>
+                      {actor.username}
+                    </Link>{" "}
+                    <span className="role">{t(`roles.${actor.role}`)}</span>
                   </span>
                   <SignOutButton />
                 </>

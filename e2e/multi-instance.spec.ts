@@ -17,6 +17,8 @@ const B = "http://127.0.0.1:3102";
 const database = `rsc_e2e_multi_${randomBytes(4).toString("hex")}`;
 let databaseUrl: string;
 const servers: ChildProcess[] = [];
+// One audit key for the commands and both instances, as in production.
+const AUDIT_KEYS = `1:${randomBytes(32).toString("base64")}`;
 
 async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -39,6 +41,7 @@ async function startConsole(base: string, secret: string): Promise<void> {
       DATABASE_URL: databaseUrl,
       NEXTAUTH_URL: base,
       NEXTAUTH_SECRET: secret,
+      AUDIT_KEYS,
       STATE_ENGINE_INTERVAL_SECONDS: "5",
     },
   });
@@ -57,7 +60,7 @@ test.beforeAll(async () => {
   databaseUrl = url.toString();
   await withAdmin((client) => client.query(`CREATE DATABASE ${database}`));
   const seed = spawnSync(process.execPath, ["--import", "tsx", "scripts/seed.ts", "--domains", "400"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, AUDIT_KEYS },
     encoding: "utf8",
   });
   if (seed.status !== 0) throw new Error(`db:seed failed: ${seed.stderr}${seed.stdout}`);
@@ -65,7 +68,7 @@ test.beforeAll(async () => {
   const user = spawnSync(
     process.execPath,
     ["--import", "tsx", "scripts/user.ts", "add", "admin", "--role", "admin", "--password-env", "E2E_ADMIN_PASSWORD"],
-    { env: { ...process.env, DATABASE_URL: databaseUrl, E2E_ADMIN_PASSWORD }, encoding: "utf8" },
+    { env: { ...process.env, DATABASE_URL: databaseUrl, E2E_ADMIN_PASSWORD, AUDIT_KEYS }, encoding: "utf8" },
   );
   if (user.status !== 0) throw new Error(`npm run user failed: ${user.stderr}${user.stdout}`);
   // One secret for all instances, as in production.

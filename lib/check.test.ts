@@ -22,7 +22,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     await migrate(db.sql);
     await seedDemo(db.sql, { domains: 300, seed: 5, now: new Date(), timeZone: "Europe/Prague" });
     await audit(db.sql, { action: "test.start", result: "ok", actor: { username: "test", clientAddress: null }, input: {} });
-  }, 120_000);
+  });
   afterAll(() => drop());
 
   /** Breaks a promise inside a transaction, runs that one check there, and rolls back. */

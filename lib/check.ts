@@ -152,7 +152,8 @@ export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<D
     const chain = await verifyAuditChain(db);
     results.push({
       name: "audit chain",
-      promise: "the audit log's hash chain is unbroken: no row changed, removed or inserted",
+      promise:
+        "the audit log's chain is unbroken and every row since keyed chaining carries the MAC the audit key gives it: no row changed, removed, inserted or re-chained",
       violations: chain.ok ? 0 : 1,
       examples: chain.problem ? [`audit row ${chain.problem.id}: ${chain.problem.reason}`] : [],
     });

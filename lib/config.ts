@@ -28,8 +28,75 @@ const envSchema = z.object({
     .max(86_400, { error: "STATE_ENGINE_INTERVAL_SECONDS must be at most 86400 (a day)" })
     .default(60),
   LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
+  AUDIT_KEYS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return undefined;
+      const parsed = parseAuditKeys(value);
+      if ("problem" in parsed) {
+        ctx.addIssue({ code: "custom", message: parsed.problem });
+        return z.NEVER;
+      }
+      return parsed.keys;
+    }),
+  TRUSTED_PROXY_HOPS: z.coerce
+    .number({ error: "TRUSTED_PROXY_HOPS must be a number of reverse proxies" })
+    .int({ error: "TRUSTED_PROXY_HOPS must be a whole number of reverse proxies" })
+    .min(0, { error: "TRUSTED_PROXY_HOPS must be 0 (no proxy: the connection's address is the client's) or more" })
+    .max(10, { error: "TRUSTED_PROXY_HOPS must be at most 10" })
+    .default(0),
+  NEXTAUTH_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^https?:\/\/[^\s/?#]+/i.test(v), {
+      error: "NEXTAUTH_URL must be the console's public http:// or https:// URL",
+    }),
   NODE_ENV: z.string().optional(),
 });
+
+/** One secret key of the audit log's MAC chain; rows record the id of the key that signed them. */
+export interface AuditKey {
+  id: number;
+  secret: string;
+}
+
+export const MIN_AUDIT_SECRET_LENGTH = 32;
+const AUDIT_KEYS_EXAMPLE = "AUDIT_KEYS=2:<new secret>,1:<old secret>";
+
+/**
+ * AUDIT_KEYS (and the embedded console's key file): `ID:SECRET` entries separated by commas. The
+ * first signs new audit rows; the others only verify rows they signed before a rotation. Error
+ * messages never repeat a secret.
+ */
+export function parseAuditKeys(text: string, name = "AUDIT_KEYS"): { keys: AuditKey[] } | { problem: string } {
+  const keys: AuditKey[] = [];
+  const entries = text.split(",").map((entry) => entry.trim());
+  for (const [index, entry] of entries.entries()) {
+    const colon = entry.indexOf(":");
+    if (colon < 0) {
+      return {
+        problem: `${name} entry ${index + 1} is not ID:SECRET (e.g. ${AUDIT_KEYS_EXAMPLE}; generate a secret with: openssl rand -base64 32)`,
+      };
+    }
+    const idText = entry.slice(0, colon).trim();
+    const secret = entry.slice(colon + 1).trim();
+    const id = Number(idText);
+    if (!/^[0-9]+$/.test(idText) || !Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
+      return { problem: `${name} entry ${index + 1} has the key id "${idText}"; a key id is a whole number from 1 to 2147483647` };
+    }
+    if (secret.length < MIN_AUDIT_SECRET_LENGTH) {
+      return {
+        problem: `${name} key ${id} has a secret that is too short (${secret.length} characters; at least ${MIN_AUDIT_SECRET_LENGTH}). Generate one with: openssl rand -base64 32`,
+      };
+    }
+    if (keys.some((key) => key.id === id)) return { problem: `${name} names key id ${id} twice; every key needs its own id` };
+    keys.push({ id, secret });
+  }
+  return { keys };
+}
 
 function isTimeZone(zone: string): boolean {
   try {
@@ -55,6 +122,14 @@ export interface ConsoleConfig {
   stateEngineIntervalSeconds: number;
   /** How the server process logs: JSON lines with request ids (default in production) or plain text. */
   logFormat: "json" | "text";
+  /** AUDIT_KEYS: the first signs new audit rows, the rest verify older ones; unset: see lib/audit/keys.ts. */
+  auditKeys: AuditKey[] | undefined;
+  /** NODE_ENV is production (next start, npm start, npm run serve). */
+  production: boolean;
+  /** Reverse proxies in front of the console whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
+  trustedProxyHops: number;
+  /** NEXTAUTH_URL is https://: browsers are told to use HTTPS only (Strict-Transport-Security). */
+  httpsOnly: boolean;
 }
 
 export class ConfigError extends StartupError {}
@@ -92,6 +167,10 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
+    auditKeys: parsed.data.AUDIT_KEYS,
+    production: parsed.data.NODE_ENV === "production",
+    trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
+    httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
   };
 }
 

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { constants, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tuneHttpServers } from "./connections";
+import { PEER_HEADER } from "./http/client-address";
 
 type Response = http.ServerResponse & { flush?: () => void };
 /** The compression middleware `next start` puts in front of every response (untyped). */
@@ -53,6 +54,26 @@ describe("requests per kept-alive connection", () => {
     } finally {
       agent.destroy();
     }
+  });
+});
+
+describe("the connection's address", () => {
+  it("reaches the application in its own header, whatever a client sent under that name", async () => {
+    handle = (req, res) => res.end(String(req.headers[PEER_HEADER]));
+    const peer = (headers: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, headers }, (res) => {
+            let body = "";
+            res.on("data", (chunk) => {
+              body += chunk;
+            });
+            res.on("end", () => resolve(body));
+          })
+          .on("error", reject);
+      });
+    expect(await peer({})).toBe("127.0.0.1");
+    expect(await peer({ [PEER_HEADER]: "6.6.6.6", "X-Forwarded-For": "6.6.6.6" })).toBe("127.0.0.1");
   });
 });
 

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { PEER_HEADER } from "./http/client-address";
 
 /**
  * Requests one kept-alive connection may carry before the server closes it (the client simply
@@ -40,15 +41,29 @@ export function coalesceFlushes(res: http.ServerResponse): void {
 }
 
 /**
+ * Tells the application the address the request's connection comes from (the application sees
+ * only headers): PEER_HEADER, replacing whatever a client sent under that name.
+ */
+export function stampPeerAddress(req: http.IncomingMessage): void {
+  const peer = req.socket?.remoteAddress;
+  if (peer) req.headers[PEER_HEADER] = peer;
+  else delete req.headers[PEER_HEADER];
+}
+
+/**
  * Sets up every HTTP server of this process (Next's `next start` server included) once it serves:
- * the per-connection request limit (a server's own setting wins) and coalesced flushes.
+ * the per-connection request limit (a server's own setting wins), coalesced flushes, and the peer
+ * address header.
  */
 export function tuneHttpServers(limit = REQUESTS_PER_CONNECTION): void {
   const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
     // Node reads the limit for each request it parses.
     if (event === "connection" && !this.maxRequestsPerSocket) this.maxRequestsPerSocket = limit;
-    else if (event === "request") coalesceFlushes(args[1] as http.ServerResponse);
+    else if (event === "request") {
+      stampPeerAddress(args[0] as http.IncomingMessage);
+      coalesceFlushes(args[1] as http.ServerResponse);
+    }
     return emit.call(this, event, ...args);
   } as typeof http.Server.prototype.emit;
 }

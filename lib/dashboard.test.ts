@@ -48,7 +48,7 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     }));
     support = await signedInAs(db, "support");
     admin = await signedInAs(db, "admin");
-  }, 60_000);
+  });
   afterAll(() => drop());
 
   it("counts exactly the objects of the list each figure opens", async () => {

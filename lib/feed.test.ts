@@ -30,7 +30,7 @@ describe.each(testBackends())("the state change feed on $name", (backend) => {
     admin = await signedInAs(db, "admin");
     operator = await signedInAs(db, "operator");
     ({ token } = await actAs(admin, () => createApiToken({ name: `zone generator ${backend.name}` })));
-  }, 60_000);
+  });
   afterAll(() => drop());
 
   const read = (params: Record<string, string>, auth: string | null = `Bearer ${token}`) =>

@@ -8,6 +8,7 @@ import { InputError } from "./actions/result";
 import { authorize } from "./auth/guard";
 import { requestDatabase } from "./auth/request-context";
 import type { SqlExecutor } from "./db/driver";
+import { logAnonymousRefusal } from "./log";
 
 // The state change feed (migration 20261122090000_state_feed): every state entered or left, in
 // commit order, for other systems holding an API token.
@@ -87,9 +88,9 @@ export async function readStateChanges(authorization: string | null, params: Rec
   const db = (await requestDatabase()).sql;
   const client = await feedClient(db, authorization);
   if (!client) {
-    // Logged, not audited: the endpoint is public, and an audit row per anonymous request would let
-    // anyone grow the audit log and queue every console write behind its chain lock.
-    console.warn(`state change feed refused: ${authorization ? "invalid or revoked token" : "no token"}`);
+    // Logged (rate-limited), not audited: the endpoint is public, and an audit row per anonymous
+    // request would let anyone grow the audit log and queue every console write behind its chain lock.
+    logAnonymousRefusal("feed.token", { code: authorization ? "invalid or revoked token" : "no token" });
     return null;
   }
   const parsed = feedQuerySchema.safeParse(params);

@@ -10,6 +10,26 @@ export interface Health {
 }
 
 /**
+ * What anyone may ask without signing in (a load balancer's check): whether all is well, the
+ * database answers, and the schema is the code's. Not where the database is, what its driver said
+ * or how late the state engine is: those are Health's, for administrators.
+ */
+export interface PublicHealth {
+  status: Health["status"];
+  database: Health["database"];
+  migrations: "current" | "pending" | "mismatch" | "unknown";
+}
+
+export function publicHealth(health: Health): PublicHealth {
+  const migrations = health.migrations;
+  return {
+    status: health.status,
+    database: health.database,
+    migrations: migrations === "current" || migrations === "mismatch" ? migrations : /pending$/.test(migrations) ? "pending" : "unknown",
+  };
+}
+
+/**
  * What a load balancer or a monitor needs to know, without registry data: whether the database
  * answers, whether its schema is the code's, and how long ago the state engine last finished (the
  * lag beyond `intervalSeconds` is a problem: history is falling behind).

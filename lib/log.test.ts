@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installJsonLogs, type LogLine } from "./log";
+import { installJsonLogs, LIMITED_LINES, LIMITED_WINDOW_MS, type LogLine, logAnonymousRefusal } from "./log";
 
 // The server side of structured logs, on a plain node:http server as `next start` runs one.
 describe("JSON logs with request ids", () => {
@@ -87,6 +87,24 @@ describe("JSON logs with request ids", () => {
   it("survives a broken log pipe, as node's own console does", () => {
     expect(() => out.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).not.toThrow();
     expect(() => err.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }))).not.toThrow();
+  });
+
+  it("logs a flood of anonymous refusals as a few lines a minute, and says how many it left out", () => {
+    written = "";
+    const start = 1_000_000;
+    const refuse = (i: number, at: number) => logAnonymousRefusal("test.flood", { path: "/objects", n: i }, at);
+    const logged = Array.from({ length: 1000 }, (_, i) => refuse(i, start + i));
+    expect(logged.filter(Boolean)).toHaveLength(LIMITED_LINES);
+    expect(lines()).toHaveLength(LIMITED_LINES);
+    expect(lines()[0]).toMatchObject({ level: "warn", msg: 'test.flood: refused path="/objects" n=0' });
+    // Another kind has its own allowance.
+    expect(logAnonymousRefusal("test.other", { path: "/" }, start)).toBe(true);
+    // The next window's first line counts what the last one left out.
+    written = "";
+    expect(refuse(1000, start + LIMITED_WINDOW_MS)).toBe(true);
+    expect(lines()).toEqual([
+      expect.objectContaining({ msg: `test.flood: refused path="/objects" n=1000 (and ${1000 - LIMITED_LINES} more like it not logged)` }),
+    ]);
   });
 
   it("writes lines outside any request without an id", () => {

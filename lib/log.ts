@@ -47,6 +47,57 @@ export function logLine(level: Level, args: unknown[], fields: Record<string, un
   return JSON.stringify(line);
 }
 
+/** Lines of one kind (see warnLimited) written per window at most; the rest are counted. */
+export const LIMITED_LINES = 10;
+export const LIMITED_WINDOW_MS = 60_000;
+
+interface Window {
+  start: number;
+  written: number;
+  suppressed: number;
+}
+// Shared by every copy of this module in the process (Next bundles the proxy and the app apart).
+const WINDOWS = Symbol.for("registry-state-console.log-windows");
+const windows = (): Map<string, Window> => {
+  const store = globalThis as { [WINDOWS]?: Map<string, Window> };
+  store[WINDOWS] ??= new Map();
+  return store[WINDOWS];
+};
+
+/**
+ * A warning that anyone can cause (a refusal of someone who is not signed in, a failing health
+ * check polled every few seconds): at most LIMITED_LINES lines of one `kind` per
+ * LIMITED_WINDOW_MS. The lines beyond are not written but counted, and the count is said in the
+ * next line of that kind, so a flood costs a few lines a minute and is still seen. `kind` is one of
+ * the code's own names (the number of kinds is fixed). Returns whether the line was written.
+ */
+export function warnLimited(kind: string, text: string, now: number = Date.now()): boolean {
+  let window = windows().get(kind);
+  if (!window || now - window.start >= LIMITED_WINDOW_MS) {
+    const suppressed = window?.suppressed ?? 0;
+    window = { start: now, written: 0, suppressed };
+    windows().set(kind, window);
+  }
+  if (window.written >= LIMITED_LINES) {
+    window.suppressed++;
+    return false;
+  }
+  window.written++;
+  const more = window.suppressed;
+  window.suppressed = 0;
+  console.warn(`${kind}: ${text}${more ? ` (and ${more} more like it not logged)` : ""}`);
+  return true;
+}
+
+/** A refusal of someone who is not signed in: logged (see warnLimited), never audited. */
+export function logAnonymousRefusal(kind: string, details: Record<string, unknown>, now?: number): boolean {
+  const shown = Object.entries(details)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([key, value]) => `${key}=${JSON.stringify(typeof value === "string" ? value.slice(0, 200) : value)}`)
+    .join(" ");
+  return warnLimited(kind, `refused ${shown}`, now);
+}
+
 let installed = false;
 
 /**

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
+import { type AuditKeyRing, auditKeyRing, formatAuditKeys } from "../lib/audit/keys";
 import { type ConsoleConfig, readConfig } from "../lib/config";
 import { type Database, openDatabase } from "../lib/db/client";
 import type { SqlExecutor } from "../lib/db/driver";
@@ -118,6 +119,10 @@ export async function startServer(databaseUrl: string, logFile?: string): Promis
       DATABASE_URL: databaseUrl,
       NEXTAUTH_URL: BASE,
       NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
+      // The server runs in production mode, which needs AUDIT_KEYS on PostgreSQL: the bench's own
+      // (AUDIT_KEYS, or outside production the development key file), so the bench database's audit
+      // log stays verifiable from one run to the next.
+      AUDIT_KEYS: process.env.AUDIT_KEYS || formatAuditKeys(auditKeyRing(readConfig()) as AuditKeyRing),
       LOG_FORMAT: "json",
     },
   });

@@ -1,13 +1,17 @@
 // `npm run db:check`: checks the database's promises (lib/check.ts) — no overlapping requests,
 // sound state history that agrees with the rules up to the engine's cursor, an intact audit chain —
 // and prints each with its violations, then what an adopted registry inherited (kept, not violations). Exit status 0 when all hold, 2 when any is violated.
+import { auditKeyRing } from "../lib/audit/keys";
 import { checkDatabase } from "../lib/check";
 import { readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError } from "../lib/db/errors";
 
 try {
-  const db = await openDatabase(readConfig());
+  const config = readConfig();
+  // The audit key (which the audit chain's check needs) before the database: a missing one is said at once.
+  auditKeyRing(config, { create: false });
+  const db = await openDatabase(config);
   try {
     const started = Date.now();
     const result = await checkDatabase(db.sql);

@@ -5,8 +5,9 @@
 import { userInfo } from "node:os";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import { english } from "../lib/actions/message";
 import { audit } from "../lib/audit/log";
-import { passwordProblem } from "../lib/auth/passwords";
+import { passwordProblem } from "../lib/auth/password-policy";
 import { isRole, ROLES } from "../lib/auth/roles";
 import { readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
@@ -54,9 +55,10 @@ function promptHidden(prompt: string): Promise<string> {
   });
 }
 
-function checkedPassword(password: string): string {
-  const problem = passwordProblem(password);
-  if (problem) throw new StartupError(problem);
+/** The same rules as the admin's form (lib/auth/password-policy.ts): length, and not common or guessable. */
+async function checkedPassword(password: string, userInputs: (string | null | undefined)[]): Promise<string> {
+  const problem = await passwordProblem(password, userInputs);
+  if (problem) throw new StartupError(english(problem));
   return password;
 }
 
@@ -81,7 +83,7 @@ try {
       if (command === "add") {
         if (!isRole(values.role)) throw new StartupError(`--role must be one of ${ROLES.join(", ")}`);
         const role = values.role;
-        const password = checkedPassword(await readPassword(values["password-env"]));
+        const password = await checkedPassword(await readPassword(values["password-env"]), [username, values["display-name"]]);
         await db.sql.transaction(async (tx) => {
           const id = await insertUser(tx, { username, role, password, displayName: values["display-name"] ?? null });
           if (!id) throw new StartupError(`the user ${username} already exists`);
@@ -89,7 +91,11 @@ try {
         });
         console.log(`Added ${username} (${role}).`);
       } else {
-        const password = checkedPassword(await readPassword(values["password-env"]));
+        const [existing] = await db.sql.query<{ display_name: string | null }>(
+          "SELECT display_name FROM console.users WHERE username = $1",
+          [username],
+        );
+        const password = await checkedPassword(await readPassword(values["password-env"]), [username, existing?.display_name]);
         await db.sql.transaction(async (tx) => {
           const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [username]);
           if (!row) throw new StartupError(`there is no user ${username}`);

@@ -2,18 +2,34 @@
 
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
+import { parseThrottledCode } from "@/lib/auth/throttled-code";
 import { useTranslations } from "@/lib/i18n/client";
 
-/** The sign-in errors (next-auth's codes and the console's own) that have a message of their own; others get a general one. */
-const KNOWN_ERRORS = ["CredentialsSignin", "Throttled", "AccessDenied"] as const;
+/** The sign-in errors (next-auth's codes) that have a message of their own; others get a general one. */
+const KNOWN_ERRORS = ["CredentialsSignin", "AccessDenied"] as const;
 type KnownError = (typeof KNOWN_ERRORS)[number];
 
 function isKnownError(code: string): code is KnownError {
   return (KNOWN_ERRORS as readonly string[]).includes(code);
 }
 
+/** What the form says for an error code: a throttled sign-in says which limit and how long to wait. */
+function useErrorText(): (code: string) => string {
+  const t = useTranslations("auth.signIn");
+  return (code) => {
+    const throttled = parseThrottledCode(code);
+    if (throttled) {
+      const { seconds, scope } = throttled;
+      const wait = seconds <= 90 ? t("wait.seconds", { count: seconds }) : t("wait.minutes", { count: Math.ceil(seconds / 60) });
+      return t(`errors.throttled.${scope}`, { wait });
+    }
+    return isKnownError(code) ? t(`errors.${code}`) : t("errors.other");
+  };
+}
+
 export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl: string; initialError?: string; ssoName?: string }) {
   const t = useTranslations("auth.signIn");
+  const errorText = useErrorText();
   // The error's code, translated when shown (the page's language may change while it is shown).
   const [error, setError] = useState<string | null>(initialError || null);
   const [pending, setPending] = useState(false);
@@ -50,7 +66,7 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
       </label>
       {error !== null && (
         <p className="form-error" role="alert">
-          {isKnownError(error) ? t(`errors.${error}`) : t("errors.other")}
+          {errorText(error)}
         </p>
       )}
       <button type="submit" disabled={pending}>

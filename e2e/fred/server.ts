@@ -26,12 +26,14 @@ const fred = await createFredDatabase(adminUrl);
 mkdirSync(".data", { recursive: true });
 writeFileSync(FRED_E2E_DATABASE, JSON.stringify({ url: fred.url, fredUrl: fred.fredUrl }));
 // Migrations and the demo load run as FRED's own role, the owner of the registry's tables; the
-// console runs as its own login role in console_app (README "Database roles").
+// console runs as its own login role in console_app (README "Database roles"). One audit key for
+// every command and the server, as in production (which refuses to start on PostgreSQL without one).
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_OWNER_URL: fred.fredUrl,
   DATABASE_URL: fred.consoleUrl,
   STATE_ENGINE_INTERVAL_SECONDS: "0",
+  AUDIT_KEYS: `1:${randomBytes(32).toString("base64")}`,
 };
 delete env.PGLITE_DIR;
 rmSync(FRED_E2E_SERVER_LOG, { force: true });

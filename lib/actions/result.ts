@@ -4,6 +4,8 @@ import { currentRequest } from "../auth/request-context";
 import { isDatabaseUnavailable } from "../db/errors";
 import { DEFAULT_LOCALE, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
+import { MAX_JSON_DEPTH } from "../input/body";
+import { hasNul } from "../input/values";
 import { english, type Message, msg, render, schemaMessage, type Text, zodOwnMessage } from "./message";
 
 export { english, type Message, msg, type Text } from "./message";
@@ -63,16 +65,30 @@ export async function toActionResult<T>(work: () => Promise<{ message: Text; dat
   }
 }
 
-/** Whether any text in the input holds a NUL character (PostgreSQL refuses them in text). */
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (depth > 4 || value === null || typeof value !== "object") return false;
-  return Object.values(value).some((inner) => hasNul(inner, depth + 1));
+/**
+ * What no input may have, found before the schema walks it: a text holding a NUL character
+ * (PostgreSQL refuses them in text), or arrays and objects nested deeper than MAX_JSON_DEPTH (a
+ * walk of those could overflow the stack). One pass without recursion.
+ */
+function inputProblem(input: unknown): "nul" | "deep" | null {
+  const pending: [unknown, number][] = [[input, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value === "string") {
+      if (hasNul(value)) return "nul";
+    } else if (value !== null && typeof value === "object") {
+      if (depth >= MAX_JSON_DEPTH) return "deep";
+      for (const inner of Object.values(value)) pending.push([inner, depth + 1]);
+    }
+  }
+  return null;
 }
 
 /** The input parsed by `schema`, or an InputError with a message per field. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  if (hasNul(input)) throw new InputError(msg("common.errors.nul"));
+  const problem = inputProblem(input);
+  if (problem === "nul") throw new InputError(msg("common.errors.nul"));
+  if (problem === "deep") throw new InputError(msg("common.errors.deep", { max: MAX_JSON_DEPTH }));
   // Checks without a message of ours get zod's own, in each language.
   const own = new Map<string, Message>();
   const parsed = schema.safeParse(input, {

@@ -42,7 +42,7 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     expect(rows.map((r) => Number(r.id))).toEqual([1, 2, 3, 4, 5]);
     expect(rows[0].prev_hash).toBe("0".repeat(64));
     for (let i = 1; i < rows.length; i++) expect(rows[i].prev_hash).toBe(rows[i - 1].hash);
-    expect(await verifyAuditChain(db.sql)).toEqual({ ok: true, rows: 5, problem: null });
+    expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 5, keyed: 5, unkeyed: 0, problem: null });
   });
 
   it("cannot be updated, deleted or truncated through the application's connection", async () => {
@@ -59,7 +59,7 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     const db = await fresh();
     await withAuditRows(db, 4);
     await tamper(db, `UPDATE console.audit_log SET input = '{"reason": "nothing to see"}' WHERE id = 3`);
-    expect(await verifyAuditChain(db.sql)).toEqual({
+    expect(await verifyAuditChain(db.sql)).toMatchObject({
       ok: false,
       rows: 2,
       problem: { id: 3, reason: "its content was changed after it was written" },
@@ -99,7 +99,7 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     await Promise.all(
       Array.from({ length: 40 }, (_, i) => audit(db.sql, { action: "test.parallel", result: "ok", actor: someone, input: { i } })),
     );
-    expect(await verifyAuditChain(db.sql)).toEqual({ ok: true, rows: 40, problem: null });
+    expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 40, keyed: 40, problem: null });
   });
 });
 

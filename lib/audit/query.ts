@@ -1,8 +1,9 @@
 import "server-only";
-import * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
+import { type Params, readParams } from "../input/params";
+import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
 
 export interface AuditRow {
   id: number;
@@ -29,23 +30,20 @@ export interface AuditPage {
 }
 
 const PAGE_SIZE = 50;
-const localDateTime = z.union([z.iso.date(), z.iso.datetime({ local: true })]);
-
-function text(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value)?.trim().slice(0, 200) ?? "";
-}
 
 /** The audit log, newest first, filtered by actor, action, object and time (registry time zone). */
-export async function listAudit(params: Record<string, string | string[] | undefined>): Promise<AuditPage> {
+export async function listAudit(params: Params): Promise<AuditPage> {
   const { db } = await authorize("audit.read", "audit.list");
-  const filters = {
-    actor: text(params.actor),
-    action: text(params.action),
-    object: text(params.object),
-    from: text(params.from),
-    to: text(params.to),
-  };
   const notices: Message[] = [];
+  const param = readParams(params, notices);
+  const text = (key: string) => param(key)?.slice(0, 200) ?? "";
+  const filters = {
+    actor: text("actor"),
+    action: text("action"),
+    object: text("object"),
+    from: text("from"),
+    to: text("to"),
+  };
   const where: string[] = [];
   const values: unknown[] = [];
   const add = (clause: (n: string) => string, value: unknown) => {
@@ -56,7 +54,8 @@ export async function listAudit(params: Record<string, string | string[] | undef
   if (filters.actor) add((n) => `lower(actor) = lower(${n})`, filters.actor);
   if (filters.action) add((n) => `(action = ${n} OR action LIKE ${n} || '.%')`, filters.action);
   if (filters.object) {
-    const id = /^\d+$/.test(filters.object) ? Number(filters.object) : null;
+    // An object id, else a name or handle (digits beyond an id's range may still be a handle).
+    const id = parseId(filters.object);
     const [match] = id
       ? [{ id }]
       : await db.sql.query<{ id: number }>(
@@ -64,6 +63,7 @@ export async function listAudit(params: Record<string, string | string[] | undef
           [filters.object],
         );
     if (match) add((n) => `object_ids @> ARRAY[${n}::int]`, match.id);
+    else if (/^\d+$/.test(filters.object)) notices.push(msg("audit.noObjectId", { object: filters.object.slice(0, 40), max: DB_INT_MAX }));
     else notices.push(msg("audit.noObject", { object: filters.object }));
   }
   const timeZone = readConfig().registryTimeZone;
@@ -73,16 +73,21 @@ export async function listAudit(params: Record<string, string | string[] | undef
   ] as const) {
     const value = filters[key];
     if (!value) continue;
-    if (!localDateTime.safeParse(value).success) {
+    const instant = parseInstant(value, timeZone);
+    if (!instant) {
       notices.push(msg("audit.notInstant", { value, key }));
       filters[key] = "";
       continue;
     }
-    values.push(value.length === 10 ? `${value}T00:00` : value, timeZone);
-    where.push(`at ${op} ($${values.length - 1}::timestamp AT TIME ZONE $${values.length})`);
+    add((n) => `at ${op} ${n}`, instant);
   }
-  const before = Number(text(params.before));
-  if (Number.isSafeInteger(before) && before > 0) add((n) => `id < ${n}`, before);
+  // The page position: the last entry shown (audit entries' ids are bigint).
+  const beforeText = text("before");
+  if (beforeText) {
+    const before = parseId(beforeText, Number.MAX_SAFE_INTEGER);
+    if (before) add((n) => `id < ${n}`, before);
+    else notices.push(msg("audit.position", { value: beforeText.slice(0, 40) }));
+  }
 
   values.push(PAGE_SIZE + 1);
   const rows = await db.sql.query<{

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
+import { english } from "../actions/message";
 import { audit } from "../audit/log";
 import type { SqlDriver } from "../db/driver";
 import { StartupError } from "../db/errors";
 import { countUsers, insertUser } from "../users/store";
-import { passwordProblem, randomPassword } from "./passwords";
+import { passwordProblem } from "./password-policy";
+import { randomPassword } from "./passwords";
 
 const MIN_SECRET_LENGTH = 32;
 
@@ -49,9 +51,8 @@ export async function ensureFirstAdmin(db: SqlDriver, env: Env, log: (line: stri
     return;
   }
   const given = env.CONSOLE_ADMIN_PASSWORD;
-  if (given !== undefined && passwordProblem(given)) {
-    throw new StartupError(`CONSOLE_ADMIN_PASSWORD is not acceptable: ${passwordProblem(given)}`);
-  }
+  const problem = given === undefined ? null : await passwordProblem(given, ["admin", "Administrator"]);
+  if (problem) throw new StartupError(`CONSOLE_ADMIN_PASSWORD is not acceptable: ${english(problem)}`);
   const password = given ?? randomPassword();
   await db.transaction(async (tx) => {
     const id = await insertUser(tx, { username: "admin", displayName: "Administrator", role: "admin", password });

@@ -2,6 +2,7 @@ import { cache } from "react";
 import type { Message } from "../actions/message";
 import { audit } from "../audit/log";
 import type { Database } from "../db/client";
+import { logAnonymousRefusal } from "../log";
 import { currentRequest, requestDatabase } from "./request-context";
 import { type Permission, roleAllows } from "./roles";
 import { type Actor, validateSession } from "./sessions";
@@ -44,19 +45,22 @@ export const renderingActor = cache(async (): Promise<Actor | null> => currentAc
 
 /**
  * The gate of every read and write in the data-access layer: returns the actor when their role
- * has `permission`, and otherwise audits the refusal and throws AccessError.
+ * has `permission`, and otherwise throws AccessError. A signed-in person's refusal is audited; one
+ * of someone not signed in (no session, or one that has ended) is only logged, rate-limited
+ * (lib/log.ts): anyone can send those, and an audit row each would let anyone grow the audit log
+ * and queue every change behind the audit chain's lock.
  */
 export async function authorize(permission: Permission, attempted: string): Promise<{ actor: Actor; db: Database }> {
   const db = await requestDatabase();
   const actor = await currentActor();
   if (!actor) {
     const request = await currentRequest();
-    await audit(db.sql, {
-      action: "access.denied",
-      result: "refused",
-      errorCode: request.claims ? "session_ended" : "unauthenticated",
-      actor: request.claims ? { username: `session:${request.claims.sid}`, clientAddress: request.clientAddress } : null,
-      input: { attempted, permission },
+    logAnonymousRefusal("access.denied", {
+      code: request.claims ? "session_ended" : "unauthenticated",
+      session: request.claims?.sid,
+      attempted,
+      permission,
+      client: request.clientAddress,
     });
     throw new AccessError(401, "unauthenticated", "Sign in to use the console; your session may have ended.", {
       key: "common.errors.unauthenticated",

@@ -4,9 +4,7 @@ import { audit } from "../audit/log";
 import { currentRequest, requestDatabase } from "./request-context";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
-
-/** Raised inside authorize(); next-auth hands the message to the sign-in form as `error`. */
-export const THROTTLED = "Throttled";
+import { throttledCode } from "./throttled-code";
 
 interface OidcUserRow {
   id: number;
@@ -72,7 +70,8 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
             request,
           );
           if (!result.ok) {
-            if (result.reason === "throttled") throw new Error(THROTTLED);
+            // Raised inside authorize(), next-auth hands the message to the sign-in form as `error`.
+            if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
             return null;
           }
           return { id: String(result.user.userId), name: result.user.username, sid: result.user.sessionId };

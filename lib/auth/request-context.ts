@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { getToken } from "next-auth/jwt";
 import { cache } from "react";
+import { readConfig } from "../config";
 import { type Database, getDatabase } from "../db/client";
+import { clientAddressOf } from "../http/client-address";
 import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "../i18n/config";
 
 /** What the signed session cookie says: which console session it belongs to. */
@@ -31,10 +33,6 @@ export function runWithRequest<T>(context: RequestContext, work: () => Promise<T
   return explicit.run(context, work);
 }
 
-function firstForwarded(value: string | null): string | null {
-  return value?.split(",")[0]?.trim() || null;
-}
-
 /** The request Next is serving, read once per render (React's request cache: one token decode). */
 const fromNextRequest = cache(async (): Promise<RequestContext> => {
   const { cookies, headers } = await import("next/headers");
@@ -50,7 +48,7 @@ const fromNextRequest = cache(async (): Promise<RequestContext> => {
   const claims = token && typeof token.sid === "string" && typeof token.uid === "number" ? { sid: token.sid, uid: token.uid } : null;
   return {
     claims,
-    clientAddress: firstForwarded(headerList.get("x-forwarded-for")) ?? headerList.get("x-real-ip"),
+    clientAddress: clientAddressOf(headerList, readConfig().trustedProxyHops),
     userAgent: headerList.get("user-agent"),
     locale: ((cookie) => (isLocale(cookie) ? cookie : negotiateLocale(headerList.get("accept-language"))))(
       cookieJar.get(LOCALE_COOKIE)?.value,

@@ -11,8 +11,12 @@ export const PERMISSIONS = {
   "audit.read": ["admin"],
   /** Add users, change roles, disable, enable, force sign-out. */
   "users.manage": ["admin"],
+  /** The health check's details: where the database is, the driver's errors, the state engine's lag. */
+  "system.health": ["admin"],
   /** One's own preferences (the console's language). */
   "self.preferences": ["admin", "operator", "support"],
+  /** One's own password, changed with the current one. */
+  "self.password": ["admin", "operator", "support"],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,10 +1,11 @@
 import { audit } from "../audit/log";
 import type { SqlDriver } from "../db/driver";
-import { spendPasswordCheck, verifyPassword } from "./passwords";
+import { logAnonymousRefusal } from "../log";
+import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
 import { openSession } from "./sessions";
-
-export const MAX_FAILURES_PER_MINUTE = 10;
+import { forgetOldFailures, reserveAttempt, settleAttempt } from "./throttle";
+import type { ThrottleScope } from "./throttled-code";
 
 export interface SignedIn {
   userId: number;
@@ -13,7 +14,10 @@ export interface SignedIn {
   sessionId: string;
 }
 
-export type SignInResult = { ok: true; user: SignedIn } | { ok: false; reason: "invalid" | "throttled" };
+export type SignInResult =
+  | { ok: true; user: SignedIn }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
 interface UserRow {
   id: number;
@@ -29,33 +33,35 @@ export function normalizeUsername(typed: string): string {
 
 /**
  * Checks a user name and password. The answer to the caller is only "signed in", "invalid" or
- * "throttled", the same whether or not the account exists; the audit log records the detail.
- * Failures are counted per typed user name, so guessing at an account is slowed down on every
- * console instance alike.
+ * "throttled" (with which limit and how long to wait), the same whether or not the account
+ * exists; the audit log records the detail. The limits on guessing — per account, per address,
+ * over everything, and who stays exempt so that nobody can keep a person out — are described in
+ * lib/auth/throttle.ts. `options.at`: the attempt's instant, for tests.
  */
 export async function signInWithPassword(
   db: SqlDriver,
   typedUsername: string,
   password: string,
   request: { clientAddress: string | null; userAgent: string | null },
+  options: { at?: Date } = {},
 ): Promise<SignInResult> {
   const username = normalizeUsername(typedUsername);
   const who = { username: username || "(empty)", clientAddress: request.clientAddress };
-  // The attempt is counted before the password is checked, under a per-name lock, so parallel
-  // guesses cannot all slip in under the limit; a successful sign-in takes its count back.
-  const attempt = await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(7353010, hashtext($1))", [username]);
-    const [{ failures }] = await tx.query<{ failures: number }>(
-      "SELECT count(*)::int AS failures FROM console.sign_in_failures WHERE username = $1 AND at > now() - interval '1 minute'",
-      [username],
-    );
-    if (failures >= MAX_FAILURES_PER_MINUTE) return null;
-    const [{ at }] = await tx.query<{ at: Date }>("INSERT INTO console.sign_in_failures (username) VALUES ($1) RETURNING at", [username]);
-    return at;
-  });
-  if (!attempt) {
-    await audit(db, { action: "auth.sign_in", result: "refused", errorCode: "throttled", actor: who });
-    return { ok: false, reason: "throttled" };
+  // The attempt is recorded before the password is checked, under locks, so parallel guesses
+  // cannot all slip in under a limit; a successful sign-in takes its record back.
+  const attempt = await reserveAttempt(db, username, request.clientAddress, options.at);
+  if (!attempt.ok) {
+    // Logged (a few lines a minute), not audited: a throttled attempt costs its sender nothing, and
+    // an audit row each would let anyone grow the audit log and queue every change behind its lock.
+    // Every password actually checked is audited, and the limits bound how many those are.
+    logAnonymousRefusal("auth.sign_in", {
+      code: "throttled",
+      username: who.username,
+      limit: attempt.scope,
+      retryAfterSeconds: attempt.retryAfterSeconds,
+      client: request.clientAddress,
+    });
+    return { ok: false, reason: "throttled", scope: attempt.scope, retryAfterSeconds: attempt.retryAfterSeconds };
   }
 
   const [user] = await db.query<UserRow>("SELECT id, username, role, password_hash, disabled_at FROM console.users WHERE username = $1", [
@@ -76,15 +82,25 @@ export async function signInWithPassword(
 
   if (problem || !user || !isRole(user.role)) {
     await db.transaction(async (tx) => {
-      await tx.query("DELETE FROM console.sign_in_failures WHERE at < now() - interval '1 day'");
+      await forgetOldFailures(tx);
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem ?? "invalid", actor: who });
     });
     return { ok: false, reason: "invalid" };
   }
 
+  // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd
+  // byte) is replaced while the password is at hand.
+  const upgraded = user.password_hash && needsRehash(user.password_hash) ? await hashPassword(password) : null;
   const role = user.role;
   const sessionId = await db.transaction(async (tx) => {
-    await tx.query("DELETE FROM console.sign_in_failures WHERE username = $1 AND at = $2", [username, attempt]);
+    await settleAttempt(tx, attempt.id);
+    if (upgraded) {
+      await tx.query("UPDATE console.users SET password_hash = $3 WHERE id = $1 AND password_hash = $2", [
+        user.id,
+        user.password_hash,
+        upgraded,
+      ]);
+    }
     const id = await openSession(tx, user.id, request);
     await audit(tx, {
       action: "auth.sign_in",

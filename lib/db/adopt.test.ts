@@ -86,7 +86,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     ])
       before[table] = await rows(client, table);
     db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await db?.close();

@@ -1,3 +1,4 @@
+import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
 import { applyRegistryTimeZone } from "../states/parameters";
@@ -26,6 +27,9 @@ async function prepareAsOwner(db: SqlDriver, config: ConsoleConfig): Promise<voi
 export async function startConsole(): Promise<void> {
   try {
     const config = readConfig();
+    // The audit key first: without one (PostgreSQL in production) nothing could be audited, so the
+    // console does not start; the embedded console generates its key file here on first start.
+    auditKeyRing(config);
     let ownerIdentity: string | null = null;
     if (config.databaseOwnerUrl) {
       const owner = await openDatabase(ownerTarget(config));

@@ -65,7 +65,7 @@ describe.each(testBackends())("session time zones on $name", (backend) => {
   let drop: () => Promise<void>;
   beforeAll(async () => {
     ({ db, drop } = await registryAt(backend.create, AT, build));
-  }, 60_000);
+  });
   afterAll(() => drop());
 
   it("gives identical results for the key queries in UTC, Europe/Prague, America/Los_Angeles and Asia/Tokyo", async () => {

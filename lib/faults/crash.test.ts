@@ -93,7 +93,7 @@ describe.runIf(postgres)("the console killed in the middle of its work (PostgreS
       await migrate(d.sql);
       await seedDemo(d.sql, options, () => {}, options.now);
     }
-  }, 180_000);
+  });
   afterAll(async () => {
     for (const drop of drops) await drop();
   });

@@ -5,6 +5,7 @@ import { type Anomaly, registryAnomalies } from "../db/adopt";
 import type { SqlExecutor } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
+import { hasNul, isId } from "../input/values";
 import { currentBlock } from "../requests/blocks";
 import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
 import { liveObjectsNamed } from "../states/objects";
@@ -161,7 +162,9 @@ async function hostsOf(db: SqlExecutor, nssetId: number) {
 /** The id of the live object with this name (any case) and, if given, type; null if none or several. */
 export async function objectIdByName(name: string, type: string | null): Promise<number | null> {
   const { db } = await authorize("registry.read", "objects.by_name");
-  if (name.length === 0 || name.length > 255) return null;
+  // No name is empty, longer than 255 or holds a NUL character; no type name is longer than 50.
+  if (name.length === 0 || name.length > 255 || hasNul(name)) return null;
+  if (type !== null && (type.length > 50 || hasNul(type))) return null;
   const rows = await liveObjectsNamed(db.sql, name, type);
   return rows.length === 1 ? rows[0].id : null;
 }
@@ -169,7 +172,7 @@ export async function objectIdByName(name: string, type: string | null): Promise
 /** Everything the object page shows about one object, or null when there is no object with that id. */
 export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const { db, actor } = await authorize("registry.read", "objects.detail");
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null;
+  if (!isId(id)) return null;
   const sql = db.sql;
   const [object] = await sql.query<{
     id: number;

@@ -4,9 +4,14 @@
 // without an offset are read in the registry's time zone, also passed in. Notices are messages,
 // put into the reader's language by the page that shows them.
 import { type Message, msg, type Translated } from "../actions/message";
-import { zonedTimeToInstant } from "../format/datetime";
 import { LOCALES, type Locale } from "../i18n/config";
 import { MESSAGES } from "../i18n/messages";
+import { type Params, readParams } from "../input/params";
+import { parseDate, parseInstant } from "../input/values";
+
+export type { Params } from "../input/params";
+// The date and instant rules are lib/input/values.ts's; exported here too for the request forms.
+export { parseDate, parseInstant } from "../input/values";
 
 export type StateMode = "now" | "at" | "during" | "entered" | "left" | "not";
 export type DeletedMode = "exclude" | "include" | "only";
@@ -43,45 +48,6 @@ export interface Catalogue {
   states: { id: number; name: string }[];
   registrars: { id: number; handle: string }[];
 }
-
-export type Params = Record<string, string | string[] | undefined>;
-
-/** A URL parameter's first value, as given. */
-/** A URL parameter's first value. NUL characters, which no name or date has and PostgreSQL refuses in text, are dropped. */
-export const firstValue = (value: string | string[] | undefined): string | undefined =>
-  (Array.isArray(value) ? value[0] : value)?.replaceAll("\u0000", "");
-
-/** A filter's text: the first value, trimmed; empty means not set. */
-const first = (value: string | string[] | undefined): string | undefined => firstValue(value)?.trim() || undefined;
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A calendar date (YYYY-MM-DD) that exists; undefined otherwise. */
-export function parseDate(text: string): string | undefined {
-  if (!ISO_DATE.test(text)) return undefined;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === text ? text : undefined;
-}
-
-/**
- * An instant: an ISO date-time with offset or Z; a date-time without one (a form's
- * datetime-local), read in `timeZone`; or a date, its midnight in `timeZone`.
- */
-export function parseInstant(text: string, timeZone = "UTC"): Date | undefined {
-  if (parseDate(text)) return zonedTimeToInstant(`${text}T00:00`, timeZone);
-  const local = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text);
-  if (local) return parseDate(text.slice(0, 10)) && isWallTime(text.slice(11)) ? zonedTimeToInstant(text, timeZone) : undefined;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(text)) return undefined;
-  const instant = new Date(text);
-  if (Number.isNaN(instant.getTime())) return undefined;
-  // Date accepts 2026-02-30T…; a real calendar day must survive the round trip.
-  return parseDate(text.slice(0, 10)) ? instant : undefined;
-}
-
-const isWallTime = (time: string) => {
-  const [h, m, sec = 0] = time.split(":").map(Number);
-  return h < 24 && m < 60 && sec < 60;
-};
 
 const NAME_MAX = 255;
 /** Every URL parameter parseFilter reads (the list adds its paging and sorting ones). */
@@ -132,32 +98,33 @@ export function noFilter(): ObjectFilter {
 /** Reads the filters from URL parameters; each bad value is named in a notice and left out. */
 export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UTC"): { filter: ObjectFilter; notices: Message[] } {
   const notices: Message[] = [];
+  const first = readParams(params, notices);
   const filter = noFilter();
   // Parameters that belong to a part of the filter that was not chosen: named, and left out.
   const unusedWithout = (keys: string[], message: "filter.withoutStates" | "filter.withoutRequestState") => {
-    const unused = keys.filter((key) => first(params[key]));
+    const unused = keys.filter((key) => first(key));
     if (unused.length > 0) notices.push(msg(message, { names: unused.join(", "), count: unused.length }));
   };
 
-  const type = first(params.type);
+  const type = first("type");
   if (type) {
     const known = catalogue.types.find((t) => t.name === type);
     if (known) filter.type = known.id;
     else notices.push(msg("filter.unknownType", { type }));
   }
 
-  const name = first(params.q);
-  if (!name && first(params.match)) notices.push(msg("filter.withoutName"));
+  const name = first("q");
+  if (!name && first("match")) notices.push(msg("filter.withoutName"));
   if (name) {
     if (name.length > NAME_MAX) notices.push(msg("filter.nameTooLong", { max: NAME_MAX }));
     else {
-      const match = first(params.match) ?? "contains";
+      const match = first("match") ?? "contains";
       if (match !== "prefix" && match !== "contains") notices.push(msg("filter.nameMatch", { match }));
       filter.name = { text: name, match: match === "prefix" ? "prefix" : "contains" };
     }
   }
 
-  const registrar = first(params.registrar);
+  const registrar = first("registrar");
   if (registrar) {
     const known = catalogue.registrars.find((r) => r.handle.toLowerCase() === registrar.toLowerCase());
     if (registrar.length > 64 || !/^[\w.-]+$/.test(registrar)) notices.push(msg("filter.notRegistrarHandle", { registrar }));
@@ -176,7 +143,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
     parse: (text: string) => T | undefined,
     expected: "filter.notInstant" | "filter.notDate",
   ): T | undefined => {
-    const text = first(params[key]);
+    const text = first(key);
     if (!text) return undefined;
     const value = parse(text);
     if (!value) notices.push(msg(expected, { label, text }));
@@ -190,7 +157,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   filter.created = { from: instantParam("created_from", formLabel("createdFrom")), to: instantParam("created_to", formLabel("createdTo")) };
   filter.expires = { from: dateParam("expires_from", formLabel("expiresFrom")), to: dateParam("expires_to", formLabel("expiresTo")) };
 
-  const deleted = first(params.deleted);
+  const deleted = first("deleted");
   if (deleted) {
     if (deleted === "include" || deleted === "only" || deleted === "exclude") filter.deleted = deleted;
     else notices.push(msg("filter.deletedMode", { deleted }));
@@ -211,14 +178,14 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
   };
 
   // One comma-separated value, or the parameter repeated (a form's checkboxes).
-  const states = stateIds([params.states ?? []].flat().join(",").replaceAll("\u0000", "") || undefined);
+  const states = stateIds(first.all("states").join(",") || undefined);
   if (states.length > 0) {
-    let mode = (first(params.mode) ?? "now") as StateMode;
+    let mode = (first("mode") ?? "now") as StateMode;
     if (!STATE_MODES.includes(mode)) {
       notices.push(msg("filter.stateMode", { mode, modes: STATE_MODES.join(", ") }));
       mode = "now";
     }
-    const matchText = first(params.state_match) ?? "all";
+    const matchText = first("state_match") ?? "all";
     if (matchText !== "all" && matchText !== "any") notices.push(msg("filter.stateMatch", { match: matchText }));
     const state: StateFilter = { states, mode, match: matchText === "any" ? "any" : "all" };
     if (mode === "at") {
@@ -242,13 +209,13 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
     filter.state = state;
   } else unusedWithout(["mode", "state_match", "at", "from", "to"], "filter.withoutStates");
 
-  const pending = first(params.pending);
+  const pending = first("pending");
   if (pending) {
     if (pending === "1" || pending === "yes") filter.pendingRequest = true;
     else notices.push(msg("filter.pending", { pending }));
   }
 
-  const requestState = first(params.request_state);
+  const requestState = first("request_state");
   if (!requestState) unusedWithout(["request_from", "request_to"], "filter.withoutRequestState");
   else {
     const [id] = stateIds(requestState);

@@ -6,8 +6,9 @@ import { readConfig } from "../config";
 import type { SqlDriver, SqlExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
+import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
-import { FILTER_PARAMS, filterSql, firstValue, type ObjectFilter, type Params, parseFilter } from "./filter";
+import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
@@ -126,7 +127,7 @@ async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
 function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
   const { filter, notices } = parseFilter(params, catalogue, readConfig().registryTimeZone);
   const domainType = catalogue.types.find((t) => t.name === "domain")?.id;
-  const sort = parseSort(firstValue(params.sort)?.trim() || undefined, filter.type === domainType, notices);
+  const sort = parseSort(readParams(params, notices)("sort"), filter.type === domainType, notices);
   return { filter, sort, notices, nameFirst: false };
 }
 
@@ -252,15 +253,16 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const catalogue = await readCatalogue(db.sql, await getLocale());
   const request = parseRequest(params, catalogue);
   const { notices } = request;
+  const param = readParams(params, notices);
 
   let pageSize = DEFAULT_PAGE_SIZE;
-  const sizeText = firstValue(params.size)?.trim();
+  const sizeText = param("size");
   if (sizeText) {
     const size = Number(sizeText);
     if ((PAGE_SIZES as readonly number[]).includes(size)) pageSize = size;
     else notices.push(msg("filter.pageSize", { size: sizeText.slice(0, 64), sizes: PAGE_SIZES.join(", "), pageSize }));
   }
-  if (firstValue(params.page) !== undefined) notices.push(msg("filter.pageNumber"));
+  if ([params.page ?? []].flat().length > 0) notices.push(msg("filter.pageNumber"));
   const unknown = Object.keys(params).filter((key) => !LIST_PARAMS.has(key));
   if (unknown.length > 0)
     notices.push(
@@ -273,11 +275,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
       }),
     );
 
-  let position = parsePosition(
-    { after: firstValue(params.after), before: firstValue(params.before), last: firstValue(params.last) },
-    request.sort,
-    notices,
-  );
+  let position = parsePosition({ after: param("after"), before: param("before"), last: param("last") }, request.sort, notices);
   const now = new Date();
   request.nameFirst = await readsNameFirst(db.sql, request.filter);
 

@@ -1,6 +1,7 @@
 // Sorting and keyset paging of the object list: which column orders the rows, the position a page
 // starts from (a cursor in the URL), and the SQL that reads one page from there. Pure: no database.
 import { type Message, msg } from "../actions/message";
+import { DB_INT_MAX, hasNul, isId, parseDate, parseTimestampText } from "../input/values";
 
 export type SortKey = "name" | "created" | "expires";
 export interface Sort {
@@ -15,13 +16,21 @@ export const DEFAULT_SORT: Sort = { key: "name", desc: false };
 
 const SORT_KEYS: SortKey[] = ["name", "created", "expires"];
 
-/** The column each sort key orders by, and the type its printed value is read back as. */
-const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; valid: RegExp }> = {
+/**
+ * The column each sort key orders by, the type its printed value is read back as, and what a
+ * cursor's value must be to be read back as it (lib/input/values.ts): "date" for a value that is
+ * not a real day (and time).
+ */
+const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value: string) => "date" | "nul" | "other" | null }> = {
   // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
-  name: { sql: "lower(o.name)", type: "text", valid: /^.{1,255}$/s },
+  name: {
+    sql: "lower(o.name)",
+    type: "text",
+    problem: (value) => (hasNul(value) ? "nul" : value.length < 1 || value.length > 255 ? "other" : null),
+  },
   // FRED's crdate is a UTC `timestamp`: its text has no zone, and it reads back as the same instant.
-  created: { sql: "o.crdate", type: "timestamp", valid: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?$/ },
-  expires: { sql: "d.exdate", type: "date", valid: /^\d{4}-\d{2}-\d{2}$/ },
+  created: { sql: "o.crdate", type: "timestamp", problem: (value) => (parseTimestampText(value) ? null : "date") },
+  expires: { sql: "d.exdate", type: "date", problem: (value) => (parseDate(value) ? null : "date") },
 };
 
 export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
@@ -47,27 +56,32 @@ export function encodeCursor(sort: Sort, value: string, id: number): string {
   return Buffer.from(JSON.stringify([sortParam(sort), value, id])).toString("base64url");
 }
 
-/** Reads `after`, `before` or `last`; a cursor made for another sort or damaged: a notice and the first page. */
+/**
+ * Reads `after`, `before` or `last`. A cursor made for another sort order or not one at all, or
+ * one whose row cannot exist (a day not on the calendar, an id out of range, a NUL character): a
+ * notice saying which, and the first page. What reaches the SQL is always a value of the column.
+ */
 export function parsePosition(params: { after?: string; before?: string; last?: string }, sort: Sort, notices: Message[]): Position {
   if (params.last !== undefined && params.last !== "") return { kind: "last" };
   const kind = params.after ? "after" : params.before ? "before" : null;
   if (!kind) return { kind: "first" };
   const text = (kind === "after" ? params.after : params.before) as string;
+  let decoded: unknown;
   try {
-    const decoded: unknown = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-    if (Array.isArray(decoded) && decoded.length === 3) {
-      const [sortText, value, id] = decoded;
-      if (
-        sortText === sortParam(sort) &&
-        typeof value === "string" &&
-        SORT_COLUMNS[sort.key].valid.test(value) &&
-        Number.isSafeInteger(id) &&
-        id > 0
-      )
-        return { kind, value, id };
-    }
+    // A cursor is short: anything longer is not one (and is not decoded).
+    if (text.length <= 2048) decoded = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
   } catch {
     // not base64 JSON: reported below
+  }
+  if (Array.isArray(decoded) && decoded.length === 3 && decoded[0] === sortParam(sort) && typeof decoded[1] === "string") {
+    const [, value, id] = decoded as [string, string, unknown];
+    const problem = SORT_COLUMNS[sort.key].problem(value);
+    const shown = value.replaceAll("\u0000", "").slice(0, 40);
+    if (problem) notices.push(msg("params.positionValue", { problem, value: shown, max: DB_INT_MAX }));
+    else if (!isId(id))
+      notices.push(msg("params.positionValue", { problem: "id", value: String(JSON.stringify(id)).slice(0, 40), max: DB_INT_MAX }));
+    else return { kind, value, id };
+    return { kind: "first" };
   }
   notices.push(msg("filter.position"));
   return { kind: "first" };

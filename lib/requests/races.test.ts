@@ -67,7 +67,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
       });
     }));
     operators = [await signedInAs(db, "operator", "racer-a"), await signedInAs(db, "operator", "racer-b")];
-  }, 60_000);
+  });
   afterAll(() => drop?.());
 
   it(`keeps every promise through ${ROUNDS} rounds of racing writers`, async () => {
@@ -241,5 +241,5 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
       [quiet],
     );
     expect(states.map((s) => s.valid_from.toISOString())).toEqual([request.valid_from.toISOString()]);
-  }, 60_000);
+  });
 });

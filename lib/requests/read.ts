@@ -2,7 +2,8 @@ import "server-only";
 import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
-import { firstValue, type Params, parseInstant } from "../objects/filter";
+import { type Params, readParams } from "../input/params";
+import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
 
 export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
 export type Phase = (typeof PHASES)[number];
@@ -70,7 +71,8 @@ export async function listRequests(params: Params): Promise<RequestList> {
   const { db } = await authorize("registry.read", "requests.list");
   const notices: Message[] = [];
   const states = (await db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY id")).map((s) => s.name);
-  const text = (key: string) => firstValue(params[key])?.trim() || null;
+  const param = readParams(params, notices);
+  const text = (key: string) => param(key) ?? null;
   const zone = readConfig().registryTimeZone;
 
   const values: unknown[] = [];
@@ -137,10 +139,9 @@ export async function listRequests(params: Params): Promise<RequestList> {
   }
   const id = text("id");
   if (id) {
-    if (/^\d{1,9}$/.test(id)) {
-      filter.id = Number(id);
-      where.push(`r.id = ${p(filter.id)}`);
-    } else notices.push(msg("requestList.notRequestId", { id: id.slice(0, 40) }));
+    filter.id = parseId(id) ?? null;
+    if (filter.id !== null) where.push(`r.id = ${p(filter.id)}`);
+    else notices.push(msg("requestList.notRequestId", { id: id.slice(0, 40) }));
   }
   if (filter.upcoming)
     where.push(`r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
@@ -151,11 +152,16 @@ export async function listRequests(params: Params): Promise<RequestList> {
   const sortKey = filter.upcoming
     ? "CASE WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN r.valid_from ELSE r.valid_to END"
     : "r.valid_from";
+  // The cursor: the last row's sort key (a UTC instant, as toISOString writes it) and id.
   const after = text("after");
   if (after) {
     const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
-    if (match) where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamp, ${p(Number(match[2]))}::int)`);
-    else notices.push(msg("requestList.position"));
+    const [cursorKey, cursorId] = match ? [parseInstant(match[1]), parseId(match[2])] : [];
+    if (!match) notices.push(msg("requestList.position"));
+    else if (!cursorKey) notices.push(msg("params.positionValue", { problem: "date", value: match[1], max: DB_INT_MAX }));
+    else if (cursorId === undefined)
+      notices.push(msg("params.positionValue", { problem: "id", value: match[2].slice(0, 40), max: DB_INT_MAX }));
+    else where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamp, ${p(cursorId)}::int)`);
   }
 
   const rows = await db.sql.query<{

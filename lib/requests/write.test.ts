@@ -281,7 +281,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
       await tx.query("DELETE FROM object_state_request r USING object_registry o WHERE o.id = r.object_id AND o.name LIKE 'lock-%.cz'");
     });
-  }, 120_000);
+  });
 
   it("cancels a future request so it never holds, and one in force so its state closes at once", async () => {
     const start = Date.now() + 3 * DAY;

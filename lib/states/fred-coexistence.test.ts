@@ -235,7 +235,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     await b.query("SET TimeZone TO 'UTC'");
     for (const p of ["now", "full", "sched", "blk", "del", "lean"]) await b.query(kit(p));
     await a.query("SELECT * FROM console.state_engine_run(now(), true)");
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await a?.end();

@@ -112,7 +112,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("FRED's poll messages on th
     await client.query(
       "UPDATE object_state SET ohid_from = r.crhistoryid FROM object_registry r WHERE r.id = object_id AND ohid_from IS NULL",
     );
-  }, 120_000);
+  });
   afterAll(async () => {
     await client?.end();
     await fred?.drop();
@@ -199,5 +199,5 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("FRED's poll messages on th
         "idle_delete_keyset",
       ]),
     );
-  }, 120_000);
+  });
 });

@@ -53,5 +53,5 @@ describe.runIf(postgres)("the state engine run by two processes at once", () => 
     expect(overlaps).toBe(0);
     const again = await runScript("states-update.ts", [], env);
     expect(again.stdout).toMatch(/ 0 state\(s\) opened, 0 closed/);
-  }, 120_000);
+  });
 });

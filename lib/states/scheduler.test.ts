@@ -26,7 +26,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
 
   beforeAll(async () => {
     ({ db, drop } = await registryAt(backend.create, START, build));
-  }, 60_000);
+  });
   afterAll(() => drop());
 
   const history = (database: Database) =>
@@ -91,7 +91,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
     } finally {
       scheduler.stop();
     }
-  }, 120_000);
+  });
 
   it("keeps running after a failed tick, and the next tick does the work", async () => {
     const lines: string[] = [];

@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { createUser, disableUser, setUserRole } from "./admin";
+import { createUser, disableUser, setUserPassword, setUserRole } from "./admin";
 
 describe.each(testBackends())("user administration rules on $name", (backend) => {
   let db: Database;
@@ -43,6 +43,25 @@ describe.each(testBackends())("user administration rules on $name", (backend) =>
     await refused(() => createUser({ username: "eve", role: "support", password: "short" }), /at least 12 characters/, "user.create");
     await actAs(admin, () => createUser({ username: "Eve", role: "support", password: "a long enough password" }));
     await refused(() => createUser({ username: "eve", role: "admin", password: "a long enough password" }), /eve is taken/, "user.create");
+  });
+
+  it("refuses common and guessable passwords, however an admin sets them", async () => {
+    for (const password of ["password1234", "Password123!", "qwerty123456"]) {
+      await refused(
+        () => createUser({ username: "fred", role: "support", password }),
+        /^This password is on the list of common and breached passwords/,
+        "user.create",
+      );
+    }
+    await refused(
+      () => createUser({ username: "petra.novak", displayName: "Petra Novák", role: "support", password: "petra.novak2026" }),
+      /too easy to guess: it is built on the user name/,
+      "user.create",
+    );
+    await actAs(admin, () => createUser({ username: "fred", role: "support", password: "a long enough password" }));
+    const [{ id }] = await db.sql.query<{ id: number }>("SELECT id FROM console.users WHERE username = 'fred'");
+    await refused(() => setUserPassword({ userId: id, password: "password1234" }), /common and breached passwords/, "user.set_password");
+    await refused(() => setUserPassword({ userId: id, password: "fred-fred-fred-1" }), /too easy to guess/, "user.set_password");
   });
 
   it("never leaves the console without an active admin, and an admin cannot disable themselves", async () => {

@@ -4,6 +4,7 @@ import { auditedChange } from "../actions/change";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
+import { passwordProblem } from "../auth/password-policy";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
@@ -36,6 +37,12 @@ function change<S extends z.ZodType>(
   });
 }
 
+/** Refuses a password the rules do not accept (lib/auth/password-policy.ts), on the password field. */
+async function acceptablePassword(password: string, userInputs: (string | null | undefined)[]): Promise<void> {
+  const problem = await passwordProblem(password, userInputs);
+  if (problem) throw new InputError(problem, { password: [problem] });
+}
+
 async function existingUser(tx: SqlExecutor, userId: number) {
   const user = await findUser(tx, userId);
   if (!user) throw new InputError(msg("users.noUser", { id: String(userId) }));
@@ -51,6 +58,7 @@ async function keepAnAdmin(tx: SqlExecutor, user: { role: string; disabled: bool
 
 export function createUser(input: unknown): Promise<{ message: Message }> {
   return change("user.create", createUserSchema, input, async (tx, data) => {
+    await acceptablePassword(data.password, [data.username, data.displayName]);
     const id = await insertUser(tx, data);
     if (!id) throw new InputError(msg("users.taken", { username: data.username }), { username: [msg("field.usernameTaken")] });
     return {
@@ -103,6 +111,7 @@ export function forceSignOut(input: unknown): Promise<{ message: Message }> {
 export function setUserPassword(input: unknown): Promise<{ message: Message }> {
   return change("user.set_password", setPasswordSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
+    await acceptablePassword(data.password, [user.username, user.displayName]);
     await updateUser(tx, user.id, { password: data.password });
     return { message: msg("users.passwordSet", { username: user.username }), userId: user.id };
   });

@@ -31,9 +31,9 @@ export async function insertUser(
 export async function findUser(
   db: SqlExecutor,
   id: number,
-): Promise<{ id: number; username: string; role: Role; disabled: boolean } | null> {
-  const [row] = await db.query<{ id: number; username: string; role: Role; disabled: boolean }>(
-    "SELECT id, username, role, disabled_at IS NOT NULL AS disabled FROM console.users WHERE id = $1 FOR UPDATE",
+): Promise<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean } | null> {
+  const [row] = await db.query<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean }>(
+    `SELECT id, username, display_name AS "displayName", role, disabled_at IS NOT NULL AS disabled FROM console.users WHERE id = $1 FOR UPDATE`,
     [id],
   );
   return row ?? null;

@@ -1,12 +1,31 @@
+import { currentActor } from "@/lib/auth/guard";
 import { requestDatabase } from "@/lib/auth/request-context";
+import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
-import { healthReport } from "@/lib/health";
+import { type Health, healthReport, publicHealth } from "@/lib/health";
+import { warnLimited } from "@/lib/log";
 
-/** GET /api/health: for load balancers and monitors; no registry data, no session needed. 200 when ok, 503 otherwise. */
+/**
+ * GET /api/health: for load balancers and monitors; no registry data, no session needed. 200 when
+ * ok, 503 otherwise. Anyone gets the verdict (status, database reachable, migrations current or
+ * pending); a signed-in administrator also gets the details (the problems as the driver and the
+ * checks say them, the state engine's last run), which are logged too (rate-limited) for when no
+ * one can be recognised because the database is down.
+ */
 export async function GET(): Promise<Response> {
   const db = await requestDatabase().catch(() => null);
-  const health = db
+  const health: Health = db
     ? await healthReport(db.sql, readConfig().stateEngineIntervalSeconds)
-    : { status: "down", database: "unreachable", problems: ["the database could not be opened"] };
-  return Response.json(health, { status: health.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+    : {
+        status: "down",
+        database: "unreachable",
+        migrations: "unknown",
+        scheduler: { lastRunFinished: null, lagSeconds: null, kind: null },
+        problems: ["the database could not be opened"],
+      };
+  if (health.status !== "ok") warnLimited("health", `${health.status}: ${health.problems.join("; ")}`);
+  // Only a request with a session cookie asks the database who it is (a load balancer's check sends none).
+  const actor = await currentActor().catch(() => null);
+  const body = actor && roleAllows(actor.role, "system.health") ? health : publicHealth(health);
+  return Response.json(body, { status: health.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

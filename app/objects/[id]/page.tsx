@@ -11,6 +11,7 @@ import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { parseId } from "@/lib/input/values";
 import { type ObjectRef, objectDetail, visibleRows } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
 import { REASON_MAX } from "@/lib/requests/write";
@@ -59,7 +60,7 @@ const NEXT_STATES = ["outzoneUnguardedWarning", "outzone", "deleteWarning"] as c
 
 export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const { id: idText } = await props.params;
-  const id = /^\d{1,10}$/.test(idText) ? Number(idText) : Number.NaN;
+  const id = parseId(idText) ?? Number.NaN;
   const object = await forPage(() => objectDetail(id));
   if (!object) notFound();
   // Long tables are cut to their newest rows unless asked for in full: an object with hundreds of

@@ -10,6 +10,7 @@ import { enClient } from "./en/client";
 export const CLIENT_NAMESPACES = [
   "common",
   "auth.signIn",
+  "auth.account.password",
   "dashboard",
   "objects",
   "object.timeline",

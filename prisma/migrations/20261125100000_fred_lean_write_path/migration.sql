@@ -44,6 +44,10 @@
 DROP INDEX console_object_state_history_idx;
 DROP INDEX console_object_state_closed_idx;
 
+-- "Is this contact linked" probes keyset_contact_map by contact: FRED indexes it by keyset only (its
+-- primary key), so the probe read the whole index (1 ms at 1.5 million domains).
+CREATE INDEX console_keyset_contact_map_contactid_idx ON keyset_contact_map (contactid);
+
 -- The feed's triggers skip the statements whose feed rows their writer wrote itself.
 DROP TRIGGER console_state_feed_insert ON object_state;
 DROP TRIGGER console_state_feed_update ON object_state;
@@ -148,6 +152,42 @@ BEGIN
         END IF;
     END IF;
     PERFORM console.state_object_row_lock(p_id);
+    -- A link added to an unlinked contact, nsset or keyset (its BEFORE trigger caught it up): linked
+    -- begins now and deleteCandidate, if open, ends now; nothing else follows from its links. Its
+    -- recorded next change (a deleteCandidate threshold, now gone) only wakes a run early.
+    IF p_link = 2 THEN
+        SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
+               EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS linked,
+               EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
+               coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact
+          INTO r
+          FROM object_registry ob CROSS JOIN console.state_engine e
+          LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
+         WHERE ob.id = p_id;
+        IF r.linked THEN
+            RETURN;  -- linked by another transaction meanwhile (this one now holds the object)
+        END IF;
+        IF r.linkable AND NOT r.pending AND r.exact THEN
+            PERFORM set_config('console.feed_written', 'on', true);
+            WITH closed AS (
+                UPDATE object_state os SET valid_to = greatest(os.valid_from, v_at AT TIME ZONE 'UTC')
+                 WHERE os.object_id = p_id AND os.state_id = 17 AND os.valid_to IS NULL
+                RETURNING os.id, os.state_id, os.valid_to AS at
+            ), opened AS (
+                INSERT INTO object_state (object_id, state_id, valid_from) VALUES (p_id, 16, v_at AT TIME ZONE 'UTC')
+                RETURNING id, state_id, valid_from AS at
+            )
+            INSERT INTO console.state_changes (object_id, state_id, change, at)
+            SELECT p_id, f.state_id, f.change, f.at AT TIME ZONE 'UTC'
+              FROM (SELECT c.id, c.state_id, 'left' AS change, c.at FROM closed c
+                    UNION ALL SELECT o.id, o.state_id, 'entered', o.at FROM opened o) f
+             WHERE coalesce(current_setting('registry.state_feed', true), '') <> 'off'
+             ORDER BY f.at, f.id, f.change;
+            PERFORM set_config('console.feed_written', '', true);
+            UPDATE console.state_next_event SET exact_to = v_at WHERE object_id = p_id;
+            RETURN;
+        END IF;
+    END IF;
     -- What the object is, where its history is exact, when it changes next, and its open states.
     SELECT ob.type, ob.crdate AT TIME ZONE 'UTC' AS crdate, ob.erdate AT TIME ZONE 'UTC' AS erdate,
            EXISTS (SELECT 1 FROM object_state_request rq WHERE rq.object_id = p_id) AS requested,
@@ -310,6 +350,27 @@ BEGIN
 END
 $$;
 
+-- AFTER a row of a contact map: the contact gained (2) or lost (1) a link; in id order.
+CREATE FUNCTION console.state_link_after() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM console.state_changed(NEW.contactid, 2::smallint);
+    ELSIF TG_OP = 'DELETE' THEN
+        PERFORM console.state_changed(OLD.contactid, 1::smallint);
+    ELSIF OLD.contactid IS DISTINCT FROM NEW.contactid THEN
+        IF OLD.contactid < NEW.contactid THEN
+            PERFORM console.state_changed(OLD.contactid, 1::smallint);
+            PERFORM console.state_changed(NEW.contactid, 2::smallint);
+        ELSE
+            PERFORM console.state_changed(NEW.contactid, 2::smallint);
+            PERFORM console.state_changed(OLD.contactid, 1::smallint);
+        END IF;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
 -- The domain's other changes (a new or deleted domain, a new registrant, nsset or keyset): as
 -- before, and the AFTER trigger switched on.
 CREATE OR REPLACE FUNCTION console.state_domain_before() RETURNS trigger
@@ -327,7 +388,8 @@ BEGIN
                                        OLD.registrant, NEW.registrant, OLD.keyset, NEW.keyset);
     END IF;
     FOR i IN 1 .. cardinality(c.ids) LOOP
-        -- A link added to an object that is linked already: nothing to catch up.
+        -- A link added to an object that is linked already: nothing to catch up, and its linked row
+        -- held until the commit (console.state_link_kept), so no one ends it meanwhile.
         IF c.links[i] <> 2 OR NOT console.state_link_kept(c.ids[i]) THEN
             PERFORM console.state_catch_up(c.ids[i]);
         END IF;
@@ -410,7 +472,7 @@ CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE O
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (current_setting('console.state_apply', true) = 'on'
                        AND current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
-    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    EXECUTE FUNCTION console.state_link_after();
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON nsset_contact_map
     FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
     EXECUTE FUNCTION console.state_link_before();
@@ -418,7 +480,7 @@ CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE O
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (current_setting('console.state_apply', true) = 'on'
                        AND current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
-    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    EXECUTE FUNCTION console.state_link_after();
 CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE OR DELETE ON keyset_contact_map
     FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
     EXECUTE FUNCTION console.state_link_before();
@@ -426,7 +488,7 @@ CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE OR DELETE O
     DEFERRABLE INITIALLY DEFERRED
     FOR EACH ROW WHEN (current_setting('console.state_apply', true) = 'on'
                        AND current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
-    EXECUTE FUNCTION console.state_column_after('contactid', 'link');
+    EXECUTE FUNCTION console.state_link_after();
 
 -- TWO BOUNDS OF THE RULES, written as constants into the WHEN clauses of two triggers, which so
 -- decide from the row alone, before any function is called (a plpgsql trigger costs 25-40 us

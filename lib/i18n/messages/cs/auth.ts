@@ -15,9 +15,34 @@ export const auth: Catalog<typeof en> = {
     withSso: "Přihlásit se přes {name}",
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
-      Throttled: "Příliš mnoho neúspěšných pokusů o přihlášení pod tímto uživatelským jménem. Počkejte minutu a zkuste to znovu.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
       other: "Přihlášení se nezdařilo. Zkuste to znovu.",
+      throttled: {
+        address: "Příliš mnoho neúspěšných pokusů o přihlášení z vaší adresy. Počkejte {wait} a zkuste to znovu.",
+        account:
+          "Příliš mnoho neúspěšných pokusů o přihlášení pod tímto uživatelským jménem za poslední hodinu. Zkuste to znovu za {wait}, nebo se přihlaste ze sítě, ze které jste se už přihlašovali.",
+        global:
+          "Konzole právě dostává velmi mnoho neúspěšných pokusů o přihlášení. Zkuste to znovu za {wait}, nebo se přihlaste ze sítě, ze které jste se už přihlašovali.",
+      },
+    },
+    wait: {
+      seconds: "{count, plural, one {# sekundu} few {# sekundy} other {# sekund}}",
+      minutes: "{count, plural, one {# minutu} few {# minuty} other {# minut}}",
+    },
+  },
+  account: {
+    title: "Váš účet",
+    signedInAs: "Přihlášen(a) jako {username} ({role}).",
+    password: {
+      title: "Změna hesla",
+      text: "Zadejte současné heslo a dvakrát nové. Změna ukončí vaše ostatní relace: každý další prohlížeč, ve kterém jste přihlášeni, se musí přihlásit znovu novým heslem. Tento zůstane přihlášen.",
+      rules:
+        "Alespoň 12 znaků a žádné běžné, uniklé ani snadno uhodnutelné heslo. Nejlepší je dlouhá fráze z několika nesouvisejících slov; počítá se celá.",
+      current: "Současné heslo",
+      new: "Nové heslo",
+      confirm: "Nové heslo znovu",
+      submit: "Změnit heslo",
+      noPassword: "Přihlašujete se přes jednotné přihlášení (SSO): tento účet nemá v konzoli žádné heslo, které by šlo změnit.",
     },
   },
   notFound: {

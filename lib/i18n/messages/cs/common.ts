@@ -13,6 +13,7 @@ export const common: Catalog<typeof en> = {
     audit: "Auditní záznam",
     users: "Uživatelé",
     tokens: "API tokeny",
+    account: "Váš účet: heslo",
   },
   roles: { admin: "správce", operator: "operátor", support: "podpora" },
   signOut: "Odhlásit se",
@@ -45,5 +46,6 @@ export const common: Catalog<typeof en> = {
     failed: "Změna se nezdařila a nic nebylo změněno. Zkuste to znovu nebo požádejte správce o kontrolu logu.",
     invalid: "Zadané údaje nejsou platné.",
     nul: "Formulář obsahuje znak NUL (\\0), který žádné pole nesmí obsahovat; nic nebylo změněno.",
+    deep: "Data formuláře jsou vnořená hlouběji než do {max, number} úrovní, což žádný formulář konzole neposílá; nic nebylo změněno.",
   },
 };

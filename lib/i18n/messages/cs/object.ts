@@ -202,5 +202,8 @@ export const object: Catalog<typeof en> = {
     noName: "V registru není žádný nesmazaný objekt s tímto názvem.",
     noId: "V registru není žádný nesmazaný objekt s tímto ID.",
     search: "<link>Hledat „{asked}“ v seznamu objektů</link>, včetně smazaných objektů.",
+    badTitle: "Toto není název objektu",
+    badName:
+      "{problem, select, nul {Název v adrese obsahuje znak NUL (%00), který žádný název v registru nemá.} other {Název v adrese není platně zakódovaný text (%-kódování).}} Nic se nehledalo; <link>vyhledejte objekt v seznamu</link>.",
   },
 };

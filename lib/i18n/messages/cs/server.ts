@@ -133,6 +133,28 @@ export const server: Catalog<typeof en> = {
     enabled: "Uživatel {username} se může znovu přihlásit.",
     signedOut: "Všechny relace uživatele {username} byly ukončeny.",
     passwordSet: "Heslo uživatele {username} bylo změněno; jeho relace byly ukončeny.",
+    passwordCommon:
+      "Toto heslo je na seznamu běžných a uniklých hesel, nebo je jen malou obměnou některého z nich (slovo s přidanými číslicemi či symboly, řada kláves): ta útočníci zkoušejí jako první. Zvolte jiné: silné heslo tvoří několik nesouvisejících slov.",
+    passwordPersonal:
+      "Toto heslo je příliš snadné uhodnout: vychází z uživatelského jména, jména osoby nebo názvu konzole. Zvolte jiné: silné heslo tvoří několik nesouvisejících slov.",
+    passwordGuessable:
+      "Toto heslo je příliš snadné uhodnout: skládá se z běžných slov, jmen, dat, opakování, posloupností nebo vzorů na klávesnici. Zvolte delší: silné heslo tvoří několik nesouvisejících slov.",
+    enterCurrentPassword: "Zadejte své současné heslo.",
+    wrongCurrentPassword: "Současné heslo je chybné; nic nebylo změněno.",
+    passwordsDiffer: "Obě nová hesla se liší; zadejte dvakrát totéž nové heslo.",
+    passwordUnchanged: "Nové heslo je stejné jako současné; zvolte nové.",
+    noOwnPassword: "Váš účet se přihlašuje přes jednotné přihlášení (SSO) a nemá v konzoli žádné heslo, které by šlo změnit.",
+    passwordThrottled: "Příliš mnoho chybných hesel k vašemu účtu z této adresy. Počkejte {wait} a zkuste to znovu; nic nebylo změněno.",
+    passwordChangedMeanwhile: "Vaše heslo bylo mezitím změněno (v jiné relaci nebo správcem); nic nebylo změněno. Načtěte stránku znovu.",
+    ownPasswordChanged:
+      "Vaše heslo bylo změněno. {count, plural, =0 {Jiné relace jste neměli.} one {Vaše další relace byla ukončena.} few {Vaše # další relace byly ukončeny.} other {Vašich # dalších relací bylo ukončeno.}}",
+    waitSeconds: "{count, plural, one {# sekundu} few {# sekundy} other {# sekund}}",
+    waitMinutes: "{count, plural, one {# minutu} few {# minuty} other {# minut}}",
+  },
+  params: {
+    nul: "„{name}“ v adrese obsahuje znak NUL (%00), který nemá žádný název, ID ani datum; byl vynechán.",
+    positionValue:
+      "Pozice stránky v odkazu je poškozená: {problem, select, date {„{value}“ není skutečné datum a čas} id {„{value}“ není ID řádku (celé číslo od 1 do {max, number})} nul {obsahuje znak NUL} other {„{value}“ není hodnota tohoto sloupce}}; zobrazuje se první stránka.",
   },
   filter: {
     unknownType: "Neznámý typ objektu „{type}“; zobrazují se všechny typy.",
@@ -183,6 +205,9 @@ export const server: Catalog<typeof en> = {
   },
   audit: {
     noObject: "Objekt s názvem „{object}“ neexistuje; filtr objektu se nepoužije.",
+    noObjectId:
+      "„{object}“ není ID objektu (celé číslo od 1 do {max, number}) a žádný objekt se tak nejmenuje; filtr objektu se nepoužije.",
+    position: "Pozice stránky v odkazu je poškozená („{value}“ není ID záznamu); zobrazují se nejnovější záznamy.",
     notInstant:
       "„{value}“ není datum ani datum a čas (RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
   },

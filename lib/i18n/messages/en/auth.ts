@@ -12,9 +12,36 @@ export const auth = {
     withSso: "Sign in with {name}",
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
-      Throttled: "Too many failed sign-ins for this user name. Wait a minute, then try again.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
       other: "Sign-in failed. Try again.",
+      /** The password was not checked: a limit on guessing (lib/auth/throttle.ts) asks to wait. */
+      throttled: {
+        address: "Too many failed sign-ins from your address. Wait {wait}, then try again.",
+        account:
+          "Too many failed sign-ins for this user name in the last hour. Try again in {wait}, or sign in from a network you have signed in from before.",
+        global:
+          "The console is receiving very many failed sign-ins. Try again in {wait}, or sign in from a network you have signed in from before.",
+      },
+    },
+    wait: {
+      seconds: "{count, plural, one {# second} other {# seconds}}",
+      minutes: "{count, plural, one {# minute} other {# minutes}}",
+    },
+  },
+  /** /preferences: the signed-in person's own account. */
+  account: {
+    title: "Your account",
+    signedInAs: "Signed in as {username} ({role}).",
+    password: {
+      title: "Change your password",
+      text: "Give your current password and the new one twice. The change ends your other sessions: every other browser signed in as you has to sign in again with the new password. This one stays signed in.",
+      rules:
+        "At least 12 characters, and not a common, breached or easily guessed password. A long passphrase of several unrelated words is best; all of it counts.",
+      current: "Current password",
+      new: "New password",
+      confirm: "New password again",
+      submit: "Change password",
+      noPassword: "You sign in through single sign-on: this account has no console password to change.",
     },
   },
   notFound: {

@@ -10,6 +10,7 @@ export const common = {
     audit: "Audit log",
     users: "Users",
     tokens: "API tokens",
+    account: "Your account: password",
   },
   roles: { admin: "admin", operator: "operator", support: "support" },
   signOut: "Sign out",
@@ -42,5 +43,6 @@ export const common = {
     failed: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",
     invalid: "The input is not valid.",
     nul: "The form holds a NUL character (\\0), which no field may contain; nothing was changed.",
+    deep: "The form's data is nested more than {max, number} levels deep, which no form of the console sends; nothing was changed.",
   },
 } as const;

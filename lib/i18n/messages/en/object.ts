@@ -200,5 +200,9 @@ export const object = {
     noName: "There is no live registry object with this name.",
     noId: "There is no live registry object with this id.",
     search: "<link>Search the object list for “{asked}”</link>, deleted objects included.",
+    /** A by-name address whose last part can be no name; nothing was looked up. */
+    badTitle: "Not an object name",
+    badName:
+      "{problem, select, nul {The name in the address holds a NUL character (%00), which no registry name has.} other {The name in the address is not valid %-encoded text.}} Nothing was looked up; <link>search the object list</link> instead.",
   },
 } as const;

@@ -132,6 +132,32 @@ export const server = {
     enabled: "{username} may sign in again.",
     signedOut: "Every session of {username} was ended.",
     passwordSet: "The password of {username} was changed; their sessions were ended.",
+    passwordCommon:
+      "This password is on the list of common and breached passwords, or is a small change of one of them (a word with digits or symbols added, a keyboard row): attackers try those first. Choose another: several unrelated words make a strong password.",
+    passwordPersonal:
+      "This password is too easy to guess: it is built on the user name, the person's name or the console's name. Choose another: several unrelated words make a strong password.",
+    passwordGuessable:
+      "This password is too easy to guess: it is made of common words, names, dates, repeats, sequences or keyboard patterns. Choose a longer one: several unrelated words make a strong password.",
+    enterCurrentPassword: "Enter your current password.",
+    wrongCurrentPassword: "The current password is wrong; nothing was changed.",
+    passwordsDiffer: "The two new passwords differ; type the same new password twice.",
+    passwordUnchanged: "The new password is the same as the current one; choose a new one.",
+    noOwnPassword: "Your account signs in through single sign-on and has no console password to change.",
+    passwordThrottled: "Too many wrong passwords for your account from this address. Wait {wait}, then try again; nothing was changed.",
+    passwordChangedMeanwhile:
+      "Your password was changed in the meantime (in another session, or by an administrator); nothing was changed. Reload the page.",
+    ownPasswordChanged:
+      "Your password was changed. {count, plural, =0 {You had no other sessions.} one {Your other session was ended.} other {Your # other sessions were ended.}}",
+    waitSeconds: "{count, plural, one {# second} other {# seconds}}",
+    waitMinutes: "{count, plural, one {# minute} other {# minutes}}",
+  },
+  /** What was wrong with a page's URL, for every page that reads parameters (lib/input/params.ts, values.ts). */
+  params: {
+    /** `name`: the URL parameter. */
+    nul: "“{name}” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
+    /** A list's page position (cursor) that decodes, but names no row that can exist. `max`: the largest row id. */
+    positionValue:
+      "The page position in the link is damaged: {problem, select, date {“{value}” is not a real date and time} id {“{value}” is not a row id (a whole number from 1 to {max, number})} nul {it holds a NUL character} other {“{value}” is not a value of this column}}; showing the first page.",
   },
   /** What was wrong with the object list's URL (lib/objects/filter.ts, paging.ts, list.ts) and what was used instead. */
   filter: {
@@ -188,6 +214,9 @@ export const server = {
   /** What was wrong with the audit log's filters (lib/audit/query.ts). */
   audit: {
     noObject: "No object is named “{object}”; the object filter is ignored.",
+    noObjectId:
+      "“{object}” is not an object id (a whole number from 1 to {max, number}) and no object is named so; the object filter is ignored.",
+    position: "The page position in the link is damaged (“{value}” is not an entry id); showing the newest entries.",
     notInstant:
       "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
   },

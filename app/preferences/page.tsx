@@ -1,0 +1,36 @@
+import type { Metadata } from "next";
+import { OwnPasswordForm } from "@/components/users/own-password-form";
+import { forPage } from "@/lib/auth/page";
+import { getTranslations } from "@/lib/i18n/server";
+import { ownAccount } from "@/lib/users/own-password";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("auth");
+  return { title: t("account.title") };
+}
+
+export default async function PreferencesPage() {
+  const account = await forPage(() => ownAccount());
+  const t = await getTranslations("auth.account");
+  const tc = await getTranslations("common");
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t("title")}</h1>
+        <p className="muted">{t("signedInAs", { username: account.username, role: tc(`roles.${account.role}`) })}</p>
+      </div>
+      <section className="panel">
+        <h2>{t("password.title")}</h2>
+        {account.hasPassword ? (
+          <>
+            <p>{t("password.text")}</p>
+            <p className="muted">{t("password.rules")}</p>
+            <OwnPasswordForm />
+          </>
+        ) : (
+          <p>{t("password.noPassword")}</p>
+        )}
+      </section>
+    </>
+  );
+}

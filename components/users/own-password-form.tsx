@@ -1,0 +1,27 @@
+"use client";
+
+import { changeOwnPasswordAction } from "@/app/preferences/actions";
+import { useTranslations } from "@/lib/i18n/client";
+import { ActionForm } from "./action-form";
+
+/** The signed-in person's own password: the current one, and the new one twice. */
+export function OwnPasswordForm() {
+  const t = useTranslations("auth.account.password");
+  return (
+    <ActionForm action={changeOwnPasswordAction} className="stacked">
+      <label>
+        {t("current")}
+        <input name="currentPassword" type="password" required maxLength={200} autoComplete="current-password" />
+      </label>
+      <label>
+        {t("new")}
+        <input name="newPassword" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
+      </label>
+      <label>
+        {t("confirm")}
+        <input name="confirmPassword" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
+      </label>
+      <button type="submit">{t("submit")}</button>
+    </ActionForm>
+  );
+}

@@ -1,0 +1,40 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase } from "../lib/db/client";
+import { migrate } from "../lib/db/migrations";
+
+// `npm run user` sets passwords by the same rules as the admin's form: length, not common, not guessable.
+describe("npm run user", () => {
+  let dir: string;
+  let pgliteDir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "rsc-user-cli-"));
+    pgliteDir = path.join(dir, "pglite");
+    const db = await openDatabase({ databaseUrl: undefined, pgliteDir });
+    await migrate(db.sql);
+    await db.close();
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const user = (args: string[], password: string) =>
+    spawnSync(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args, "--password-env", "NEW_PASSWORD"], {
+      env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: pgliteDir, NEW_PASSWORD: password },
+      encoding: "utf8",
+    });
+
+  it("refuses a common password when adding a user or changing one's password, and accepts a strong one", () => {
+    const weak = user(["add", "petr", "--role", "support"], "password1234");
+    expect(weak.status).toBe(1);
+    expect(weak.stderr).toContain("user: This password is on the list of common and breached passwords");
+    const strong = user(["add", "petr", "--role", "support"], "orchard velvet pylon 1968");
+    expect(strong.stderr).toBe("");
+    expect(strong.stdout).toContain("Added petr (support).");
+    const passwd = user(["passwd", "petr"], "petr12345678");
+    expect(passwd.status).toBe(1);
+    expect(passwd.stderr).toContain("user: This password is on the list of common and breached passwords");
+  }, 120_000);
+});
