@@ -22,7 +22,7 @@ export interface AuditEntry {
  *
  * The row is signed here, in the console process, with the audit key the database does not hold:
  * under the chain's lock (console.audit_head's row, FOR UPDATE, which every console process
- * takes) it reads the head, takes the row's id and time and PostgreSQL's own text of its values,
+ * takes through console.audit_chain_lock(): its database role may not lock that row itself) it reads the head, takes the row's id and time and PostgreSQL's own text of its values,
  * and stores HMAC-SHA256 over them and the previous row's MAC. The database's trigger adds the
  * unkeyed hash chain and moves the head.
  */
@@ -55,7 +55,7 @@ async function append(tx: SqlExecutor, entry: AuditEntry): Promise<void> {
             to_char(clock_timestamp() AT TIME ZONE 'UTC', ${UTC_MICROSECONDS}) AS at,
             $1::int[]::text AS object_ids, $2::jsonb::text AS input, $3::uuid::text AS session_id,
             $4::int::text AS actor_id
-       FROM console.audit_head h FOR UPDATE`,
+       FROM console.audit_chain_lock() h`,
     [entry.objectIds ?? [], JSON.stringify(entry.input ?? {}), person?.sessionId ?? null, person?.userId ?? null],
   );
   if (!head) throw new Error("console.audit_head has no row: the audit log's chain cannot be extended");

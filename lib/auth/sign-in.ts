@@ -95,11 +95,7 @@ export async function signInWithPassword(
   const sessionId = await db.transaction(async (tx) => {
     await settleAttempt(tx, attempt.id);
     if (upgraded) {
-      await tx.query("UPDATE console.users SET password_hash = $3 WHERE id = $1 AND password_hash = $2", [
-        user.id,
-        user.password_hash,
-        upgraded,
-      ]);
+      await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.password_hash, upgraded]);
     }
     const id = await openSession(tx, user.id, request);
     await audit(tx, {

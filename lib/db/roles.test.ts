@@ -6,11 +6,13 @@
 // registry the console created, and on an adopted FRED registry, where FRED's own roles keep
 // exactly their rights and can still do their work.
 import { randomUUID } from "node:crypto";
+import bcrypt from "bcryptjs";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { audit } from "../audit/log";
 import { verifyAuditChain } from "../audit/verify";
+import { openSession } from "../auth/sessions";
 import { signInWithPassword } from "../auth/sign-in";
 import { blockObject, unblockObject } from "../requests/blocks";
 import { cancelStateRequest, createStateRequest } from "../requests/write";
@@ -27,6 +29,7 @@ import {
 } from "../testing/fred";
 import { actAs, signedInAs, TEST_CLIENT } from "../testing/sessions";
 import { createUser, setUserPassword } from "../users/admin";
+import { changeOwnPassword } from "../users/own-password";
 import { unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
 import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
@@ -45,9 +48,10 @@ const CONSOLE_OWNER = "rsc_console_owner";
 
 /** The functions console_app may execute among schema console's SECURITY DEFINER ones. */
 const RUNTIME_FUNCTIONS = [
+  "console.audit_chain_lock()",
   "console.lock_objects(integer[])",
   "console.state_engine_run_now(boolean,integer)",
-  "console.user_set_password_hash(integer,text)",
+  "console.user_set_password_hash(integer,text,text)",
 ];
 
 interface Roles {
@@ -298,11 +302,27 @@ describe.each(setups)("database roles on $name", (setup) => {
     const admin = await signedInAs(roles.runtime, "admin");
     const operator = await signedInAs(roles.runtime, "operator");
     const name = `clerk-${randomUUID().slice(0, 6)}`;
-    await actAs(admin, () => createUser({ username: name, role: "support", password: "first password 1" }));
+    const [first, second, third] = ["Lantern", "Quarry", "Pelican"].map((word) => `${word} ${randomUUID()} ${word.length}`);
+    await actAs(admin, () => createUser({ username: name, role: "support", password: first }));
     const [{ id: userId }] = await roles.runtime.sql.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [name]);
-    await actAs(admin, () => setUserPassword({ userId, password: "second password 2" }));
-    expect((await signInWithPassword(roles.runtime.sql, name, "second password 2", TEST_CLIENT)).ok).toBe(true);
-    expect((await signInWithPassword(roles.runtime.sql, name, "first password 1", TEST_CLIENT)).ok).toBe(false);
+    await actAs(admin, () => setUserPassword({ userId, password: second }));
+    expect((await signInWithPassword(roles.runtime.sql, name, second, TEST_CLIENT)).ok).toBe(true);
+    expect((await signInWithPassword(roles.runtime.sql, name, first, TEST_CLIENT)).ok).toBe(false);
+    // The person changes their own password.
+    const own = {
+      claims: { sid: await openSession(roles.runtime.sql, userId, TEST_CLIENT), uid: userId },
+      ...TEST_CLIENT,
+      db: roles.runtime,
+    };
+    await actAs(own, () => changeOwnPassword({ currentPassword: second, newPassword: third, confirmPassword: third }));
+    expect((await signInWithPassword(roles.runtime.sql, name, third, TEST_CLIENT)).ok).toBe(true);
+    // A hash of the older form (bcrypt of the password itself) is upgraded at sign-in.
+    await roles.owner((sql) => sql.query("UPDATE console.users SET password_hash = $2 WHERE id = $1", [userId, bcrypt.hashSync(third, 4)]));
+    expect((await signInWithPassword(roles.runtime.sql, name, third, TEST_CLIENT)).ok).toBe(true);
+    const [{ hash }] = await roles.runtime.sql.query<{ hash: string }>("SELECT password_hash AS hash FROM console.users WHERE id = $1", [
+      userId,
+    ]);
+    expect(hash).toMatch(/^rsc2:\$2/);
 
     const domain = await domainWithoutRequests();
     const created = await actAs(operator, () =>
@@ -365,7 +385,7 @@ describe.each(setups)("database roles on $name", (setup) => {
     }
   });
 
-  it("cannot rewrite, remove or backdate audit rows, nor move the head: a re-chained log is impossible", async () => {
+  it("cannot rewrite or remove audit rows, nor lock or move the head: a re-chained log is impossible", async () => {
     for (let i = 0; i < 3; i++)
       await audit(roles.runtime.sql, { action: "roles.chain", result: "ok", actor: { username: "system", clientAddress: null } });
     const before = await verifyAuditChain(roles.runtime.sql);
@@ -391,8 +411,8 @@ describe.each(setups)("database roles on $name", (setup) => {
     );
     await refusedByRights(roles.runtime.sql, "UPDATE console.audit_log SET actor = 'nobody'");
     await refusedByRights(roles.runtime.sql, "DELETE FROM console.audit_log");
-    // A row dated, numbered or hashed by the writer.
-    await refusedByRights(roles.runtime.sql, "INSERT INTO console.audit_log (at, action, result) VALUES ('2000-01-01', 'forged', 'ok')");
+    // The head's lock is taken through console.audit_chain_lock; a row's unkeyed hashes are the trigger's.
+    await refusedByRights(roles.runtime.sql, "SELECT last_id FROM console.audit_head FOR UPDATE");
     await refusedByRights(
       roles.runtime.sql,
       "INSERT INTO console.audit_log (action, result, prev_hash, hash) VALUES ('forged', 'ok', repeat('0', 64), repeat('0', 64))",
@@ -593,7 +613,7 @@ describe("the migrating role and the running console's role", () => {
       );
       expect(error).toBeInstanceOf(StartupError);
       expect((error as Error).message).toMatch(
-        /migration 20261125200000_database_roles failed and was rolled back: .*rsc_owner may not create roles.*CREATE ROLE console_app NOLOGIN;.*GRANT console_app TO/,
+        /migration 20261125230000_database_roles failed and was rolled back: .*rsc_owner may not create roles.*CREATE ROLE console_app NOLOGIN;.*GRANT console_app TO/,
       );
     } finally {
       await drop();

@@ -2,7 +2,7 @@ import type { SqlDriver, SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 
 /**
- * The group role of the running console (migration 20261125200000_database_roles): the console's
+ * The group role of the running console (migration 20261125230000_database_roles): the console's
  * DML and nothing else. Migrations and adoption run as the owner role (README "Database roles").
  */
 export const RUNTIME_GROUP = "console_app";

@@ -74,12 +74,17 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
   const hash = await hashPassword(data.newPassword);
   const ended = await db.sql.transaction(async (tx) => {
     // Only if nobody changed the password since it was checked above (another session, an admin).
+    // The running console's role writes a hash only through console.user_set_password_hash.
+    const [{ set }] = await tx.query<{ set: boolean }>("SELECT console.user_set_password_hash($1, $3, $2) AS set", [
+      actor.userId,
+      user.password_hash,
+      hash,
+    ]);
+    if (!set) return null;
     const [changed] = await tx.query<{ session_version: number }>(
-      `UPDATE console.users SET password_hash = $3, session_version = session_version + 1, updated_at = now()
-        WHERE id = $1 AND password_hash = $2 RETURNING session_version`,
-      [actor.userId, user.password_hash, hash],
+      "UPDATE console.users SET session_version = session_version + 1, updated_at = now() WHERE id = $1 RETURNING session_version",
+      [actor.userId],
     );
-    if (!changed) return null;
     // The other sessions end; this one is moved to the new version and stays.
     const others = await tx.query(
       `UPDATE console.sessions SET ended_at = now(), end_reason = 'revoked'

@@ -58,7 +58,7 @@ export async function updateUser(
   change: { role?: Role; disabled?: boolean; password?: string },
 ): Promise<void> {
   // The running console's database role may not write password hashes itself: a new one goes
-  // through the one function that does only that (migration 20261125200000_database_roles).
+  // through the one function that does only that (migration 20261125230000_database_roles).
   if (change.password !== undefined)
     await db.query("SELECT console.user_set_password_hash($1, $2)", [id, await hashPassword(change.password)]);
   await db.query(

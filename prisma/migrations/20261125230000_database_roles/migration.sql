@@ -5,9 +5,10 @@
 -- connects as a RUNTIME login role that is a member of the group role console_app, which may do the
 -- console's DML and nothing else:
 --   * no DDL, no ALTER TABLE (so no DISABLE TRIGGER), no TRUNCATE: it owns nothing;
---   * console.audit_log: SELECT, and INSERT of the columns the console writes (not id, at or the
---     hashes, which the append trigger sets); console.audit_head: SELECT. The head moves only in
---     the append trigger, which runs as its owner (SECURITY DEFINER);
+--   * console.audit_log: SELECT, and INSERT of the columns the console writes and signs (not the
+--     unkeyed hashes, which the append trigger sets); console.audit_head: SELECT, and its row lock
+--     through console.audit_chain_lock. The head moves only in the append trigger, which runs as its
+--     owner (SECURITY DEFINER), as does the check of a signed row (20261125210000_audit_keyed);
 --   * console.users: INSERT, and UPDATE of every column but id, username, oidc_subject and
 --     password_hash; a password hash changes only through console.user_set_password_hash;
 --   * the engine's bookkeeping, the migration record and the registry's origin: SELECT (the engine
@@ -17,10 +18,11 @@
 --     valid_to and canceled, their reasons: INSERT and UPDATE of reason_cancellation, FRED's request
 --     lock table: INSERT and DELETE (FRED's own trigger on object_state_request runs as the writer);
 --     object rows are locked through console.lock_objects (a row lock needs UPDATE rights);
---   * functions: console.state_engine_run_now (the engine at the present instant), and the two
---     functions above. Only the owner runs the engine at an instant of its choosing
---     (console.state_engine_run), or has the state triggers date a change at one (registry.state_clock). Every SECURITY DEFINER function in schema console has EXECUTE
---     revoked from PUBLIC; trigger functions need no EXECUTE grant for their triggers to fire.
+--   * functions: console.state_engine_run_now (the engine at the present instant), and the three
+--     above. Only the owner runs the engine at an instant of its choosing (console.state_engine_run)
+--     or has the state triggers date a change at one (registry.state_clock). Every SECURITY DEFINER
+--     function in schema console has EXECUTE revoked from PUBLIC; trigger functions need no EXECUTE
+--     grant for their triggers to fire.
 --
 -- FRED's roles keep exactly the rights they had on FRED's tables and functions: nothing here grants
 -- or revokes anything on them for a role other than console_app. update_object_states(integer) stays
@@ -103,17 +105,28 @@ LANGUAGE sql STABLE AS $$
                 ELSE console.state_clock_chosen(current_setting('registry.state_clock', true)) END
 $$;
 
--- A user's new password: the one way the running console changes a password hash (bcrypt only).
-CREATE FUNCTION console.user_set_password_hash(p_user_id integer, p_password_hash text) RETURNS boolean
+-- A user's new password: the one way the running console changes a password hash (a bcrypt hash,
+-- in the console's rsc2: form or bcrypt's own). p_expected: only if the stored hash is still this one
+-- (a password change checked against the hash it read; a hash upgraded at sign-in). True when set.
+CREATE FUNCTION console.user_set_password_hash(p_user_id integer, p_password_hash text, p_expected text DEFAULT NULL)
+RETURNS boolean
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog AS $$
 BEGIN
-    IF p_password_hash IS NULL OR p_password_hash !~ '^\$2[aby]\$[0-9]{2}\$[./A-Za-z0-9]{53}$' THEN
+    IF p_password_hash IS NULL OR p_password_hash !~ '^(rsc2:)?\$2[aby]\$[0-9]{2}\$[./A-Za-z0-9]{53}$' THEN
         RAISE EXCEPTION 'console.user_set_password_hash: the hash must be a bcrypt hash'
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
-    UPDATE console.users SET password_hash = p_password_hash WHERE id = p_user_id;
+    UPDATE console.users SET password_hash = p_password_hash
+     WHERE id = p_user_id AND (p_expected IS NULL OR password_hash = p_expected);
     RETURN FOUND;
 END
+$$;
+
+-- The audit chain's lock, which the console takes before it signs a row (lib/audit/log.ts): the
+-- head's row FOR UPDATE, without giving the running console UPDATE rights on console.audit_head.
+CREATE FUNCTION console.audit_chain_lock(OUT last_id bigint, OUT last_hash text)
+LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog AS $$
+    SELECT h.last_id, h.last_hash::text FROM console.audit_head h FOR UPDATE
 $$;
 
 -- FRED's entry point runs as its owner, at now(): FRED's roles call it as before (its EXECUTE
@@ -133,6 +146,8 @@ $$;
 -- The audit chain's head moves only in the append trigger: it runs as the log's owner, so no other
 -- role needs (or has) any right to change console.audit_head.
 ALTER FUNCTION console.audit_log_append() SECURITY DEFINER SET search_path = pg_catalog;
+-- The check of a signed row locks the head too (FOR UPDATE).
+ALTER FUNCTION console.audit_log_accept_signed() SECURITY DEFINER SET search_path = pg_catalog;
 
 -- 3. Functions: SECURITY DEFINER ones are executable by their owner and by the roles granted below.
 DO $$
@@ -147,7 +162,7 @@ REVOKE USAGE ON SCHEMA console FROM PUBLIC;
 
 GRANT USAGE ON SCHEMA console TO console_app;
 GRANT EXECUTE ON FUNCTION console.state_engine_run_now(boolean, integer), console.lock_objects(integer[]),
-    console.user_set_password_hash(integer, text) TO console_app;
+    console.user_set_password_hash(integer, text, text), console.audit_chain_lock() TO console_app;
 
 -- In a FRED registry migrated by another role than the owner of FRED's update_object_states (a
 -- superuser, say), that owner needs the engine: it is FRED's owner role, which may pass an instant.
@@ -169,7 +184,7 @@ GRANT INSERT, UPDATE, DELETE ON console.sessions, console.sign_in_failures, cons
     console.blocks, console.block_displaced, console.request_meta TO console_app;
 GRANT INSERT ON console.users TO console_app;
 GRANT UPDATE (display_name, role, disabled_at, session_version, updated_at, locale) ON console.users TO console_app;
-GRANT INSERT (actor, actor_id, role, session_id, client_address, action, object_ids, input, result, error_code)
+GRANT INSERT (id, at, actor, actor_id, role, session_id, client_address, action, object_ids, input, result, error_code, key_id, mac)
     ON console.audit_log TO console_app;
 GRANT UPDATE (seq) ON console.state_changes TO console_app;
 GRANT USAGE, SELECT ON SEQUENCE console.users_id_seq, console.api_tokens_id_seq, console.blocks_id_seq TO console_app;
