@@ -132,6 +132,25 @@ async function publicGrants(client: pg.Client): Promise<Grant[]> {
 
 const pgliteBackend = testBackends()[0];
 
+/**
+ * Builds a setup whose databases `build` opens through `open`; when it fails half-way, they are
+ * closed and `drop` removes the database, so no failed run leaves one behind on the server.
+ */
+async function settingUp(drop: () => Promise<void>, build: (open: (url: string) => Promise<Database>) => Promise<Roles>): Promise<Roles> {
+  const opened: Database[] = [];
+  try {
+    return await build(async (url) => {
+      const db = await openDatabase({ databaseUrl: url, pgliteDir: "" });
+      opened.push(db);
+      return db;
+    });
+  } catch (error) {
+    await Promise.all(opened.map((db) => db.close().catch(() => {})));
+    await drop().catch(() => {});
+    throw error;
+  }
+}
+
 /** The embedded database as the console server runs it: migrated, demo data, then SET ROLE console_app. */
 async function embeddedRoles(): Promise<Roles> {
   const { db, drop } = await pgliteBackend.create();
@@ -170,24 +189,27 @@ async function postgresRoles(admin: string): Promise<Roles> {
     await client.query(`ALTER DATABASE ${name} SET TimeZone TO '${ZONE}'`);
   });
   const url = databaseUrl(admin, name);
-  const ownerUrl = new URL(url);
-  ownerUrl.username = CONSOLE_OWNER;
-  // The DBA's part first: console_app exists before the owner, which may not create roles, migrates.
-  const runtimeUrl = await createConsoleRuntimeRole(admin, url);
-  const owner = await openDatabase({ databaseUrl: ownerUrl.toString(), pgliteDir: "" });
-  await migrate(owner.sql);
-  await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
-  const runtime = await openDatabase({ databaseUrl: runtimeUrl, pgliteDir: "" });
-  const superuser = await openDatabase({ databaseUrl: url, pgliteDir: "" });
-  return {
-    runtime,
-    owner: (work) => work(owner.sql),
-    as: (role, work) => asRole(superuser.sql, role, work),
-    async drop() {
-      await Promise.all([runtime.close(), owner.close(), superuser.close()]);
-      await withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
+  const dropDatabase = () => withClient(admin, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
+  return settingUp(dropDatabase, async (open) => {
+    const ownerUrl = new URL(url);
+    ownerUrl.username = CONSOLE_OWNER;
+    // The DBA's part first: console_app exists before the owner, which may not create roles, migrates.
+    const runtimeUrl = await createConsoleRuntimeRole(admin, url);
+    const owner = await open(ownerUrl.toString());
+    await migrate(owner.sql);
+    await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+    const runtime = await open(runtimeUrl);
+    const superuser = await open(url);
+    return {
+      runtime,
+      owner: (work) => work(owner.sql),
+      as: (role, work) => asRole(superuser.sql, role, work),
+      async drop() {
+        await Promise.all([runtime.close(), owner.close(), superuser.close()]);
+        await dropDatabase();
+      },
+    };
+  });
 }
 
 /**
@@ -197,33 +219,35 @@ async function postgresRoles(admin: string): Promise<Roles> {
  */
 async function fredRoles(admin: string): Promise<Roles> {
   const fred = await createFredDatabase(admin);
-  await withClient(admin, async (client) => {
-    await client.query(createRoleSql(FRED_SERVER, "LOGIN"));
-    await client.query(createRoleSql(NO_GRANTS, "NOLOGIN"));
+  return settingUp(fred.drop, async (open) => {
+    await withClient(admin, async (client) => {
+      await client.query(createRoleSql(FRED_SERVER, "LOGIN"));
+      await client.query(createRoleSql(NO_GRANTS, "NOLOGIN"));
+    });
+    await withClient(fred.fredUrl, async (client) => {
+      await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${FRED_SERVER}`);
+      await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${FRED_SERVER}`);
+    });
+    const before = await withClient(fred.url, publicGrants);
+    const owner = await open(fred.fredUrl);
+    await migrate(owner.sql);
+    const after = await withClient(fred.url, publicGrants);
+    await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+    const runtime = await open(fred.consoleUrl);
+    const superuser = await open(fred.url);
+    const serverUrl = new URL(fred.url);
+    serverUrl.username = FRED_SERVER;
+    return {
+      runtime,
+      owner: (work) => work(owner.sql),
+      as: (role, work) => asRole(superuser.sql, role, work),
+      fred: { url: serverUrl.toString(), adminUrl: fred.url, before, after },
+      async drop() {
+        await Promise.all([runtime.close(), owner.close(), superuser.close()]);
+        await fred.drop();
+      },
+    };
   });
-  await withClient(fred.fredUrl, async (client) => {
-    await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${FRED_SERVER}`);
-    await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${FRED_SERVER}`);
-  });
-  const before = await withClient(fred.url, publicGrants);
-  const owner = await openDatabase({ databaseUrl: fred.fredUrl, pgliteDir: "" });
-  await migrate(owner.sql);
-  const after = await withClient(fred.url, publicGrants);
-  await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
-  const runtime = await openDatabase({ databaseUrl: fred.consoleUrl, pgliteDir: "" });
-  const superuser = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
-  const serverUrl = new URL(fred.url);
-  serverUrl.username = FRED_SERVER;
-  return {
-    runtime,
-    owner: (work) => work(owner.sql),
-    as: (role, work) => asRole(superuser.sql, role, work),
-    fred: { url: serverUrl.toString(), adminUrl: fred.url, before, after },
-    async drop() {
-      await Promise.all([runtime.close(), owner.close(), superuser.close()]);
-      await fred.drop();
-    },
-  };
 }
 
 const setups: { name: string; embedded: boolean; fred: boolean; create: () => Promise<Roles> }[] = [
