@@ -25,7 +25,8 @@ const isDataQuery = (text: string) => /object_registry o\b/.test(text);
 function recordingExecutor(target: SqlExecutor, log: Recorded[], all = false): SqlExecutor {
   return {
     query: (text, params = []) => {
-      if (all || isDataQuery(text)) log.push({ sql: text, params });
+      // The audit row a change appends is not replayed: it names the id it takes in the chain.
+      if ((all && !/console\.audit_/.test(text)) || isDataQuery(text)) log.push({ sql: text, params });
       return target.query(text, params);
     },
     exec: (text) => target.exec(text),
