@@ -250,9 +250,11 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       [id],
     ),
     sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
-      `SELECT s.name, greatest(p.valid_from, now()) AS valid_from, p.valid_to
-         FROM console.object_state_periods(ARRAY[$1::int]) p JOIN enum_object_states s ON s.id = p.state_id
-        WHERE p.valid_to IS NULL OR p.valid_to > now() ORDER BY p.valid_from, s.id`,
+      // The per-object gatherer (cached plans, index lookups): the set-based one is planned anew on
+      // every call, 8-19 ms at 1.5 million domains.
+      `SELECT s.name, greatest(p.lo, now()) AS valid_from, p.hi AS valid_to
+         FROM unnest(console.object_state_periods_of($1::int, now())) p JOIN enum_object_states s ON s.id = p.state_id
+        WHERE p.hi IS NULL OR p.hi > now() ORDER BY p.lo, s.id`,
       [id],
     ),
     sql.query<{ command: string; states: string[] }>(
