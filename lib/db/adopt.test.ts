@@ -9,6 +9,7 @@ import { createFredDatabase, fredSchemaAvailable } from "../testing/fred";
 import { libfredViolations } from "../testing/libfred";
 import { planAdoption, registryAnomalies, unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
+import { pgExecutor } from "./driver";
 import { migrate } from "./migrations";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -233,6 +234,31 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
       )
     ).rows;
     expect(row.from).toBe(start);
+  });
+
+  it("pairs every two overlapping requests of an object and state as an anomaly, and no others", async () => {
+    // A long period holding two short ones, a period that only touches another, one canceled before
+    // it began (empty): the overlaps are the long one with each short one.
+    await client.query("BEGIN");
+    try {
+      await client.query("SET LOCAL session_replication_role = replica");
+      await client.query(
+        `INSERT INTO object_state_request (id, object_id, state_id, valid_from, valid_to, crdate, canceled) VALUES
+           (101, 4, 1, '2024-01-01', '2024-12-01', '2024-01-01', NULL),
+           (102, 4, 1, '2024-02-01', '2024-03-01', '2024-01-01', NULL),
+           (103, 4, 1, '2024-05-01', '2024-06-01', '2024-01-01', NULL),
+           (104, 4, 1, '2024-12-01', '2025-01-01', '2024-01-01', NULL),
+           (105, 4, 1, '2024-04-01', NULL, '2024-01-01', '2024-04-01'),
+           (106, 4, 2, '2024-02-01', '2024-03-01', '2024-01-01', NULL)`,
+      );
+      const anomalies = await registryAnomalies(pgExecutor(client), 4);
+      expect(anomalies.filter((a) => a.kind === "overlap").map((a) => [a.otherRequestId, a.requestId])).toEqual([
+        [101, 102],
+        [101, 103],
+      ]);
+    } finally {
+      await client.query("ROLLBACK");
+    }
   });
 
   it("is removed again by db:unadopt: FRED's procedure and triggers back, its data kept", async () => {

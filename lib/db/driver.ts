@@ -75,7 +75,7 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
-function pgExecutor(client: pg.Pool | pg.PoolClient): SqlExecutor {
+export function pgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): SqlExecutor {
   return {
     async query<T>(sql: string, params?: unknown[]) {
       const result = await client.query({ text: sql, values: toDatabase(params), types: pgTypes });

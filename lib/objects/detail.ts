@@ -239,13 +239,17 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       block_id: number | null;
       block_request_id: number | null;
     }>(
-      `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1)
+      // Each request's block: the blocks' requests unnested once and hash-joined (a lateral search of
+      // the blocks per request took 7 ms for an object with 250 blocks among 500 requests).
+      `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1),
+            members AS (SELECT DISTINCT ON (m.id) m.id, x.block_id, x.request_id
+                          FROM blocks x CROSS JOIN LATERAL unnest(x.request_id || x.request_ids) m(id) ORDER BY m.id, x.request_id)
        SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
               m.author, m.canceled_by, b.block_id, b.request_id AS block_request_id, ${PHASE_SQL} AS status
          FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
          LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
          LEFT JOIN console.request_meta m ON m.request_id = r.id
-         LEFT JOIN LATERAL (SELECT x.block_id, x.request_id FROM blocks x WHERE x.request_id = r.id OR r.id = ANY (x.request_ids) LIMIT 1) b ON true
+         LEFT JOIN members b ON b.id = r.id
         WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
       [id],
     ),
