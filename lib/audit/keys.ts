@@ -72,8 +72,8 @@ export function formatAuditKeys(ring: AuditKeyRing): string {
 
 function readKeyFile(file: string): string | null {
   try {
-    const text = readFileSync(file, "utf8");
-    if ((statSync(file).mode & 0o077) !== 0) {
+    const text = readFileSync(/* turbopackIgnore: true */ file, "utf8");
+    if ((statSync(/* turbopackIgnore: true */ file).mode & 0o077) !== 0) {
       console.warn(`The audit key file ${file} can be read by other users of this machine: chmod 600 ${file}`);
     }
     return text.trim();
@@ -92,17 +92,19 @@ function readKeyFile(file: string): string | null {
  */
 function createKeyFile(file: string): string {
   const text = `${randomInt(100_000, 1_000_000)}:${randomBytes(32).toString("base64")}`;
+  // The key file lives at a path read at runtime: the build's file tracer is told not to follow it
+  // (it would otherwise trace the whole project into the server's file list).
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
   try {
-    mkdirSync(path.dirname(file), { recursive: true });
-    const fd = openSync(temporary, "wx", 0o600);
+    mkdirSync(/* turbopackIgnore: true */ path.dirname(file), { recursive: true });
+    const fd = openSync(/* turbopackIgnore: true */ temporary, "wx", 0o600);
     try {
       writeSync(fd, `${text}\n`);
     } finally {
       closeSync(fd);
     }
     try {
-      linkSync(temporary, file);
+      linkSync(/* turbopackIgnore: true */ temporary, /* turbopackIgnore: true */ file);
       console.log(
         `Generated the audit log's signing key in ${file} (readable by this user only). Keep it, and keep it out of database backups: ` +
           "without it the audit log cannot be verified (README: Audit log).",
@@ -119,7 +121,7 @@ function createKeyFile(file: string): string {
     );
   } finally {
     try {
-      unlinkSync(temporary);
+      unlinkSync(/* turbopackIgnore: true */ temporary);
     } catch {
       // not created
     }

@@ -209,3 +209,44 @@ BEGIN
     END IF;
 END
 $$;
+
+-- state_triggers_compile as in 20261125100000_fred_lean_write_path, with the two compiled bounds
+-- false, not NULL, when the old value is NULL. An object never updated has object.update NULL:
+-- "NOT (NEW.update > NULL AND ...)" is NULL, so its first update fired no trigger and an unlinked
+-- contact, nsset or keyset kept deleteCandidate, which FRED's views end at that update (bench:fred
+-- at 1.5 million domains left 1,287 of them; db:check: "open states without cause").
+CREATE OR REPLACE FUNCTION console.state_triggers_compile() RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+DECLARE
+    v_lead integer;
+    v_months integer;
+    v_clock constant text := $c$(coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now()) AT TIME ZONE 'UTC')$c$;
+BEGIN
+    SELECT coalesce(max(ceil(extract(epoch FROM -least(l.notify, l.dns, l.registration, l.letter, l.outzone_warning,
+                                                       interval '0')) / 86400)), 0)::integer + 2
+      INTO v_lead FROM console.lifecycle_periods() l;
+    SELECT coalesce(p.protection_months, 0) INTO v_months FROM console.state_parameters() p;
+    -- A renew (the expiration date alone changed) has no BEFORE trigger: its AFTER trigger catches
+    -- up with the date the domain had. The others (a new registrant, nsset or keyset) are queued
+    -- once a BEFORE trigger switched console.state_apply on.
+    DROP TRIGGER IF EXISTS console_state_apply_update ON domain;
+    EXECUTE format($t$
+        CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON domain
+            DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW
+            WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off'
+                  AND ((current_setting('console.state_apply', true) = 'on'
+                        AND (OLD.nsset IS DISTINCT FROM NEW.nsset OR OLD.registrant IS DISTINCT FROM NEW.registrant
+                             OR OLD.keyset IS DISTINCT FROM NEW.keyset OR OLD.id IS DISTINCT FROM NEW.id))
+                       OR (OLD.exdate IS DISTINCT FROM NEW.exdate
+                           AND NOT coalesce(NEW.exdate > OLD.exdate AND OLD.exdate > %s::date + %s, false))))
+            EXECUTE FUNCTION console.state_domain_after()$t$, v_clock, v_lead);
+    EXECUTE format($t$
+        CREATE OR REPLACE TRIGGER console_state_catch_up BEFORE UPDATE OF update ON object
+            FOR EACH ROW
+            WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off' AND OLD.update IS DISTINCT FROM NEW.update
+                  AND NOT coalesce(NEW.update > OLD.update AND OLD.update > %s - interval %L, false))
+            EXECUTE FUNCTION console.state_object_update_before()$t$, v_clock, format('%s months -2 days', v_months));
+END
+$$;
+SELECT console.state_triggers_compile();
