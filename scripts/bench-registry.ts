@@ -214,8 +214,9 @@ export function writeResults(heading: string, lines: string[]): void {
   try {
     previous = readFileSync(file, "utf8");
   } catch {}
-  const section = new RegExp(`${heading}[\\s\\S]*?(?=\\n## |$)`);
+  // The heading is text, not a pattern (it may hold the command, with its parentheses).
+  const section = new RegExp(`${heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s\\S]*?(?=\\n## |$)`);
   const body = `${lines.join("\n")}\n`;
-  writeFileSync(file, section.test(previous) ? previous.replace(section, body) : `${previous || "# Benchmark results\n\n"}\n${body}`);
+  writeFileSync(file, section.test(previous) ? previous.replace(section, () => body) : `${previous || "# Benchmark results\n\n"}\n${body}`);
   console.log(`\nWritten to ${file}.`);
 }
