@@ -1,3 +1,9 @@
+-- Pages no slower than before issue 26, and two faults of issue 25's write path found by its
+-- 1.5-million-domain benchmarks. In order below: console.object_blocks by index (the object page);
+-- registry_anomalies pairing only overlapping requests; an index on the manual states' history rows
+-- ("had X at T" in the list); state_apply's open-row test as a join (a first build's plan); the
+-- compiled trigger bounds false, not NULL, for an object never updated (deleteCandidate kept).
+
 -- console.object_blocks, same rows, each block's other requests found by index. The first version
 -- gathered them in one lateral subquery whose CASE hid every usable condition from the planner, so
 -- it read all of the object's requests once per serverBlocked request: 41 ms for an object with
