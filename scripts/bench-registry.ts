@@ -214,9 +214,14 @@ export function writeResults(heading: string, lines: string[]): void {
   try {
     previous = readFileSync(file, "utf8");
   } catch {}
-  // The heading is text, not a pattern (it may hold the command, with its parentheses).
-  const section = new RegExp(`${heading.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\\s\\S]*?(?=\\n## |$)`);
+  // The section that begins with `heading` (text, not a pattern: it may hold the command) runs to
+  // the next "## " heading or the end.
   const body = `${lines.join("\n")}\n`;
-  writeFileSync(file, section.test(previous) ? previous.replace(section, () => body) : `${previous || "# Benchmark results\n\n"}\n${body}`);
+  const start = previous.indexOf(heading);
+  if (start < 0) writeFileSync(file, `${previous || "# Benchmark results\n\n"}\n${body}`);
+  else {
+    const next = previous.indexOf("\n## ", start + heading.length);
+    writeFileSync(file, previous.slice(0, start) + body + (next < 0 ? "" : previous.slice(next)));
+  }
   console.log(`\nWritten to ${file}.`);
 }
