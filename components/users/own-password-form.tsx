@@ -1,6 +1,7 @@
 "use client";
 
 import { changeOwnPasswordAction } from "@/app/preferences/actions";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "./action-form";
 
@@ -11,15 +12,29 @@ export function OwnPasswordForm() {
     <ActionForm action={changeOwnPasswordAction} className="stacked">
       <label>
         {t("current")}
-        <input name="currentPassword" type="password" required maxLength={200} autoComplete="current-password" />
+        <input name="currentPassword" type="password" required maxLength={MAX_PASSWORD_LENGTH} autoComplete="current-password" />
       </label>
       <label>
         {t("new")}
-        <input name="newPassword" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
+        <input
+          name="newPassword"
+          type="password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          maxLength={MAX_PASSWORD_LENGTH}
+          autoComplete="new-password"
+        />
       </label>
       <label>
         {t("confirm")}
-        <input name="confirmPassword" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
+        <input
+          name="confirmPassword"
+          type="password"
+          required
+          minLength={MIN_PASSWORD_LENGTH}
+          maxLength={MAX_PASSWORD_LENGTH}
+          autoComplete="new-password"
+        />
       </label>
       <button type="submit">{t("submit")}</button>
     </ActionForm>

@@ -8,6 +8,7 @@ import {
   setUserPasswordAction,
   setUserRoleAction,
 } from "@/app/admin/users/actions";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { isRole } from "@/lib/auth/roles";
 import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "./action-form";
@@ -53,7 +54,14 @@ export function AddUserForm({ roles }: { roles: readonly string[] }) {
         </label>
         <label>
           {t("password")}
-          <input name="password" type="password" required minLength={12} maxLength={200} autoComplete="new-password" />
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            maxLength={MAX_PASSWORD_LENGTH}
+            autoComplete="new-password"
+          />
         </label>
         <button type="submit">{t("submit")}</button>
       </div>
@@ -104,7 +112,7 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
           name="password"
           type="password"
           required
-          minLength={12}
+          minLength={MIN_PASSWORD_LENGTH}
           placeholder={t("newPassword")}
           aria-label={t("newPasswordFor", name)}
           autoComplete="new-password"

@@ -1,6 +1,6 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { type Message, msg } from "../actions/message";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./passwords";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-limits";
 
 /**
  * What a new password must be, wherever it is set (an admin's form, the command line, the first

@@ -3,8 +3,6 @@ import bcrypt from "bcryptjs";
 
 /** bcrypt work factor: about a quarter of a second per check on current hardware. */
 const COST = 12;
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 200;
 
 /**
  * bcrypt reads at most 72 bytes of its input and silently ignores the rest, so two long passphrases

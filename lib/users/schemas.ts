@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
 import { zodError } from "../actions/message";
-import { MIN_PASSWORD_LENGTH } from "../auth/passwords";
+import { MIN_PASSWORD_LENGTH } from "../auth/password-limits";
 import { ROLES } from "../auth/roles";
 
 export const usernameSchema = z
