@@ -1,5 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { nested, streamed } from "./lib/testing/bodies";
 import { proxy } from "./proxy";
 
 // The proxy as Next calls it, on requests made here: what it refuses before anything parses a body,
@@ -8,18 +9,6 @@ const BASE = "http://127.0.0.1:3000";
 
 function request(path: string, init: RequestInit & { headers?: Record<string, string> } = {}): NextRequest {
   return new NextRequest(new URL(path, BASE), { ...init, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
-}
-
-function streamed(bytes: number): ReadableStream<Uint8Array> {
-  let left = bytes;
-  return new ReadableStream({
-    pull(controller) {
-      if (left <= 0) return controller.close();
-      const n = Math.min(left, 64 * 1024);
-      left -= n;
-      controller.enqueue(new Uint8Array(n).fill(120));
-    },
-  });
 }
 
 const original = process.env.NEXTAUTH_URL;
@@ -55,7 +44,7 @@ describe("the proxy", () => {
     const response = await proxy(
       request("/requests/bulk", {
         method: "POST",
-        body: `${"[".repeat(100_000)}${"]".repeat(100_000)}`,
+        body: nested(100_000),
         headers: {
           "Content-Type": "text/plain;charset=UTF-8",
           "Next-Action": "60d4d31c04599f8c721ba4f93e2a6f7985016c111f",

@@ -2,31 +2,17 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { english } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
+import { nested, streamed } from "../testing/bodies";
 import { bodyRefusal, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from "./body";
-
-/** A body streamed in 64 KiB chunks with no Content-Length (Transfer-Encoding: chunked). */
-function streamed(bytes: number): ReadableStream<Uint8Array> {
-  let left = bytes;
-  return new ReadableStream({
-    pull(controller) {
-      if (left <= 0) return controller.close();
-      const n = Math.min(left, 64 * 1024);
-      left -= n;
-      controller.enqueue(new Uint8Array(n).fill(120));
-    },
-  });
-}
 
 const post = (body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
   new Request("http://console.test/objects/1", { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
-const deep = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
-
 describe("request bodies", () => {
   it("measures nesting without parsing, brackets inside strings not counted", () => {
-    expect(nestsDeeperThan(deep(MAX_JSON_DEPTH))).toBe(false);
-    expect(nestsDeeperThan(deep(MAX_JSON_DEPTH + 1))).toBe(true);
-    expect(nestsDeeperThan(deep(100_000))).toBe(true);
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH))).toBe(false);
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1))).toBe(true);
+    expect(nestsDeeperThan(nested(100_000))).toBe(true);
     expect(nestsDeeperThan(`["${"[".repeat(500)}", "\\"${"{".repeat(500)}"]`)).toBe(false);
     expect(nestsDeeperThan(`{"a":[{"b":[1,2,{"c":"]]]]"}]}]}`, 5)).toBe(false);
     expect(nestsDeeperThan(`{"a":[{"b":[1,2,{"c":[]}]}]}`, 5)).toBe(true);
@@ -46,13 +32,13 @@ describe("request bodies", () => {
 
   it("refuses JSON nested deeper than the limit, as a whole body and as a form's field", async () => {
     const refused = { status: 400, error: `The request nests data more than ${MAX_JSON_DEPTH} levels deep; nothing was done.` };
-    expect(await bodyRefusal(post(deep(100_000), { "Content-Type": "text/plain;charset=UTF-8" }))).toEqual(refused);
-    expect(await bodyRefusal(post(deep(100_000), { "Content-Type": "application/json" }))).toEqual(refused);
+    expect(await bodyRefusal(post(nested(100_000), { "Content-Type": "text/plain;charset=UTF-8" }))).toEqual(refused);
+    expect(await bodyRefusal(post(nested(100_000), { "Content-Type": "application/json" }))).toEqual(refused);
     const form = new FormData();
     form.set("1_reason", "fine");
-    form.set("0", deep(100_000));
+    form.set("0", nested(100_000));
     expect(await bodyRefusal(post(form))).toEqual(refused);
-    expect(await bodyRefusal(post(new URLSearchParams({ 0: deep(1_000) })))).toEqual(refused);
+    expect(await bodyRefusal(post(new URLSearchParams({ 0: nested(1_000) })))).toEqual(refused);
     // What the console's own forms send goes on.
     const ok = new FormData();
     ok.set("0", JSON.stringify([{ ok: false, code: "invalid", fieldErrors: { from: ["Not a date and time."] } }, "$K1"]));

@@ -35,8 +35,9 @@ export const NAME_FIRST_LIMIT = 20_000;
 /**
  * A page that probes each object's history (and every count within its budget) runs without
  * parallel workers: the planner picks a parallel walk of the name order for a rare filter, and
- * starting its workers took longer than the walk (at 1.5 million domains, "had serverBlocked at T": 19-28 ms parallel, 8-10 ms serial; a
- * count canceled at its 25 ms budget ended after 32-41 ms instead of 27).
+ * starting its workers took longer than the walk (at 1.5 million domains, "had serverBlocked at
+ * T": 19-28 ms parallel, 8-10 ms serial; a count canceled at its 25 ms budget ended after 32-41 ms
+ * instead of 27).
  */
 const SERIAL_SQL = "SELECT set_config('max_parallel_workers_per_gather', '0', true)";
 /** Whether the page probes each object's states or requests as it walks (the only pages planned in parallel). */
