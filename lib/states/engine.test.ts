@@ -368,5 +368,42 @@ describe.each(testBackends())("state engine on $name", (backend) => {
         /must be after the start/,
       );
     });
+
+    it("catches a change up with the inputs it had when a state was due before it and no run came", async () => {
+      // After the cursor (13:05, the last run so far). Created at 13:10: a contact unlinked
+      // since March (a delete candidate from 2026-09-05 00:00 CEST) and a domain expiring on
+      // 2026-09-05 (expired from the same instant). No run comes before FRED changes both at 08:00:
+      // the contact's object.update, the domain's nsset removed. The triggers run after the change,
+      // so they catch up with what each had: the candidacy and the expiry from 22:00Z, nssetMissing
+      // only from the change.
+      const due = "2026-09-04T22:00:00Z";
+      const change = "2026-09-05T08:00:00Z";
+      const { contact, domain } = await changeAt(db.sql, "2026-09-04T13:10:00Z", async (tx) => ({
+        contact: await createObject(tx, TYPE.contact, "DUE-CANDIDATE", "2026-03-05T10:00:00Z"),
+        domain: await createDomain(tx, {
+          name: "due-expiry.cz",
+          crdate: "2025-09-05T10:00:00Z",
+          exdate: "2026-09-05",
+          registrant: f.b,
+          nsset: f.ns,
+        }),
+      }));
+      expect(await held(db.sql, contact, "deleteCandidate", due)).toBe(false);
+      await changeAt(db.sql, change, async (tx) => {
+        await tx.query("UPDATE object SET upid = 1, update = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1", [contact, change]);
+        await tx.query("UPDATE domain SET nsset = NULL WHERE id = $1", [domain]);
+      });
+      expect(await held(db.sql, contact, "deleteCandidate", second(due, -1))).toBe(false);
+      expect(await held(db.sql, contact, "deleteCandidate", due)).toBe(true);
+      expect(await held(db.sql, contact, "deleteCandidate", second(change, -1))).toBe(true);
+      expect(await held(db.sql, contact, "deleteCandidate", change)).toBe(false);
+      expect(await held(db.sql, domain, "expired", due)).toBe(true);
+      expect(await held(db.sql, domain, "nssetMissing", second(change, -1))).toBe(false);
+      expect(await held(db.sql, domain, "nssetMissing", change)).toBe(true);
+      await runStateEngine(db.sql, { at: new Date("2026-09-05T09:00:00Z") });
+      expect(await held(db.sql, contact, "deleteCandidate", change)).toBe(false);
+      expect(await held(db.sql, domain, "nssetMissing", second(change, -1))).toBe(false);
+      expect(await historyProblems(db.sql)).toEqual([]);
+    });
   });
 });
