@@ -378,21 +378,33 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       // only from the change.
       const due = "2026-09-04T22:00:00Z";
       const change = "2026-09-05T08:00:00Z";
-      const { contact, domain } = await changeAt(db.sql, "2026-09-04T13:10:00Z", async (tx) => ({
-        contact: await createObject(tx, TYPE.contact, "DUE-CANDIDATE", "2026-03-05T10:00:00Z"),
-        domain: await createDomain(tx, {
-          name: "due-expiry.cz",
-          crdate: "2025-09-05T10:00:00Z",
-          exdate: "2026-09-05",
-          registrant: f.b,
-          nsset: f.ns,
-        }),
-      }));
+      // And a contact linked by one admin contact map row only, with a request of its own due at
+      // 02:00Z: the row's removal at 08:00 catches it up as linked.
+      const { contact, domain, admin } = await changeAt(db.sql, "2026-09-04T13:10:00Z", async (tx) => {
+        const ids = {
+          contact: await createObject(tx, TYPE.contact, "DUE-CANDIDATE", "2026-03-05T10:00:00Z"),
+          domain: await createDomain(tx, {
+            name: "due-expiry.cz",
+            crdate: "2025-09-05T10:00:00Z",
+            exdate: "2026-09-05",
+            registrant: f.b,
+            nsset: f.ns,
+          }),
+          admin: await createObject(tx, TYPE.contact, "DUE-ADMIN", "2026-01-05T10:00:00Z"),
+        };
+        await tx.query("INSERT INTO domain_contact_map (domainid, contactid, role) VALUES ($1, $2, 1)", [f.d, ids.admin]);
+        await createRequest(tx, ids.admin, "validatedContact", "2026-09-05T02:00:00Z");
+        return ids;
+      });
       expect(await held(db.sql, contact, "deleteCandidate", due)).toBe(false);
       await changeAt(db.sql, change, async (tx) => {
         await tx.query("UPDATE object SET upid = 1, update = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1", [contact, change]);
         await tx.query("UPDATE domain SET nsset = NULL WHERE id = $1", [domain]);
+        await tx.query("DELETE FROM domain_contact_map WHERE contactid = $1", [admin]);
       });
+      expect(await held(db.sql, admin, "validatedContact", "2026-09-05T02:00:00Z")).toBe(true);
+      expect(await held(db.sql, admin, "linked", second(change, -1))).toBe(true);
+      expect(await held(db.sql, admin, "linked", change)).toBe(false);
       expect(await held(db.sql, contact, "deleteCandidate", second(due, -1))).toBe(false);
       expect(await held(db.sql, contact, "deleteCandidate", due)).toBe(true);
       expect(await held(db.sql, contact, "deleteCandidate", second(change, -1))).toBe(true);

@@ -19,8 +19,10 @@
 --     domain_periods as overrides (p_old_updated: object.update; p_old_nsset_missing: whether the
 --     domain had no nsset; p_old_linked: an object that lost a link was linked, one that gained
 --     its first was not), as it already did with the expiration date before a renew.
--- The contact maps keep their BEFORE triggers: FRED inserts and deletes their rows (a BEFORE
--- INSERT trigger locks nothing) and never updates them.
+-- The contact maps (domain_contact_map, nsset_contact_map, keyset_contact_map) keep a BEFORE
+-- trigger for INSERT (it locks nothing) and for UPDATE (FRED never updates their rows); a deleted
+-- row (an admin or tech contact removed) is handled by its own deferred AFTER trigger, which
+-- catches the contact up as linked.
 
 DROP TRIGGER console_state_catch_up_update ON domain;
 DROP TRIGGER console_state_catch_up ON object;
@@ -454,6 +456,52 @@ CREATE TRIGGER console_state_links_kept AFTER UPDATE ON domain
                OR (NEW.nsset IS DISTINCT FROM OLD.nsset AND NEW.nsset IS NOT NULL)
                OR (NEW.keyset IS DISTINCT FROM OLD.keyset AND NEW.keyset IS NOT NULL)))
     EXECUTE FUNCTION console.state_domain_links_kept();
+
+-- AFTER a row of a contact map: the contact gained (2) or lost (1) a link; in id order. A deleted
+-- row has no BEFORE trigger any more: the contact is caught up as linked (it had this link).
+CREATE OR REPLACE FUNCTION console.state_link_after() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM console.state_changed(NEW.contactid, 2::smallint);
+    ELSIF TG_OP = 'DELETE' THEN
+        -- No BEFORE trigger caught it up: it is caught up here as it was, linked by this row.
+        PERFORM console.state_changed(OLD.contactid, 1::smallint, p_old_linked => true);
+    ELSIF OLD.contactid IS DISTINCT FROM NEW.contactid THEN
+        IF OLD.contactid < NEW.contactid THEN
+            PERFORM console.state_changed(OLD.contactid, 1::smallint);
+            PERFORM console.state_changed(NEW.contactid, 2::smallint);
+        ELSE
+            PERFORM console.state_changed(NEW.contactid, 2::smallint);
+            PERFORM console.state_changed(OLD.contactid, 1::smallint);
+        END IF;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+DO $$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['domain_contact_map', 'nsset_contact_map', 'keyset_contact_map'] LOOP
+        EXECUTE format('DROP TRIGGER console_state_catch_up ON %I', t);
+        EXECUTE format('DROP TRIGGER console_state_apply ON %I', t);
+        EXECUTE format($t$CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE ON %I
+            FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+            EXECUTE FUNCTION console.state_link_before()$t$, t);
+        EXECUTE format($t$CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE ON %I
+            DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW WHEN (current_setting('console.state_apply', true) = 'on'
+                               AND current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+            EXECUTE FUNCTION console.state_link_after()$t$, t);
+        EXECUTE format($t$CREATE CONSTRAINT TRIGGER console_state_apply_delete AFTER DELETE ON %I
+            DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW WHEN (current_setting('registry.state_marks', true) IS DISTINCT FROM 'off')
+            EXECUTE FUNCTION console.state_link_after()$t$, t);
+    END LOOP;
+END
+$$;
 
 -- The two compiled triggers of 20261125100000_fred_lean_write_path (bounds fixed in
 -- 20261126000000_object_blocks_by_index), now both AFTER and deferred:
