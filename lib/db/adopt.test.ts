@@ -105,7 +105,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     expect(plan.created).toContain("schema console");
     expect(plan.created).toContain("trigger console_state_apply on public.domain");
     expect(plan.created).toContain("trigger console_state_catch_up on public.domain");
-    expect(plan.created.some((c) => c.startsWith("index public.console_object_state_period_idx on public.object_state"))).toBe(true);
+    expect(plan.created.some((c) => c.startsWith("index public.console_object_state_open_idx on public.object_state"))).toBe(true);
     // Outside schema console only objects named console_*: indexes and triggers on FRED's tables.
     const outside = plan.created.filter(
       (c) =>

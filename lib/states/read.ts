@@ -62,7 +62,8 @@ export async function objectsInStateAt(state: string, at: Date, options: { after
   const { db } = await authorize("registry.read", "states.objects_at");
   const rows = await db.sql.query<{ object_id: number }>(
     `SELECT os.object_id FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-      WHERE s.name = $1 AND tsrange(os.valid_from, os.valid_to, '[)') @> ($2::timestamptz AT TIME ZONE 'UTC') AND os.object_id > $3
+      WHERE s.name = $1 AND os.valid_from <= ($2::timestamptz AT TIME ZONE 'UTC')
+        AND (os.valid_to IS NULL OR os.valid_to > ($2::timestamptz AT TIME ZONE 'UTC')) AND os.object_id > $3
       ORDER BY os.object_id LIMIT $4`,
     [state, at, options.afterId ?? 0, Math.min(Math.max(options.limit ?? 100, 1), 10_000)],
   );
