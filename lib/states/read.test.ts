@@ -15,8 +15,7 @@ describe.each(testBackends())("objects that had a state at an instant, on $name"
     ({ db, drop } = await backend.create());
     await migrate(db.sql);
     await baseRegistry(db.sql);
-    for (const name of ["AT-A", "AT-B", "AT-C", "AT-D"])
-      ids.push(await createObject(db.sql, TYPE.contact, name, "2025-01-01T00:00:00Z"));
+    for (const name of ["AT-A", "AT-B", "AT-C", "AT-D"]) ids.push(await createObject(db.sql, TYPE.contact, name, "2025-01-01T00:00:00Z"));
     const [a, b, c, d] = ids;
     // Rows of the history as stored (UTC, [valid_from, valid_to)): A held it in March, B from
     // March on, C from May, D held another state in March.
