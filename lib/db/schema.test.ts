@@ -221,6 +221,31 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
     }
   });
 
+  it("writes a state change into the feed with two index entries; it enters the feed's indexes on seq when it is numbered", async () => {
+    const rows = await db.sql.query<{ name: string; predicate: string | null }>(
+      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'console.state_changes'::regclass ORDER BY 1`,
+    );
+    const entered: string[] = [];
+    for (const { name, predicate } of rows) {
+      const [{ enters }] = await db.sql.query<{ enters: boolean }>(
+        `SELECT ${predicate ?? "true"} AS enters FROM (SELECT NULL::bigint AS seq) c`,
+      );
+      if (enters) entered.push(name);
+    }
+    expect(entered).toEqual(["state_changes_pkey", "state_changes_unsequenced_idx"]);
+    // The feed's number stays unique.
+    await expect(
+      db.sql.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO console.state_changes (seq, object_id, state_id, change, at) VALUES
+             (9000000001, 1, 15, 'entered', now()), (9000000001, 2, 15, 'entered', now())`,
+        );
+      }),
+    ).rejects.toThrow(/state_changes_seq_key/);
+  });
+
   it("maps every table in schema.prisma onto the migrated schema", async () => {
     const client = db.prisma as unknown as Record<string, { findFirst(): Promise<unknown> }>;
     for (const model of Object.values(Prisma.ModelName)) {
