@@ -417,5 +417,26 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       expect(await held(db.sql, domain, "nssetMissing", second(change, -1))).toBe(false);
       expect(await historyProblems(db.sql)).toEqual([]);
     });
+
+    it("ends a delete candidate's candidacy when FRED updates it, at the update, and it begins again the protection period later", async () => {
+      // After the cursor (09:00, the previous test's run). A contact unlinked since its creation in
+      // 2025: a delete candidate. FRED updates it at 10:00; no run comes until March 2027.
+      const contact = await changeAt(db.sql, "2026-09-05T09:30:00Z", (tx) =>
+        createObject(tx, TYPE.contact, "CANDIDATE-UPDATED", "2025-01-01T10:00:00Z"),
+      );
+      await runStateEngine(db.sql, { at: new Date("2026-09-05T09:40:00Z") });
+      expect(await held(db.sql, contact, "deleteCandidate", "2026-09-05T09:40:00Z")).toBe(true);
+      const update = "2026-09-05T10:00:00Z";
+      await changeAt(db.sql, update, (tx) =>
+        tx.query("UPDATE object SET upid = 1, update = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1", [contact, update]),
+      );
+      expect(await held(db.sql, contact, "deleteCandidate", second(update, -1))).toBe(true);
+      expect(await held(db.sql, contact, "deleteCandidate", update)).toBe(false);
+      // Six months after the update's day, at 00:00 in the registry's zone (CET then).
+      await runStateEngine(db.sql, { at: new Date("2027-03-06T00:00:00Z") });
+      expect(await held(db.sql, contact, "deleteCandidate", "2027-03-04T22:59:59Z")).toBe(false);
+      expect(await held(db.sql, contact, "deleteCandidate", "2027-03-04T23:00:00Z")).toBe(true);
+      expect(await historyProblems(db.sql)).toEqual([]);
+    });
   });
 });
