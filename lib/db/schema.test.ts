@@ -202,14 +202,19 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
     ).toMatch(/console_object_state_manual_idx/);
   });
 
+  /** A table's indexes by name, with the predicate of each partial one. */
+  const indexesOf = (table: string) =>
+    db.sql.query<{ name: string; predicate: string | null }>(
+      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = $1::regclass ORDER BY 1`,
+      [table],
+    );
+
   it("keeps only partial indexes of its own on object_state, none of which a closed automatic state's row enters", async () => {
     // FRED's most frequent state write closes an automatic state's row (valid_to set, never a HOT
     // update): an index of the console's that such a row enters costs every one of FRED's writes.
-    const rows = await db.sql.query<{ name: string; predicate: string | null }>(
-      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
-         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid = 'public.object_state'::regclass AND c.relname LIKE 'console\\_%' ORDER BY 1`,
-    );
+    const rows = (await indexesOf("public.object_state")).filter((r) => r.name.startsWith("console_"));
     expect(rows.map((r) => r.name)).toEqual(["console_object_state_manual_idx", "console_object_state_open_idx"]);
     for (const { name, predicate } of rows) {
       expect(predicate, name).not.toBeNull();
@@ -222,11 +227,7 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
   });
 
   it("writes a state change into the feed with two index entries; it enters the feed's indexes on seq when it is numbered", async () => {
-    const rows = await db.sql.query<{ name: string; predicate: string | null }>(
-      `SELECT c.relname AS name, pg_get_expr(i.indpred, i.indrelid) AS predicate
-         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-        WHERE i.indrelid = 'console.state_changes'::regclass ORDER BY 1`,
-    );
+    const rows = await indexesOf("console.state_changes");
     const entered: string[] = [];
     for (const { name, predicate } of rows) {
       const [{ enters }] = await db.sql.query<{ enters: boolean }>(

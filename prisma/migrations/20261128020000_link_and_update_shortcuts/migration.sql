@@ -52,74 +52,46 @@ BEGIN
         END IF;
     END IF;
     PERFORM console.state_object_row_lock(p_id);
-    -- A link added to an unlinked contact, nsset or keyset (its BEFORE trigger caught it up): linked
-    -- begins now and deleteCandidate, if open, ends now; nothing else follows from its links. Its
-    -- recorded next change (a deleteCandidate threshold, now gone) only wakes a run early.
-    IF p_link = 2 THEN
+    -- Three changes of a contact, nsset or keyset that alter nothing but one state, without the
+    -- general recomputation; each only when its history is exact up to now and no work is pending:
+    --   * p_link = 2, a link added to an unlinked one (its BEFORE trigger caught it up): linked
+    --     begins now and deleteCandidate, if open, ends now. Its recorded next change (a
+    --     deleteCandidate threshold, now gone) only wakes a run early.
+    --   * p_link = 1, its last link lost (an admin or tech contact removed, a domain's nsset or
+    --     keyset changed): linked ends now. No state of theirs but deleteCandidate follows from
+    --     their links, and it begins no sooner than the protection period after the last link.
+    --   * p_link = 3, an unlinked one updated later than before (object.update): an open
+    --     deleteCandidate ends now. No other state of theirs follows from object.update, and
+    --     deleteCandidate begins no sooner than the protection period after the update.
+    -- For 1 and 3 nothing may have been due before the change (no catch-up), and the recorded next
+    -- change becomes, if later, the earliest that deleteCandidate could begin (the bound the object
+    -- trigger's WHEN clause uses): the scheduled run then recomputes the object and records the
+    -- exact instant.
+    IF p_link IN (1, 2, 3) THEN
         SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
                EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS linked,
+               CASE WHEN p_link = 3 THEN EXISTS (SELECT 1 FROM object_state os
+                                                  WHERE os.object_id = p_id AND os.state_id = 17 AND os.valid_to IS NULL) END AS candidate,
                EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
                coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact,
-               ne.next_at
+               ne.next_at IS NULL OR ne.next_at > v_at AS nothing_due,
+               CASE WHEN p_link = 2 THEN ne.next_at
+                    ELSE least(ne.next_at, v_at + (SELECT make_interval(months => p.protection_months) FROM console.state_parameters() p)
+                                                - interval '2 days') END AS next_at
           INTO r
           FROM object_registry ob CROSS JOIN console.state_engine e
           LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
          WHERE ob.id = p_id;
-        IF r.linked THEN
+        IF p_link = 2 AND r.linked THEN
             RETURN;  -- linked by another transaction meanwhile (this one now holds the object)
         END IF;
-        IF r.linkable AND NOT r.pending AND r.exact THEN
+        IF r.linkable AND NOT r.pending AND r.exact
+           AND (CASE p_link WHEN 2 THEN true
+                            WHEN 1 THEN r.linked AND r.nothing_due
+                            ELSE NOT r.linked AND r.candidate AND r.nothing_due END) THEN
             v_fast := true;
-            v_close := ARRAY[17];
-            v_open := ARRAY[16];
-            v_next := r.next_at;
-        END IF;
-    END IF;
-    -- A contact, nsset or keyset that lost its last link (an admin or tech contact removed, a
-    -- domain's nsset or keyset changed): linked ends now, and nothing else changes now (no state
-    -- of theirs but deleteCandidate follows from their links, and it begins no sooner than the
-    -- protection period after the last link). Its recorded next change becomes, if later, the
-    -- earliest that deleteCandidate could begin, the bound the object trigger's WHEN clause uses:
-    -- the scheduled run then recomputes the object and records the exact instant. Only when
-    -- nothing was due before the change (no catch-up) and no work is pending for it.
-    IF p_link = 1 AND NOT v_fast THEN
-        SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
-               EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS linked,
-               EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
-               coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact,
-               ne.next_at IS NULL OR ne.next_at > v_at AS nothing_due,
-               least(ne.next_at, v_at + make_interval(months => p.protection_months) - interval '2 days') AS next_at
-          INTO r
-          FROM object_registry ob CROSS JOIN console.state_engine e CROSS JOIN console.state_parameters() p
-          LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
-         WHERE ob.id = p_id;
-        IF r.linkable AND r.linked AND NOT r.pending AND r.exact AND r.nothing_due THEN
-            v_fast := true;
-            v_close := ARRAY[16];
-            v_open := '{}';
-            v_next := r.next_at;
-        END IF;
-    END IF;
-    -- p_link = 3: an unlinked contact, nsset or keyset updated later than before (object.update):
-    -- an open deleteCandidate ends now, and nothing else of its changes now (no other state of
-    -- theirs follows from object.update; deleteCandidate begins no sooner than the protection
-    -- period after the update). Its next change bounded as for a lost link.
-    IF p_link = 3 THEN
-        SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
-               NOT EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS unlinked,
-               EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 17 AND os.valid_to IS NULL) AS candidate,
-               EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
-               coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact,
-               ne.next_at IS NULL OR ne.next_at > v_at AS nothing_due,
-               least(ne.next_at, v_at + make_interval(months => p.protection_months) - interval '2 days') AS next_at
-          INTO r
-          FROM object_registry ob CROSS JOIN console.state_engine e CROSS JOIN console.state_parameters() p
-          LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
-         WHERE ob.id = p_id;
-        IF r.linkable AND r.unlinked AND r.candidate AND NOT r.pending AND r.exact AND r.nothing_due THEN
-            v_fast := true;
-            v_close := ARRAY[17];
-            v_open := '{}';
+            v_close := CASE p_link WHEN 1 THEN ARRAY[16] ELSE ARRAY[17] END;
+            v_open := CASE p_link WHEN 2 THEN ARRAY[16] ELSE '{}' END;
             v_next := r.next_at;
         END IF;
     END IF;
