@@ -60,6 +60,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
       "causes without state",
       "audited changes that do not exist",
       "requests audited twice",
+      "parameters compiled",
       "blocks without their request",
       "audit chain",
     ]);
@@ -141,6 +142,29 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     });
     expect(missing.violations).toBe(1);
     expect(missing.examples[0]).toMatch(/^object \d+ should have outzone$/);
+  });
+
+  it("follows FRED's parameters into the compiled rules, and reports parameters changed past the console's trigger", async () => {
+    // Changed the way a registry operator changes them: the rules' constants follow in the same transaction.
+    const followed = await violated("parameters compiled", async (tx) => {
+      await tx.query("UPDATE enum_parameters SET val = '7' WHERE id = 11");
+      await tx.query(
+        "UPDATE domain_lifecycle_parameters SET expiration_registration_protection_period = interval '75 days'",
+      );
+      const [p] = await tx.query<{ months: number; registration: string }>(
+        `SELECT (SELECT protection_months FROM console.state_parameters()) AS months,
+                (SELECT string_agg(registration::text, ',') FROM console.lifecycle_periods()) AS registration`,
+      );
+      expect(p).toEqual({ months: 7, registration: "75 days" });
+    });
+    expect(followed.violations).toBe(0);
+    // Changed with the console's trigger disabled (a restore, a hand edit): the rules still hold the old value.
+    const stale = await violated("parameters compiled", async (tx) => {
+      await tx.query("ALTER TABLE enum_parameters DISABLE TRIGGER console_state_parameters");
+      await tx.query("UPDATE enum_parameters SET val = '7' WHERE id = 11");
+    });
+    expect(stale.violations).toBe(1);
+    expect(stale.examples[0]).toMatch(/^enum_parameters: compiled \(.*,6\), stored \(.*,7\)$/);
   });
 
   it("reports an audited change that does not exist, a request audited twice, and a broken audit chain", async () => {

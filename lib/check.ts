@@ -131,6 +131,19 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
            GROUP BY a.input->>'requestId' HAVING count(*) > 1`,
   },
   {
+    name: "parameters compiled",
+    promise:
+      "the state rules use FRED's parameters as domain_lifecycle_parameters and enum_parameters hold them (compiled into the rules when they change)",
+    sql: `SELECT format('%s: compiled %s, stored %s', d.what, coalesce(d.compiled, 'none'), coalesce(d.stored, 'none')) AS example
+            FROM (SELECT 'domain_lifecycle_parameters' AS what,
+                         (SELECT string_agg(l::text, '; ' ORDER BY l.valid_from) FROM console.lifecycle_periods() l) AS compiled,
+                         (SELECT string_agg(l::text, '; ' ORDER BY l.valid_from) FROM console.lifecycle_periods_stored() l) AS stored
+                  UNION ALL
+                  SELECT 'enum_parameters', (SELECT p::text FROM console.state_parameters() p),
+                         (SELECT p::text FROM console.state_parameters_stored() p)) d
+           WHERE d.compiled IS DISTINCT FROM d.stored`,
+  },
+  {
     name: "blocks without their request",
     promise: "a block that is not lifted has its serverBlocked request, not canceled before it began",
     sql: `SELECT format('block %s on object %s', b.id, b.object_id) AS example

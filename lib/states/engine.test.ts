@@ -438,5 +438,41 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       expect(await held(db.sql, contact, "deleteCandidate", "2027-03-04T23:00:00Z")).toBe(true);
       expect(await historyProblems(db.sql)).toEqual([]);
     });
+
+    it("moves a never-updated contact's candidacy later at its first update, writing nothing until a run is due", async () => {
+      // After the cursor (2027-03-06T00:00, the previous test's run). Unlinked and never updated
+      // (object.update NULL): a delete candidate from 2027-09-06 00:00 CEST, six months after its
+      // creation's day. FRED updates it for the first time on 2027-04-10 at 12:00 CEST.
+      const created = "2027-03-06T01:00:00Z";
+      const contact = await changeAt(db.sql, created, (tx) => createObject(tx, TYPE.contact, "FIRST-UPDATE", created));
+      await runStateEngine(db.sql, { at: new Date("2027-03-06T02:00:00Z") });
+      const recorded = () =>
+        db.sql.query<{ next_at: Date; exact_to: Date }>(
+          "SELECT next_at, exact_to FROM console.state_next_event WHERE object_id = $1",
+          [contact],
+        );
+      const before = await recorded();
+      expect(before[0].next_at).toEqual(new Date("2027-09-05T22:00:00Z"));
+      const update = "2027-04-10T10:00:00Z";
+      const recomputations = await changeAt(db.sql, update, async (tx) => {
+        await tx.query("SET LOCAL track_functions = 'pl'");
+        await tx.query("UPDATE object SET upid = 1, update = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = $1", [contact, update]);
+        await tx.query("SET CONSTRAINTS ALL IMMEDIATE"); // the deferred trigger, before the commit
+        const [calls] = await tx.query<{ n: number }>(
+          "SELECT coalesce(pg_stat_get_xact_function_calls('console.state_changed'::regproc), 0)::int AS n",
+        );
+        return calls.n;
+      });
+      // Its candidacy only moved later: nothing is computed or written at the update.
+      expect(recomputations).toBe(0);
+      expect(await recorded()).toEqual(before);
+      // The run at the old instant finds nothing to do; the candidacy begins six months after the update's day.
+      await runStateEngine(db.sql, { at: new Date("2027-09-06T12:00:00Z") });
+      expect(await held(db.sql, contact, "deleteCandidate", "2027-09-05T22:00:00Z")).toBe(false);
+      await runStateEngine(db.sql, { at: new Date("2027-10-11T00:00:00Z") });
+      expect(await held(db.sql, contact, "deleteCandidate", "2027-10-09T21:59:59Z")).toBe(false);
+      expect(await held(db.sql, contact, "deleteCandidate", "2027-10-09T22:00:00Z")).toBe(true);
+      expect(await historyProblems(db.sql)).toEqual([]);
+    });
   });
 });
