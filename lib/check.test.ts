@@ -148,9 +148,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     // Changed the way a registry operator changes them: the rules' constants follow in the same transaction.
     const followed = await violated("parameters compiled", async (tx) => {
       await tx.query("UPDATE enum_parameters SET val = '7' WHERE id = 11");
-      await tx.query(
-        "UPDATE domain_lifecycle_parameters SET expiration_registration_protection_period = interval '75 days'",
-      );
+      await tx.query("UPDATE domain_lifecycle_parameters SET expiration_registration_protection_period = interval '75 days'");
       const [p] = await tx.query<{ months: number; registration: string }>(
         `SELECT (SELECT protection_months FROM console.state_parameters()) AS months,
                 (SELECT string_agg(registration::text, ',') FROM console.lifecycle_periods()) AS registration`,

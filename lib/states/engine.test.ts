@@ -447,10 +447,9 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       const contact = await changeAt(db.sql, created, (tx) => createObject(tx, TYPE.contact, "FIRST-UPDATE", created));
       await runStateEngine(db.sql, { at: new Date("2027-03-06T02:00:00Z") });
       const recorded = () =>
-        db.sql.query<{ next_at: Date; exact_to: Date }>(
-          "SELECT next_at, exact_to FROM console.state_next_event WHERE object_id = $1",
-          [contact],
-        );
+        db.sql.query<{ next_at: Date; exact_to: Date }>("SELECT next_at, exact_to FROM console.state_next_event WHERE object_id = $1", [
+          contact,
+        ]);
       const before = await recorded();
       expect(before[0].next_at).toEqual(new Date("2027-09-05T22:00:00Z"));
       const update = "2027-04-10T10:00:00Z";
