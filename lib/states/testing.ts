@@ -119,6 +119,21 @@ export async function historyProblems(db: SqlExecutor): Promise<unknown[]> {
   );
 }
 
+/**
+ * Counts the calls of a PL/pgSQL function (triggers included) from now on in this transaction:
+ * switches track_functions on for it and returns what reads the count since. The server's count is
+ * the backend's, not the transaction's (pending statistics carry over), hence the difference.
+ */
+export async function functionCalls(tx: SqlExecutor, fn: string): Promise<() => Promise<number>> {
+  await tx.query("SET LOCAL track_functions = 'pl'");
+  const read = async () => {
+    const [row] = await tx.query<{ n: number }>("SELECT coalesce(pg_stat_get_xact_function_calls($1::regproc), 0)::int AS n", [fn]);
+    return Number(row.n);
+  };
+  const before = await read();
+  return async () => (await read()) - before;
+}
+
 /** Runs `work` in one transaction with the engine's marking clock set to `at`. */
 export async function changeAt<T>(
   db: { transaction<R>(work: (tx: SqlExecutor) => Promise<R>): Promise<R> },
