@@ -1,21 +1,15 @@
--- A contact, nsset or keyset that loses its last link ends "linked" at commit, and an unlinked one
--- that FRED updates ends "deleteCandidate" at commit, without the general recomputation (issue 25,
--- fifth step), as one that gains its first link already began "linked".
+-- A contact, nsset or keyset that loses its last link ends "linked" at commit without the general
+-- recomputation (issue 25, fifth step), as one that gains its first link already began it.
 --
 -- bench:fred at 100,000 domains (admin contact added, then removed): the removal that leaves a
 -- contact unlinked recomputed every state of the contact with console.object_state_periods_of,
 -- about 0.5 ms in the server (pg_stat_statements), which made the p95 of that operation 2.1 ms
 -- against FRED's 0.7. Now: one read, the row closed with its feed row, the next change bounded.
---
--- bench:fred at 1,500,000 domains, a contact's object.update: the first update of one of the demo's
--- delete candidates (7,108 of 530,000 contacts) recomputed the contact in full with
--- console.object_state_periods_of: 804 µs in the server (pg_stat_statements), against 38 µs for
--- the trigger's probe of a linked contact.
 
--- console.state_changed as in 20261127000000_fred_after_triggers, with the shortcuts for p_link = 1
--- (a lost last link) and p_link = 3 (a later object.update); both link shortcuts and the general
--- recomputation end in one write of the rows, their feed rows and the object's next change (the
--- link gained keeps its recorded next change, which at worst wakes a run early).
+-- console.state_changed as in 20261127000000_fred_after_triggers, with the fast path for p_link = 1;
+-- both link fast paths and the general recomputation end in one write of the rows, their feed rows
+-- and the object's next change (the link gained keeps its recorded next change, which at worst
+-- wakes a run early).
 CREATE OR REPLACE FUNCTION console.state_changed(p_id integer, p_link smallint DEFAULT 0, p_old_exdate date DEFAULT NULL,
     p_old_updated timestamptz DEFAULT NULL, p_old_nsset_missing boolean DEFAULT NULL, p_old_linked boolean DEFAULT NULL)
 RETURNS void
@@ -52,46 +46,51 @@ BEGIN
         END IF;
     END IF;
     PERFORM console.state_object_row_lock(p_id);
-    -- Three changes of a contact, nsset or keyset that alter nothing but one state, without the
-    -- general recomputation; each only when its history is exact up to now and no work is pending:
-    --   * p_link = 2, a link added to an unlinked one (its BEFORE trigger caught it up): linked
-    --     begins now and deleteCandidate, if open, ends now. Its recorded next change (a
-    --     deleteCandidate threshold, now gone) only wakes a run early.
-    --   * p_link = 1, its last link lost (an admin or tech contact removed, a domain's nsset or
-    --     keyset changed): linked ends now. No state of theirs but deleteCandidate follows from
-    --     their links, and it begins no sooner than the protection period after the last link.
-    --   * p_link = 3, an unlinked one updated later than before (object.update): an open
-    --     deleteCandidate ends now. No other state of theirs follows from object.update, and
-    --     deleteCandidate begins no sooner than the protection period after the update.
-    -- For 1 and 3 nothing may have been due before the change (no catch-up), and the recorded next
-    -- change becomes, if later, the earliest that deleteCandidate could begin (the bound the object
-    -- trigger's WHEN clause uses): the scheduled run then recomputes the object and records the
-    -- exact instant.
-    IF p_link IN (1, 2, 3) THEN
+    -- A link added to an unlinked contact, nsset or keyset (its BEFORE trigger caught it up): linked
+    -- begins now and deleteCandidate, if open, ends now; nothing else follows from its links. Its
+    -- recorded next change (a deleteCandidate threshold, now gone) only wakes a run early.
+    IF p_link = 2 THEN
         SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
                EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS linked,
-               CASE WHEN p_link = 3 THEN EXISTS (SELECT 1 FROM object_state os
-                                                  WHERE os.object_id = p_id AND os.state_id = 17 AND os.valid_to IS NULL) END AS candidate,
                EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
                coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact,
-               ne.next_at IS NULL OR ne.next_at > v_at AS nothing_due,
-               CASE WHEN p_link = 2 THEN ne.next_at
-                    ELSE least(ne.next_at, v_at + (SELECT make_interval(months => p.protection_months) FROM console.state_parameters() p)
-                                                - interval '2 days') END AS next_at
+               ne.next_at
           INTO r
           FROM object_registry ob CROSS JOIN console.state_engine e
           LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
          WHERE ob.id = p_id;
-        IF p_link = 2 AND r.linked THEN
+        IF r.linked THEN
             RETURN;  -- linked by another transaction meanwhile (this one now holds the object)
         END IF;
-        IF r.linkable AND NOT r.pending AND r.exact
-           AND (CASE p_link WHEN 2 THEN true
-                            WHEN 1 THEN r.linked AND r.nothing_due
-                            ELSE NOT r.linked AND r.candidate AND r.nothing_due END) THEN
+        IF r.linkable AND NOT r.pending AND r.exact THEN
             v_fast := true;
-            v_close := CASE p_link WHEN 1 THEN ARRAY[16] ELSE ARRAY[17] END;
-            v_open := CASE p_link WHEN 2 THEN ARRAY[16] ELSE '{}' END;
+            v_close := ARRAY[17];
+            v_open := ARRAY[16];
+            v_next := r.next_at;
+        END IF;
+    END IF;
+    -- A contact, nsset or keyset that lost its last link (an admin or tech contact removed, a
+    -- domain's nsset or keyset changed): linked ends now, and nothing else changes now (no state
+    -- of theirs but deleteCandidate follows from their links, and it begins no sooner than the
+    -- protection period after the last link). Its recorded next change becomes, if later, the
+    -- earliest that deleteCandidate could begin, the bound the object trigger's WHEN clause uses:
+    -- the scheduled run then recomputes the object and records the exact instant. Only when
+    -- nothing was due before the change (no catch-up) and no work is pending for it.
+    IF p_link = 1 AND NOT v_fast THEN
+        SELECT ob.type IN (1, 2, 4) AND ob.erdate IS NULL AND ob.crdate AT TIME ZONE 'UTC' <= v_at AS linkable,
+               EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = p_id AND os.state_id = 16 AND os.valid_to IS NULL) AS linked,
+               EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = p_id) AS pending,
+               coalesce(greatest(e.cursor, ne.exact_to), '-infinity') <= v_at AS exact,
+               ne.next_at IS NULL OR ne.next_at > v_at AS nothing_due,
+               least(ne.next_at, v_at + make_interval(months => p.protection_months) - interval '2 days') AS next_at
+          INTO r
+          FROM object_registry ob CROSS JOIN console.state_engine e CROSS JOIN console.state_parameters() p
+          LEFT JOIN console.state_next_event ne ON ne.object_id = ob.id
+         WHERE ob.id = p_id;
+        IF r.linkable AND r.linked AND NOT r.pending AND r.exact AND r.nothing_due THEN
+            v_fast := true;
+            v_close := ARRAY[16];
+            v_open := '{}';
             v_next := r.next_at;
         END IF;
     END IF;
@@ -180,35 +179,5 @@ BEGIN
     END IF;
     INSERT INTO console.state_next_event (object_id, next_at, exact_to) VALUES (p_id, v_next, v_at)
         ON CONFLICT (object_id) DO UPDATE SET next_at = excluded.next_at, exact_to = excluded.exact_to;
-END
-$$;
-
--- console.state_object_update as in 20261127000000_fred_after_triggers, calling p_link = 3 for a later update.
-CREATE OR REPLACE FUNCTION console.state_object_update() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public SET plan_cache_mode = force_generic_plan AS $$
-DECLARE
-    v_at timestamptz;
-BEGIN
-    IF EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = NEW.id AND os.state_id = 16 AND os.valid_to IS NULL)
-       OR (SELECT o.type FROM object_registry o WHERE o.id = NEW.id) NOT IN (1, 2, 4) THEN
-        RETURN NULL;
-    END IF;
-    v_at := console.state_clock();
-    IF NOT console.state_engine_open(NEW.id, v_at) THEN
-        RETURN NULL;
-    END IF;
-    -- Updated later, nothing due, no work pending, no deleteCandidate open: deleteCandidate only
-    -- moves later (decided holding the engine's lock shared, so no run applies older data after).
-    IF coalesce(NEW.update > OLD.update, false)
-       AND EXISTS (SELECT 1 FROM console.state_next_event ne WHERE ne.object_id = NEW.id AND ne.next_at > v_at)
-       AND NOT EXISTS (SELECT 1 FROM console.state_pending sp WHERE sp.object_id = NEW.id)
-       AND NOT EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = NEW.id AND os.state_id = 17 AND os.valid_to IS NULL) THEN
-        RETURN NULL;
-    END IF;
-    -- Updated later: the shortcut for a delete candidate (p_link 3), else the general recomputation.
-    PERFORM console.state_changed(NEW.id, CASE WHEN coalesce(NEW.update > OLD.update, OLD.update IS NULL AND NEW.update IS NOT NULL)
-                                              THEN 3 ELSE 0 END::smallint,
-                                  NULL, coalesce(OLD.update AT TIME ZONE 'UTC', '-infinity'));
-    RETURN NULL;
 END
 $$;
