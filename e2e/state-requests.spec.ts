@@ -156,3 +156,38 @@ test("an operator bulk-blocks three domains from a pasted list, dry run first", 
     /Blocked \(block \d+\) from .* by bea: serverBlocked/,
   );
 });
+
+test("a bulk change with a refused name says nothing was made, in a warning, and names no request", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "bruno", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.goto("/objects?type=domain&states=serverBlocked,serverOutzoneManual,serverInzoneManual&state_match=any&mode=not&size=25");
+  const names = (await page.locator("table.objects-table tbody td.col-name a").allTextContents()).slice(20, 22);
+  expect(names).toHaveLength(2);
+
+  await page.goto("/requests/bulk");
+  const form = page.getByRole("form", { name: "Bulk change" });
+  await form.getByLabel(/^Names or handles/).fill([...names, "nowhere-at-all.cz"].join("\n"));
+  await form.getByLabel("Change", { exact: true }).selectOption("request");
+  await form.getByLabel("State", { exact: true }).selectOption("serverInzoneManual");
+  await form.getByLabel("Reason").fill("zone test");
+
+  // The dry run's refusal is a warning, not a success.
+  await form.getByRole("button", { name: "Dry run" }).click();
+  await expect(form.locator(".form-warning")).toHaveText("Dry run: 2 of 3 will apply, 1 refused; nothing was changed.");
+  await expect(form.locator(".form-ok")).toHaveCount(0);
+
+  await form.getByRole("button", { name: "Apply to all" }).click();
+  await expect(form.locator(".form-warning")).toHaveText(
+    "1 of 3 cannot be applied; nothing was changed. Fix or remove them and try again.",
+  );
+  const rows = form.locator("table.bulk-outcomes tbody tr");
+  await expect(rows).toHaveCount(3);
+  for (const i of [0, 1]) {
+    await expect(rows.nth(i)).toHaveClass("not-made");
+    await expect(rows.nth(i)).toContainText(`not made, as the batch was refused: serverInzoneManual on ${names[i]}`);
+    await expect(rows.nth(i)).not.toContainText(/Request \d+/);
+  }
+  await expect(rows.nth(2)).toHaveClass("refused");
+  await page.screenshot({ path: testInfo.outputPath("bulk-refused.png"), fullPage: true });
+});

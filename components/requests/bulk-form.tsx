@@ -49,6 +49,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
     startTransition(() => dispatch(data));
   };
   const outcomes = result?.ok ? (result.data?.outcomes ?? []) : [];
+  const refused = result?.ok ? (result.data?.refused ?? 0) : 0;
 
   return (
     <form ref={form} className="request-form" aria-label={t("label")} onSubmit={(e) => e.preventDefault()}>
@@ -130,7 +131,15 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           </p>
         )}
       </fieldset>
-      {!pending && <ActionMessage result={result} />}
+      {!pending &&
+        (refused > 0 && result?.ok ? (
+          // Some objects refused: nothing was changed, and the message says so as a warning.
+          <p className="form-warning" role="alert">
+            {result.message}
+          </p>
+        ) : (
+          <ActionMessage result={result} />
+        ))}
       {!pending && outcomes.length > 0 && (
         <table className="data-table bulk-outcomes">
           <thead>
@@ -141,7 +150,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           </thead>
           <tbody>
             {outcomes.map((o) => (
-              <tr key={o.name} className={o.ok ? "ok" : "refused"}>
+              <tr key={o.name} className={o.made || (o.ok && !refused) ? "ok" : o.ok ? "not-made" : "refused"}>
                 <td>{o.objectId ? <a href={`/objects/${o.objectId}`}>{o.name}</a> : o.name}</td>
                 <td>{o.message}</td>
               </tr>

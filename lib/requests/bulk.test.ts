@@ -70,7 +70,18 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
     const refused = await bulk({ names: "one.cz two.cz nowhere.cz", apply: true });
     expect(refused.applied).toBe(false);
     expect(refused.message).toBe("1 of 3 cannot be applied; nothing was changed. Fix or remove them and try again.");
+    expect(refused.refused).toBe(1);
     expect(await requests()).toBe(before);
+    // The objects that passed name no request (none was made), only what they would have got.
+    expect(refused.outcomes.map((o) => [o.name, o.ok, o.made])).toEqual([
+      ["one.cz", true, false],
+      ["two.cz", true, false],
+      ["nowhere.cz", false, false],
+    ]);
+    for (const o of refused.outcomes.slice(0, 2)) {
+      expect(o.message).toMatch(/^not made, as the batch was refused: .* blocked from now/);
+      expect(o.message).not.toMatch(/Block \d+|Request \d+/);
+    }
 
     const batchId = randomUUID();
     const applied = await bulk({

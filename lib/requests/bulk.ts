@@ -63,7 +63,10 @@ export async function bulkChoices(): Promise<{
 export interface BulkOutcome {
   name: string;
   objectId: number | null;
+  /** The object passes every rule (it will apply, or was applied, or would have been). */
   ok: boolean;
+  /** Its request or block exists now: an apply that committed. */
+  made: boolean;
   message: string;
 }
 
@@ -71,6 +74,8 @@ export interface BulkOutcome {
 export interface BulkResult {
   message: string;
   applied: boolean;
+  /** How many objects were refused (a dry run's or an apply's); the message is then a warning. */
+  refused: number;
   batchId: string;
   outcomes: BulkOutcome[];
 }
@@ -84,9 +89,17 @@ class AlreadyApplied extends Error {
 
 /** Raised inside the transaction to roll everything back (a dry run, or an apply with refusals). */
 class RollBack extends Error {
-  constructor(readonly outcomes: BulkOutcome[]) {
+  constructor(readonly outcomes: Tried[]) {
     super("roll back");
   }
+}
+
+/** An object's outcome as the page gets it. */
+const said = ({ notMade: _, ...outcome }: Tried): BulkOutcome => outcome;
+
+/** An object's outcome inside the transaction, with what to say of it if the apply rolls back. */
+interface Tried extends BulkOutcome {
+  notMade?: string;
 }
 
 /**
@@ -129,6 +142,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     return {
       message: render(msg("bulk.alreadyApplied", { count: done.n }), locale),
       applied: true,
+      refused: 0,
       batchId: data.batchId,
       outcomes: [],
     };
@@ -169,10 +183,10 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       }
       // The instant after the locks: not before the change of a writer this one waited for.
       const now = await changeInstant(tx);
-      const outcomes: BulkOutcome[] = [];
+      const outcomes: Tried[] = [];
       for (const target of targets) {
         if (target.id === null) {
-          outcomes.push({ name: target.name, objectId: null, ok: false, message: target.problem ?? "" });
+          outcomes.push({ name: target.name, objectId: null, ok: false, made: false, message: target.problem ?? "" });
           continue;
         }
         await tx.query("SAVEPOINT bulk_object");
@@ -195,12 +209,14 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
             name: target.name,
             objectId: target.id,
             ok: true,
+            made: data.apply,
             message: render(data.apply ? result.message : msg("bulk.willApply", { change: result.summary }), locale),
+            notMade: render(msg("bulk.notMade", { change: result.summary }), locale),
           });
         } catch (error) {
           await tx.query("ROLLBACK TO SAVEPOINT bulk_object");
           if (!(error instanceof InputError)) throw error;
-          outcomes.push({ name: target.name, objectId: target.id, ok: false, message: render(error.text, locale) });
+          outcomes.push({ name: target.name, objectId: target.id, ok: false, made: false, message: render(error.text, locale) });
         }
       }
       if (!data.apply || outcomes.some((o) => !o.ok)) throw new RollBack(outcomes);
@@ -216,14 +232,16 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     return {
       message: render(msg("bulk.applied", { count: outcomes.length, batch: data.batchId }), locale),
       applied: true,
+      refused: 0,
       batchId: data.batchId,
-      outcomes,
+      outcomes: outcomes.map(said),
     };
   } catch (error) {
     if (error instanceof AlreadyApplied)
       return {
         message: render(msg("bulk.alreadyApplied", { count: error.requests }), locale),
         applied: true,
+        refused: 0,
         batchId: data.batchId,
         outcomes: [],
       };
@@ -233,8 +251,9 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       return {
         message: render(msg("bulk.dryRun", { ok: error.outcomes.length - refused, total: error.outcomes.length, refused }), locale),
         applied: false,
+        refused,
         batchId: data.batchId,
-        outcomes: error.outcomes,
+        outcomes: error.outcomes.map(said),
       };
     await audit(db.sql, {
       action: "bulk.apply",
@@ -246,8 +265,10 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     return {
       message: render(msg("bulk.refused", { refused, total: error.outcomes.length }), locale),
       applied: false,
+      refused,
       batchId: data.batchId,
-      outcomes: error.outcomes,
+      // Nothing was made: an object that passed says what it would have got, not a request id.
+      outcomes: error.outcomes.map(({ notMade, ...o }) => (o.ok ? { ...o, made: false, message: notMade ?? o.message } : o)),
     };
   }
 }

@@ -108,6 +108,7 @@ export const server: Catalog<typeof en> = {
     noSuchObject:
       "{type, select, domain {Nesmazaná doména} contact {Nesmazaný kontakt} nsset {Nesmazaná sada jmenných serverů (nsset)} keyset {Nesmazaná sada klíčů (keyset)} object {Nesmazaný objekt} other {Nesmazaný objekt typu {type}}} s názvem {name} neexistuje.",
     ambiguous: "{name} označuje více objektů ({types}); zvolte typ.",
+    notMade: "neprovedeno, dávka byla odmítnuta: {change}",
     willApply: "provede se: {change}",
     applied:
       "{count, plural, one {Provedeno u # objektu} few {Provedeno u všech # objektů} other {Provedeno u všech # objektů}} (dávka {batch}).",

@@ -107,6 +107,7 @@ export const server = {
     noSuchObject:
       "There is no live {type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} object {object} other {{type}}} named {name}.",
     ambiguous: "{name} names several objects ({types}); choose a type.",
+    notMade: "not made, as the batch was refused: {change}",
     willApply: "will apply: {change}",
     applied: "{count, plural, one {Applied to # object} other {Applied to all # objects}} (batch {batch}).",
     dryRun: "Dry run: {ok, number} of {total, number} will apply{refused, plural, =0 {} other {, # refused}}; nothing was changed.",
