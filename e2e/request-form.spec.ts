@@ -121,3 +121,52 @@ test("every part of a list's link that is not used is named in a notice", async 
     await expect(page.locator(".notice[role=status]"), query).toContainText(notice);
   }
 });
+
+test("forms keep what was typed when the server refuses it, and a past start is said before asking", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "quentin", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+  const name = await openQuietDomain(page, 40);
+  const form = page.getByRole("form", { name: "Request a state" });
+
+  // A start in the past: said in the summary, and nothing is asked or sent.
+  await form.getByLabel("State").selectOption("serverOutzoneManual");
+  await form.getByLabel(/^Start/).fill(pragueWallTime(-2));
+  await expect(form.getByRole("alert")).toHaveText(
+    `The start (${pragueWallTime(-2).replace("T", " ")} Europe/Prague) has passed already: the request would be refused. Leave it empty to start now.`,
+  );
+  await expect(form.getByRole("button", { name: "Create request" })).toBeDisabled();
+
+  // A request the server refuses (it overlaps one already made): every field keeps its value.
+  const from = pragueWallTime(5);
+  const to = pragueWallTime(9);
+  await form.getByLabel(/^Start/).fill(from);
+  await form.getByLabel(/^End/).fill(to);
+  await form.getByLabel(/^Reason/).fill("first period");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(new RegExp(`^Request \\d+: serverOutzoneManual on ${name.replaceAll(".", "\\.")}`));
+  await form.getByLabel("State").selectOption("serverOutzoneManual");
+  await form.getByLabel(/^Start/).fill(pragueWallTime(7));
+  await form.getByLabel(/^End/).fill(pragueWallTime(12));
+  await form.getByLabel(/^Reason/).fill("overlapping period");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-error")).toBeVisible();
+  await expect(form.getByLabel("State")).toHaveValue("serverOutzoneManual");
+  await expect(form.getByLabel(/^Start/)).toHaveValue(pragueWallTime(7));
+  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(12));
+  await expect(form.getByLabel(/^Reason/)).toHaveValue("overlapping period");
+  await expect(form.locator("p.preview")).toContainText(`${name} will get serverOutzoneManual`);
+  await page.screenshot({ path: testInfo.outputPath("request-refused-kept.png"), fullPage: true });
+
+  // The block form too: an end before its start is refused, and the dates and reason stay.
+  const block = page.getByRole("region", { name: "Administrative block" });
+  await block.getByLabel(/^Block from/).fill(pragueWallTime(6));
+  await block.getByLabel(/^until/).fill(pragueWallTime(4));
+  await block.getByLabel("Reason").fill("court order 8/2026");
+  await block.getByRole("button", { name: "Block", exact: true }).click();
+  await expect(block.locator(".form-error")).toBeVisible();
+  await expect(block.getByLabel(/^Block from/)).toHaveValue(pragueWallTime(6));
+  await expect(block.getByLabel(/^until/)).toHaveValue(pragueWallTime(4));
+  await expect(block.getByLabel("Reason")).toHaveValue("court order 8/2026");
+  await page.screenshot({ path: testInfo.outputPath("block-refused-kept.png"), fullPage: true });
+});

@@ -5,6 +5,7 @@ import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
 import { wallTime } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
+import { START_GRACE_MS } from "@/lib/requests/limits";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -68,12 +69,17 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   // What the server would refuse about the period, said while typing (wall times in the registry's zone).
   const wall = (value: string) => (value.length === 16 ? `${value}:00` : value);
   const now = wallTime(Date.now(), timeZone);
+  // The server takes a start up to a minute ago as now (the form took a moment to send); an earlier
+  // one it refuses, so it is said here instead of asking "from now?" first.
+  const graceStart = wallTime(Date.now() - START_GRACE_MS, timeZone);
   const period =
-    to && from && wall(to) <= wall(from)
-      ? t("endBeforeStart", { to: show(to), from: show(from) })
-      : to && wall(to) <= now
-        ? t("endInPast", { to: show(to) })
-        : null;
+    from && wall(from) < graceStart
+      ? t("startInPast", { from: show(from) })
+      : to && from && wall(to) <= wall(from)
+        ? t("endBeforeStart", { to: show(to), from: show(from) })
+        : to && wall(to) <= now
+          ? t("endInPast", { to: show(to) })
+          : null;
   const startsNow = !from || wall(from) <= now;
 
   return (
@@ -83,8 +89,13 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
       className="request-form"
       aria-label={t("label")}
       onSubmit={(event) => {
+        // Sent here, not by the form action, which would reset the fields afterwards even when the
+        // server refuses (the state select then showed "choose a state" under a summary naming it).
+        event.preventDefault();
         // A request from now takes effect at once: asked for once more before it is sent.
-        if (chosen && startsNow && !window.confirm(t("confirmNow", { state: chosen.name, name: objectName }))) event.preventDefault();
+        if (chosen && startsNow && !window.confirm(t("confirmNow", { state: chosen.name, name: objectName }))) return;
+        const data = new FormData(event.currentTarget);
+        startTransition(() => formAction(data));
       }}
     >
       <input type="hidden" name="objectId" value={objectId} />

@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useActionState } from "react";
+import { type ReactNode, startTransition, useActionState, useEffect, useRef } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -13,15 +13,28 @@ interface ActionFormProps {
   children: ReactNode;
 }
 
-/** A form bound to a server action, showing the action's message or error beside it. */
+/**
+ * A form bound to a server action, showing the action's message or error beside it. What was typed
+ * stays when the server refuses it (a form action alone would reset every field afterwards); the
+ * fields start afresh after a change that was made. Without JavaScript the form still posts to the
+ * action.
+ */
 export function ActionForm({ action, confirm, className, children }: ActionFormProps) {
   const [result, formAction, pending] = useActionState(action, null);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (result?.ok) form.current?.reset();
+  }, [result]);
   return (
     <form
+      ref={form}
       action={formAction}
       className={className}
       onSubmit={(event) => {
-        if (confirm && !window.confirm(confirm)) event.preventDefault();
+        event.preventDefault();
+        if (confirm && !window.confirm(confirm)) return;
+        const data = new FormData(event.currentTarget);
+        startTransition(() => formAction(data));
       }}
     >
       <fieldset disabled={pending} className="plain">

@@ -12,9 +12,9 @@ import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { parseInstant } from "../objects/filter";
 
-/** A start this close to now (in the past) is taken as now: the form took a moment to send. */
-const START_GRACE_MS = 60_000;
-export const REASON_MAX = 300;
+import { REASON_MAX, START_GRACE_MS } from "./limits";
+
+export { REASON_MAX } from "./limits";
 
 export const reasonSchema = z
   .string({ error: zodError("reason.missing") })

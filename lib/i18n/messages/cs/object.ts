@@ -131,6 +131,7 @@ export const object: Catalog<typeof en> = {
     chooseState: "— zvolte stav —",
     blockElsewhere: "serverBlocked se nastavuje akcí Blokovat výše, spolu s jejími zákazy.",
     confirmNow: "Požádat o {state} u {name} od teď? Platí hned po vytvoření.",
+    startInPast: "Začátek ({from}) už uplynul: požadavek by byl odmítnut. Pro začátek hned jej nechte prázdný.",
     endBeforeStart: "Konec ({to}) není po začátku ({from}): požadavek by byl odmítnut.",
     endInPast: "Konec ({to}) už uplynul: požadavek by byl odmítnut.",
   },

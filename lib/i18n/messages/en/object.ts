@@ -129,6 +129,7 @@ export const object = {
     chooseState: "— choose a state —",
     blockElsewhere: "serverBlocked is set with the Block action above, together with its prohibitions.",
     confirmNow: "Request {state} on {name} from now? It takes effect as soon as it is created.",
+    startInPast: "The start ({from}) has passed already: the request would be refused. Leave it empty to start now.",
     endBeforeStart: "The end ({to}) is not after the start ({from}): the request would be refused.",
     endInPast: "The end ({to}) has passed already: the request would be refused.",
   },
