@@ -36,7 +36,7 @@ export function SimpleTable<T>({
         {rows.map((row) => (
           <tr key={rowKey(row)}>
             {columns.map((c) => (
-              <td key={c.header} className={c.className}>
+              <td key={c.header} className={c.className} data-label={c.header}>
                 {c.cell(row)}
               </td>
             ))}

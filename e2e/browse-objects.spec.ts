@@ -20,6 +20,7 @@ test("support finds outzone domains of one registrar, sorts by expiration, pages
   // "has outzone now", domains only.
   const form = page.getByRole("form", { name: "Filter objects" });
   await form.getByLabel("Type").selectOption("domain");
+  await form.getByText("Choose states").click();
   await form.getByRole("checkbox", { name: "outzone", exact: true }).check();
   await expect(form.getByRole("radio", { name: "has now" })).toBeChecked();
   await form.getByRole("button", { name: "Apply filters" }).click();

@@ -74,26 +74,32 @@ export default async function AuditPage(props: PageProps<"/audit">) {
           <tbody>
             {audit.rows.map((row) => (
               <tr key={row.id}>
-                <td>{String(row.id)}</td>
-                <td className="nowrap">{fmt.instant(row.at)}</td>
-                <td>
+                <td data-label={t("audit.columns.id")}>{String(row.id)}</td>
+                <td data-label={t("audit.columns.time")} className="nowrap">
+                  {fmt.instant(row.at)}
+                </td>
+                <td data-label={t("audit.columns.actor")}>
                   {row.actor ?? tc("none")}
                   {row.role && <div className="muted">{isRole(row.role) ? tc(`roles.${row.role}`) : row.role}</div>}
                 </td>
-                <td className="mono">{row.action}</td>
-                <td>{row.objectIds.join(", ")}</td>
-                <td className="audit-input">
+                <td data-label={t("audit.columns.action")} className="mono">
+                  {row.action}
+                </td>
+                <td data-label={t("audit.columns.objects")}>{row.objectIds.join(", ")}</td>
+                <td data-label={t("audit.columns.input")} className="audit-input">
                   {Object.entries(row.input).map(([key, value]) => (
                     <div key={key}>
                       <span className="muted">{key}:</span> {typeof value === "string" ? value : JSON.stringify(value)}
                     </div>
                   ))}
                 </td>
-                <td className={`result-${row.result}`}>
+                <td data-label={t("audit.columns.result")} className={`result-${row.result}`}>
                   {t("audit.result", { result: row.result })}
                   {row.errorCode && <div className="muted">{row.errorCode}</div>}
                 </td>
-                <td className="mono">{row.clientAddress ?? ""}</td>
+                <td data-label={t("audit.columns.client")} className="mono">
+                  {row.clientAddress ?? ""}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -30,6 +30,7 @@ function ChoiceSelect({
   empty,
   choices,
   show = (choice) => choice,
+  onChange,
 }: {
   label: string;
   name: string;
@@ -37,11 +38,12 @@ function ChoiceSelect({
   empty?: string;
   choices: string[];
   show?: (choice: string) => string;
+  onChange?: (value: string) => void;
 }) {
   return (
     <label>
       {label}
-      <select aria-label={label} name={name} defaultValue={value}>
+      <select aria-label={label} name={name} defaultValue={value} onChange={onChange && ((e) => onChange(e.target.value))}>
         {empty !== undefined && <option value="">{empty}</option>}
         {choices.map((choice) => (
           <option key={choice} value={choice}>
@@ -84,6 +86,12 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
   );
   // Controlled: the words of "all of" / "any of" follow the chosen mode.
   const [mode, setMode] = useState(text(values.mode) || "now");
+  // The state choices follow the chosen type: a domain is never offered a contact's states. A chosen
+  // state stays offered (and checked) whatever the type, so nothing chosen disappears unseen.
+  const [type, setType] = useState(text(values.type));
+  const offered = states
+    .filter((s) => chosenStates.has(s.name) || !type || s.types.includes(type))
+    .sort((a, b) => a.name.localeCompare(b.name));
   const sort = text(values.sort);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -114,6 +122,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
           empty={t("filters.allTypes")}
           choices={types}
           show={typeName}
+          onChange={setType}
         />
         <label className="grow">
           {t("filters.name")}
@@ -154,22 +163,36 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
           </label>
           <span className="muted">{t("filters.chosenStates")}</span>
         </div>
-        <div className="state-when">
-          <label>
-            {t("filters.hadAt", { zone: timeZone })}
-            <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
-          </label>
-          <WhenField label={t("filters.rangeFrom")} name="from" withTime values={values} />
-          <WhenField label={t("filters.rangeTo")} name="to" withTime values={values} />
-        </div>
-        <div className="state-choices">
-          {states.map((s) => (
-            <label key={s.name} className="inline" title={`${s.description} (${s.types.map(typeName).join(", ")})`}>
-              <input type="checkbox" name="states" value={s.name} defaultChecked={chosenStates.has(s.name)} />
-              {s.name}
-            </label>
-          ))}
-        </div>
+        {/* Only the instants the chosen mode reads: "at" an instant, or a window for the others. */}
+        {mode !== "now" && mode !== "not" && (
+          <div className="state-when">
+            {mode === "at" ? (
+              <label>
+                {t("filters.hadAt", { zone: timeZone })}
+                <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
+              </label>
+            ) : (
+              <>
+                <WhenField label={t("filters.rangeFrom")} name="from" withTime values={values} />
+                <WhenField label={t("filters.rangeTo")} name="to" withTime values={values} />
+              </>
+            )}
+          </div>
+        )}
+        {/* Closed (the list starts on the first screen); its summary names the chosen states. */}
+        <details className="state-picker">
+          <summary>
+            {chosenStates.size === 0 ? t("filters.chooseStates") : t("filters.statesChosen", { states: [...chosenStates].join(", ") })}
+          </summary>
+          <div className="state-choices">
+            {offered.map((s) => (
+              <label key={s.name} className="inline" title={`${s.description} (${s.types.map(typeName).join(", ")})`}>
+                <input type="checkbox" name="states" value={s.name} defaultChecked={chosenStates.has(s.name)} />
+                {s.name}
+              </label>
+            ))}
+          </div>
+        </details>
       </fieldset>
 
       <details

@@ -184,7 +184,11 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
           {rows.map((row) => (
             <tr key={row.id}>
               {columns.map((column) => (
-                <td key={column} className={`col-${column}${column === "created" || column === "expires" ? " nowrap" : ""}`}>
+                <td
+                  key={column}
+                  className={`col-${column}${column === "created" || column === "expires" ? " nowrap" : ""}`}
+                  data-label={t(`table.columns.${column}`)}
+                >
                   {cell(column, row)}
                 </td>
               ))}

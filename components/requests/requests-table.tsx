@@ -59,20 +59,22 @@ export function RequestsTable({ rows, labels }: { rows: RequestsTableRow[]; labe
       <tbody>
         {rows.map((r) => (
           <tr key={r.id}>
-            <td>{r.id}</td>
-            <td>
+            <td data-label={columns.request}>{r.id}</td>
+            <td data-label={columns.object}>
               <a href={`/objects/${r.objectId}#requests`}>
                 {r.object} <span className="muted">({labels.types[r.objectType] ?? r.objectType})</span>
               </a>
             </td>
-            <td>{r.state}</td>
-            <td>
+            <td data-label={columns.state}>{r.state}</td>
+            <td data-label={columns.phase}>
               <span className={`status status-${r.phase.replace(" ", "-")}`}>{labels.phases[r.phase]}</span>
             </td>
-            <td className="nowrap">{r.period}</td>
-            <td>{r.reason ?? none}</td>
-            <td>{r.author ?? none}</td>
-            <td>{r.canceled ?? none}</td>
+            <td className="period" data-label={columns.period}>
+              {r.period}
+            </td>
+            <td data-label={columns.reason}>{r.reason ?? none}</td>
+            <td data-label={columns.author}>{r.author ?? none}</td>
+            <td data-label={columns.canceled}>{r.canceled ?? none}</td>
           </tr>
         ))}
       </tbody>

@@ -51,14 +51,16 @@ export default async function TokensPage() {
           )}
           {tokens.map((token) => (
             <tr key={token.id}>
-              <td>
+              <td data-label={t("columns.client")}>
                 <strong>{token.name}</strong>
               </td>
-              <td className="nowrap">{t("created", { at: fmt.instant(token.createdAt), user: token.createdBy })}</td>
-              <td className="nowrap">
+              <td data-label={t("columns.created")} className="nowrap">
+                {t("created", { at: fmt.instant(token.createdAt), user: token.createdBy })}
+              </td>
+              <td data-label={t("columns.lastRead")} className="nowrap">
                 {token.lastUsedAt ? t("lastRead", { at: fmt.instant(token.lastUsedAt), after: String(token.lastAfter) }) : tc("never")}
               </td>
-              <td>
+              <td data-label={t("columns.status")}>
                 {token.revokedAt ? (
                   <span className="badge-off">{t("revoked", { at: fmt.instant(token.revokedAt), user: token.revokedBy ?? "" })}</span>
                 ) : (

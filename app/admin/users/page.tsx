@@ -40,17 +40,19 @@ export default async function UsersPage() {
         <tbody>
           {users.map((user) => (
             <tr key={user.id}>
-              <td>
+              <td data-label={t("users.columns.user")}>
                 <strong>{user.username}</strong>
                 {user.displayName && <div className="muted">{user.displayName}</div>}
               </td>
-              <td>{isRole(user.role) ? tc(`roles.${user.role}`) : user.role}</td>
-              <td>
+              <td data-label={t("users.columns.role")}>{isRole(user.role) ? tc(`roles.${user.role}`) : user.role}</td>
+              <td data-label={t("users.columns.status")}>
                 {user.disabled ? <span className="badge-off">{t("users.disabled")}</span> : t("users.active")}
                 <div className="muted">{t("users.sessions", { count: user.openSessions })}</div>
               </td>
-              <td className="nowrap">{user.lastSeen ? fmt.instant(user.lastSeen) : tc("never")}</td>
-              <td>
+              <td data-label={t("users.columns.lastSeen")} className="nowrap">
+                {user.lastSeen ? fmt.instant(user.lastSeen) : tc("never")}
+              </td>
+              <td data-label={t("users.columns.actions")}>
                 <UserActions user={{ ...user, lastSeen: user.lastSeen ?? "" }} roles={ROLES} isSelf={user.id === me?.userId} />
               </td>
             </tr>

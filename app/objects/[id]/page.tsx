@@ -388,10 +388,10 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
               </span>
             ),
           },
-          { header: t("requests.columns.period"), className: "nowrap", cell: (r) => period(r.from, r.to) },
+          { header: t("requests.columns.period"), className: "period", cell: (r) => period(r.from, r.to) },
           { header: t("requests.columns.reason"), cell: (r) => r.reason ?? none },
           { header: t("requests.columns.author"), cell: (r) => r.author ?? none },
-          { header: t("requests.columns.created"), className: "nowrap", cell: (r) => fmt.instant(r.created) },
+          { header: t("requests.columns.created"), cell: (r) => fmt.instant(r.created) },
           {
             header: t("requests.columns.canceled"),
             cell: (r) => cancellation(r),

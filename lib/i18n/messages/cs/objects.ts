@@ -77,6 +77,8 @@ export const objects: Catalog<typeof en> = {
     anyOf: "kterýkoli z",
     notAllOf: "všechny z (chybí aspoň jeden)",
     notAnyOf: "kterýkoli z (nemá žádný)",
+    chooseStates: "Zvolte stavy",
+    statesChosen: "Stavy: {states} (změnit)",
     chosenStates: "vybraných stavů",
     hadAt: "Okamžik ({zone})",
     rangeFrom: "Období od",

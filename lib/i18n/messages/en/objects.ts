@@ -75,6 +75,8 @@ export const objects = {
     anyOf: "any of",
     notAllOf: "all of (lacks at least one)",
     notAnyOf: "any of (has none)",
+    chooseStates: "Choose states",
+    statesChosen: "States: {states} (change)",
     chosenStates: "the chosen states",
     hadAt: "Had at ({zone})",
     rangeFrom: "Any time from",
