@@ -72,7 +72,13 @@ async function ObjectList({ params }: { params: Params }) {
   const sort = sortParam(list.sort);
   const here = { ...params, sort: sort === "name" ? undefined : sort };
   const atStart = list.atStart;
-  const total = list.estimated ? t("count.about", { n: fmt.number(list.total) }) : fmt.number(list.total);
+  // Never the planner's estimate: a number that was counted, or "more than" one that was, or "many".
+  const total = !list.atLeast
+    ? fmt.number(list.total)
+    : list.total > 0
+      ? t("count.moreThan", { n: fmt.number(list.total) })
+      : t("count.many");
+  const countAll = listHref(params, { count: "all" });
   const type = list.type ?? "all";
 
   return (
@@ -81,7 +87,14 @@ async function ObjectList({ params }: { params: Params }) {
         <h1>{t("title")}</h1>
         <p className="muted" aria-live="polite">
           {t(list.filter.deleted === "only" ? "count.deleted" : "count.matching", { count: list.total, total, type })}
-          {list.estimated && <span title={t("count.estimateHint")}> {t("count.estimate")}</span>}
+          {list.atLeast && (
+            <>
+              {" "}
+              <a href={countAll} title={t("count.countAllHint")}>
+                {t("count.countAll")}
+              </a>
+            </>
+          )}
         </p>
       </div>
       <Notices notices={list.notices.map((notice) => render(notice, locale))} />

@@ -6,13 +6,13 @@ import { useFormat, useTranslations } from "@/lib/i18n/client";
 interface ExportButtonProps {
   /** The list's query string: the export has the same filters and order. */
   query: string;
-  /** What the list shows as the total (exact or estimated), for the progress bar until the server says. */
+  /** What the list shows as the total (exact, or a counted bound), for the progress bar until the server says. */
   total: number;
 }
 
 type Progress =
   | { state: "idle" }
-  | { state: "running"; rows: number; total: number; estimated: boolean }
+  | { state: "running"; rows: number; total: number; atLeast: boolean }
   | { state: "done"; rows: number; file: string }
   | { state: "canceled" }
   /** `detail`: the server's answer, or null when it said nothing but its status. */
@@ -31,7 +31,7 @@ export function ExportButton({ query, total }: ExportButtonProps) {
   const start = async () => {
     const controller = new AbortController();
     abort.current = controller;
-    setProgress({ state: "running", rows: 0, total, estimated: true });
+    setProgress({ state: "running", rows: 0, total, atLeast: true });
     try {
       const response = await fetch(`/objects/export${query ? `?${query}` : ""}`, { signal: controller.signal });
       if (!response.ok || !response.body) {
@@ -39,7 +39,7 @@ export function ExportButton({ query, total }: ExportButtonProps) {
         throw new ExportRefused(detail || null, response.status);
       }
       const expected = Number(response.headers.get("X-Total-Count") ?? total);
-      const estimated = response.headers.get("X-Total-Estimated") === "true";
+      const atLeast = response.headers.get("X-Total-At-Least") === "true";
       const file = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "objects.csv";
       const reader = response.body.getReader();
       const parts: Uint8Array[] = [];
@@ -49,7 +49,7 @@ export function ExportButton({ query, total }: ExportButtonProps) {
         if (done) break;
         parts.push(value);
         for (const byte of value) if (byte === 10) lines++;
-        setProgress({ state: "running", rows: Math.max(0, lines - 1), total: expected, estimated });
+        setProgress({ state: "running", rows: Math.max(0, lines - 1), total: expected, atLeast });
       }
       const rows = Math.max(0, lines - 1);
       const url = URL.createObjectURL(new Blob(parts as BlobPart[], { type: "text/csv" }));
@@ -82,7 +82,7 @@ export function ExportButton({ query, total }: ExportButtonProps) {
             {t("export.progress", {
               count: progress.total,
               rows: fmt.number(progress.rows),
-              total: progress.estimated ? t("count.about", { n: fmt.number(progress.total) }) : fmt.number(progress.total),
+              total: progress.atLeast ? t("count.moreThan", { n: fmt.number(progress.total) }) : fmt.number(progress.total),
             })}
           </span>
         </>

@@ -9,7 +9,7 @@ import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { noFilter, type ObjectFilter } from "./filter";
-import { countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
+import { COUNT_LIMIT, countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
 
 /** An object filter with nothing chosen but `choices`. */
 const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({ ...noFilter(), ...choices });
@@ -46,7 +46,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
   it("pages forward and back through all live objects in case-insensitive name order, with an exact small total", async () => {
     const byName = await db.sql.query<{ id: number }>("SELECT id FROM object_registry WHERE erdate IS NULL ORDER BY lower(name), id");
     const forward = await walk({ size: "25" }, "next");
-    expect(forward[0]).toMatchObject({ total: live, estimated: false, atStart: true, previous: null, pageSize: 25 });
+    expect(forward[0]).toMatchObject({ total: live, atLeast: false, atStart: true, previous: null, pageSize: 25 });
     expect(forward.at(-1)).toMatchObject({ atEnd: true, next: null });
     expect(forward.flatMap((p) => p.rows.map((r) => r.id))).toEqual(byName.map((r) => r.id));
     expect(forward.slice(0, -1).every((p) => p.rows.length === 25)).toBe(true);
@@ -236,7 +236,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const pages = await walk({ ...params, size: "500" }, "next");
     const rows = pages.flatMap((p) => p.rows);
     const result = await exportAs(params, 40);
-    expect(result).toMatchObject({ total: 150, estimated: false });
+    expect(result).toMatchObject({ total: 150, atLeast: false });
     let text = "";
     let chunks = 0;
     for await (const chunk of result.chunks) {
@@ -272,41 +272,76 @@ describe.each(testBackends())("object list on $name", (backend) => {
     await expect(actAs(anonymous(db), () => exportObjects({}))).rejects.toBeInstanceOf(AccessError);
   });
 
-  it("counts exactly within the budget and falls back to the planner's estimate when the count is cut off", async () => {
+  it("counts exactly within the budget, and past it shows only a bound that was counted, never the estimate", async () => {
     const request = { filter: filterWith({ type: 3 }) };
-    expect(await countMatches(db.sql, request, new Date())).toEqual({ total: 150, estimated: false });
-    // A count the statement timeout cancels (as PostgreSQL reports it) gives the estimate, marked.
+    expect(await countMatches(db.sql, request, new Date())).toEqual({ total: 150, atLeast: false });
+    // Every count the statement timeout cancels (as PostgreSQL reports it): no number at all.
+    const timedOut = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
     const slow: SqlDriver = {
       ...db.sql,
       transaction: async () => {
-        throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+        throw timedOut();
       },
     };
-    const estimate = await countMatches(slow, request, new Date());
-    expect(estimate.estimated).toBe(true);
-    expect(estimate.total).toBeGreaterThan(0);
+    expect(await countMatches(slow, request, new Date())).toEqual({ total: 0, atLeast: true });
+    // The whole count cut off, the bounded ones not: the bound counted (LIMIT in the statement).
+    const statements: string[] = [];
+    const boundedOnly: SqlDriver = {
+      ...db.sql,
+      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) =>
+        db.sql.transaction((tx) =>
+          work({
+            ...tx,
+            query: (async (sql: string, params?: unknown[]) => {
+              if (sql.startsWith("SELECT count(*)")) {
+                statements.push(sql);
+                if (!/LIMIT \d+\) x$/.test(sql)) throw timedOut();
+              }
+              return tx.query(sql, params);
+            }) as typeof tx.query,
+          }),
+        )) as SqlDriver["transaction"],
+    };
+    expect(await countMatches(boundedOnly, request, new Date())).toEqual({ total: 150, atLeast: false });
+    expect(statements.map((sql) => /LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? "all")).toEqual(["all", String(COUNT_LIMIT + 1)]);
   });
 
-  it("does not count a 'contains' name search the planner expects more than NAME_COUNT_LIMIT matches of", async () => {
+  it("does not count all of a 'contains' name search the planner expects more than NAME_COUNT_LIMIT matches of", async () => {
     const counted: string[] = [];
-    // The planner's estimate, as a registry of millions would give it; the count itself is recorded.
-    const large: SqlDriver = {
+    // The planner's estimate, as a registry of millions would give it; the counts are recorded.
+    const large = (matches: number): SqlDriver => ({
       ...db.sql,
       query: (async (sql: string, params?: unknown[]) =>
         sql.startsWith("EXPLAIN")
-          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": NAME_COUNT_LIMIT + 1 } }] }]
+          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": NAME_COUNT_LIMIT * 2 } }] }]
           : db.sql.query(sql, params)) as SqlDriver["query"],
-      transaction: (async () => {
-        counted.push("count");
-        return NAME_COUNT_LIMIT + 1;
+      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
+        let limit: number | null = null;
+        await work({
+          query: (async (sql: string) => {
+            if (sql.startsWith("SELECT count(*)")) limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
+            return [{ n: 0 }];
+          }) as SqlDriver["query"],
+        } as never);
+        counted.push(String(limit));
+        return Math.min(matches, limit ?? matches);
       }) as SqlDriver["transaction"],
-    };
+    });
     const search = (match: "contains" | "prefix") => ({ filter: filterWith({ name: { text: "praha", match } }) });
-    expect(await countMatches(large, search("contains"), new Date())).toEqual({ total: NAME_COUNT_LIMIT + 1, estimated: true });
-    expect(counted).toEqual([]);
-    // A prefix search (the name index) is still counted at that size.
-    expect(await countMatches(large, search("prefix"), new Date())).toEqual({ total: NAME_COUNT_LIMIT + 1, estimated: false });
-    expect(counted).toEqual(["count"]);
+    // 19,400 match: "more than 10,000", counted with LIMIT 10,001, not the estimate of 20,000.
+    expect(await countMatches(large(19_400), search("contains"), new Date())).toEqual({ total: NAME_COUNT_LIMIT, atLeast: true });
+    expect(counted).toEqual([String(NAME_COUNT_LIMIT + 1)]);
+    // Fewer than the estimate said: the bounded count is exact.
+    counted.length = 0;
+    expect(await countMatches(large(7_000), search("contains"), new Date())).toEqual({ total: 7_000, atLeast: false });
+    // A prefix search (the name index) is counted in full at that size.
+    counted.length = 0;
+    expect(await countMatches(large(19_400), search("prefix"), new Date())).toEqual({ total: 19_400, atLeast: false });
+    expect(counted).toEqual(["Infinity"]);
+    // Asked for all: counted in full.
+    counted.length = 0;
+    expect(await countMatches(large(19_400), search("contains"), new Date(), undefined, true)).toEqual({ total: 19_400, atLeast: false });
+    expect(counted).toEqual(["Infinity"]);
   });
 });
 

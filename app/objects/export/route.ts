@@ -51,7 +51,8 @@ export async function GET(request: Request): Promise<Response> {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="objects-${stamp}.csv"`,
       "X-Total-Count": String(result.total),
-      "X-Total-Estimated": String(result.estimated),
+      // "true": more than X-Total-Count match (the count stopped there); the file has them all.
+      "X-Total-At-Least": String(result.atLeast),
       "Cache-Control": "no-store",
     },
   });

@@ -11,9 +11,10 @@ export const objects: Catalog<typeof en> = {
       "{count, plural, one {{total} odpovídající {type, select, domain {doména} contact {kontakt} nsset {sada jmenných serverů} keyset {sada klíčů} all {objekt} other {{type}}}} few {{total} odpovídající {type, select, domain {domény} contact {kontakty} nsset {sady jmenných serverů} keyset {sady klíčů} all {objekty} other {{type}}}} other {{total} odpovídajících {type, select, domain {domén} contact {kontaktů} nsset {sad jmenných serverů} keyset {sad klíčů} all {objektů} other {{type}}}}}",
     deleted:
       "{count, plural, one {{total} {type, select, domain {smazaná doména} contact {smazaný kontakt} nsset {smazaná sada jmenných serverů} keyset {smazaná sada klíčů} all {smazaný objekt} other {smazaný {type}}}} few {{total} {type, select, domain {smazané domény} contact {smazané kontakty} nsset {smazané sady jmenných serverů} keyset {smazané sady klíčů} all {smazané objekty} other {smazané {type}}}} other {{total} {type, select, domain {smazaných domén} contact {smazaných kontaktů} nsset {smazaných sad jmenných serverů} keyset {smazaných sad klíčů} all {smazaných objektů} other {smazaných {type}}}}}",
-    about: "přibližně {n}",
-    estimate: "(odhad)",
-    estimateHint: "Spočítat všechny by trvalo příliš dlouho; jde o odhad databáze.",
+    moreThan: "více než {n}",
+    many: "mnoho",
+    countAll: "Spočítat všechny",
+    countAllHint: "Spočítat všechny shody trvá déle, než stránka dovolí; tímto se spočítají jednou, pro tento seznam.",
   },
   bulkChange: "Hromadně změnit tyto objekty…",
   empty: {

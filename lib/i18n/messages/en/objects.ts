@@ -9,9 +9,12 @@ export const objects = {
       "{count, plural, one {{total} matching {type, select, all {object} other {{type}}}} other {{total} matching {type, select, all {objects} other {{type}s}}}}",
     deleted:
       "{count, plural, one {{total} deleted {type, select, all {object} other {{type}}}} other {{total} deleted {type, select, all {objects} other {{type}s}}}}",
-    about: "about {n}",
-    estimate: "(estimate)",
-    estimateHint: "Counting them all would take too long; this is the database's estimate.",
+    /** A bound that was counted: more than this many match. */
+    moreThan: "more than {n}",
+    /** Not even a bound could be counted within the page's time. */
+    many: "many",
+    countAll: "Count them all",
+    countAllHint: "Counting every match takes longer than the page allows; this counts them once, for this list.",
   },
   bulkChange: "Bulk change these…",
   empty: {
