@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
 import { I18nProvider } from "@/components/i18n/provider";
+import { SearchShortcut } from "@/components/search-shortcut";
 import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
 import { registryZone } from "@/lib/format/datetime";
@@ -33,6 +34,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang={locale}>
       <body>
         <I18nProvider locale={locale} timeZone={timeZone}>
+          {/* The first Tab stop: past the header to the page's content. */}
+          <a href="#content" className="skip-link">
+            {t("skipToContent")}
+          </a>
           <header className="topbar">
             <Link href="/" className="brand">
               {t("brand")}
@@ -56,9 +61,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                     required
                     maxLength={255}
                     aria-label={t("quickSearch.label")}
+                    aria-keyshortcuts="/"
                     placeholder={t("quickSearch.placeholder")}
+                    title={t("quickSearch.shortcut")}
                   />
                 </form>
+                <SearchShortcut />
               </search>
             )}
             <div className="who">
@@ -79,7 +87,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               )}
             </div>
           </header>
-          <main className="content">{children}</main>
+          <main className="content" id="content" tabIndex={-1}>
+            {children}
+          </main>
         </I18nProvider>
       </body>
     </html>

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
 import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
+import { currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
+import { roleAllows } from "@/lib/auth/roles";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
@@ -18,6 +20,8 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
+  const actor = await currentActor();
+  const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
   const [t, tc, fmt] = await Promise.all([getTranslations("requests"), getTranslations("common"), getFormat()]);
   const locale = await getLocale();
   const f = list.filter;
@@ -37,7 +41,14 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
       <div className="page-head">
         <h1>{t("list.title")}</h1>
         <p className="muted">
-          {f.upcoming ? t("list.upcomingHint") : t("list.allHint")} · <a href="/requests/bulk">{t("list.bulkLink")}</a>
+          {f.upcoming ? t("list.upcomingHint") : t("list.allHint")}
+          {/* Only for those who may change states: the bulk page would refuse anyone else. */}
+          {canWrite && (
+            <>
+              {" "}
+              · <a href="/requests/bulk">{t("list.bulkLink")}</a>
+            </>
+          )}
         </p>
       </div>
       <Notices notices={list.notices.map((notice) => render(notice, locale))} />

@@ -277,7 +277,17 @@ async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: List
   const name = filter.name?.text;
   if (!name) return null;
   const rows = await liveObjectsNamed(db, name, catalogue.types.find((t) => t.id === filter.type)?.name ?? null);
-  return rows.length === 1 ? rows[0].id : null;
+  if (rows.length === 1) return rows[0].id;
+  // No object of that name: a number is an object's id (as the object page's address and the
+  // audit log show it), live or deleted, of the filtered type if one is chosen.
+  if (rows.length === 0 && /^\d{1,9}$/.test(name.trim())) {
+    const [object] = await db.query<{ id: number }>(
+      "SELECT id FROM object_registry WHERE id = $1::int AND ($2::int IS NULL OR type = $2::int)",
+      [Number(name.trim()), filter.type ?? null],
+    );
+    return object?.id ?? null;
+  }
+  return null;
 }
 
 /**

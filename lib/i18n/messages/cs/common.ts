@@ -23,7 +23,12 @@ export const common: Catalog<typeof en> = {
   },
   timeZone: "Časy v zóně {zone}",
   /** The header's quick search: an exact name or handle opens the object, anything else lists the matches. */
-  quickSearch: { label: "Najít objekt podle jména nebo identifikátoru", placeholder: "Doména, identifikátor…" },
+  quickSearch: {
+    label: "Najít objekt podle jména, identifikátoru nebo čísla",
+    placeholder: "Doména, identifikátor, číslo…",
+    shortcut: "Klávesou / hledáte odkudkoli",
+  },
+  skipToContent: "Přeskočit na obsah",
   none: "–",
   never: "nikdy",
   openEnded: "bez konce",

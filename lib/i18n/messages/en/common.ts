@@ -20,7 +20,12 @@ export const common = {
   },
   timeZone: "Times in {zone}",
   /** The header's quick search: an exact name or handle opens the object, anything else lists the matches. */
-  quickSearch: { label: "Find an object by name or handle", placeholder: "Domain, handle…" },
+  quickSearch: {
+    label: "Find an object by name, handle or id",
+    placeholder: "Domain, handle, id…",
+    shortcut: "Press / to search from anywhere",
+  },
+  skipToContent: "Skip to content",
   none: "—",
   never: "never",
   openEnded: "open-ended",

@@ -1,0 +1,41 @@
+// Issue 27, item 7 (finding things): an object id in the header search opens the object, "/" puts
+// the cursor in the search, the first Tab reaches a skip link to the content, and support is not
+// offered a bulk change it may not make.
+import { expect, test } from "@playwright/test";
+import { signInAsAdmin, signInAsNewUser } from "./helpers";
+
+test("an id in the header search opens its object; '/' focuses the search; the first Tab is a skip link", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/objects?type=domain");
+  const first = page.locator("table.objects-table tbody td.col-name a").first();
+  const name = (await first.textContent()) as string;
+  const id = /\/objects\/(\d+)/.exec((await first.getAttribute("href")) as string)?.[1] as string;
+
+  // "/" from anywhere but a field.
+  await page.locator("h1").click();
+  await page.keyboard.press("/");
+  const search = page.getByRole("searchbox", { name: "Find an object by name, handle or id" });
+  await expect(search).toBeFocused();
+  await search.fill(id);
+  await search.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/objects/${id}$`));
+  await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+
+  // The first Tab stop skips the header.
+  await page.goto("/requests");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await skip.press("Enter");
+  await expect(page.locator("main#content")).toBeFocused();
+});
+
+test("support is not offered a bulk change it may not make", async ({ page }) => {
+  await signInAsNewUser(page, "sam", "support");
+  await page.goto("/requests");
+  await expect(page.getByRole("heading", { name: "Requests", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Bulk change…" })).toHaveCount(0);
+  await page.goto("/objects?type=domain");
+  await expect(page.getByRole("link", { name: "Bulk change these…" })).toHaveCount(0);
+});
