@@ -91,3 +91,15 @@ test("the object list shows whole rows on its first screen at 1,366 px", async (
     expect(bottoms.filter((b) => b <= 768).length, path).toBeGreaterThanOrEqual(rows);
   }
 });
+
+test("on a phone the header stays small and the object list's first row is on the first screen", async ({ page }, testInfo) => {
+  await signInAsAdmin(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/objects?type=domain&states=outzone");
+  await expect(page.locator("table.objects-table tbody tr").first()).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("phone-first-screen.png") });
+  const header = await page.locator("header.topbar").boundingBox();
+  expect(header?.height ?? 0).toBeLessThanOrEqual(844 * 0.2);
+  const firstRow = await page.locator("table.objects-table tbody tr").first().boundingBox();
+  expect(firstRow?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(844);
+});
