@@ -170,3 +170,34 @@ test("forms keep what was typed when the server refuses it, and a past start is 
   await expect(block.getByLabel("Reason")).toHaveValue("court order 8/2026");
   await page.screenshot({ path: testInfo.outputPath("block-refused-kept.png"), fullPage: true });
 });
+
+test("dates: no seconds, a half-typed start is said as such, and common periods fill the end", async ({ page }, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "petra", "operator");
+  const name = await openQuietDomain(page, 45);
+  const form = page.getByRole("form", { name: "Request a state" });
+  await form.getByLabel("State").selectOption("serverRenewProhibited");
+  const start = form.getByLabel(/^Start/);
+  await expect(start).not.toHaveAttribute("step", "1");
+
+  // Half a date: not "from now", and nothing can be sent.
+  await start.click();
+  await page.keyboard.type("12");
+  await expect(form.getByRole("alert")).toHaveText("The start is not a whole date and time yet: finish it, or empty it to start now.");
+  await expect(form.getByRole("button", { name: "Create request" })).toBeDisabled();
+  await expect(form.locator("p.preview")).not.toContainText("from now");
+
+  // A whole start, then "7 days": the end is a week later at the same wall time.
+  const from = pragueWallTime(3);
+  await start.fill(from);
+  await expect(form.getByRole("alert")).toHaveCount(0);
+  await form.getByRole("button", { name: "7 days" }).click();
+  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(10));
+  await expect(form.locator("p.preview")).toContainText(`${name} will get serverRenewProhibited`);
+  await expect(form.locator("p.preview")).toContainText(
+    `from ${from.replace("T", " ")} Europe/Prague until ${pragueWallTime(10).replace("T", " ")} Europe/Prague`,
+  );
+  await form.getByRole("button", { name: "end of the month" }).click();
+  await expect(form.getByLabel(/^End/)).toHaveValue(/^\d{4}-\d{2}-01T00:00$/);
+  await page.screenshot({ path: testInfo.outputPath("request-form-dates.png"), fullPage: true });
+});

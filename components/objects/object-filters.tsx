@@ -60,7 +60,7 @@ function WhenField({ label, name, withTime, values }: { label: string; name: str
   return (
     <label>
       {label}
-      <input name={name} type={withTime ? "datetime-local" : "date"} step={withTime ? 1 : undefined} defaultValue={text(values[name])} />
+      <input name={name} type={withTime ? "datetime-local" : "date"} defaultValue={text(values[name])} />
     </label>
   );
 }
@@ -169,7 +169,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             {mode === "at" ? (
               <label>
                 {t("filters.hadAt", { zone: timeZone })}
-                <input name="at" type="datetime-local" step="1" defaultValue={text(values.at)} />
+                <input name="at" type="datetime-local" defaultValue={text(values.at)} />
               </label>
             ) : (
               <>

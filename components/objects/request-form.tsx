@@ -3,7 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
-import { wallTime } from "@/lib/format/instant";
+import { wallPeriodEnd, wallTime } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 import { START_GRACE_MS } from "@/lib/requests/limits";
 
@@ -42,6 +42,9 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   const [to, setTo] = useState("");
   // Controlled: a form action resets uncontrolled fields, and the preview must not wipe the reason.
   const [reason, setReason] = useState("");
+  // A date and time typed only in part: the field's value is empty then, which would read as "now".
+  const [fromTyping, setFromTyping] = useState(false);
+  const [toTyping, setToTyping] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   // A new request gets a new key; a failed one keeps its key, so resending it stays idempotent.
   useEffect(() => {
@@ -72,14 +75,17 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   // The server takes a start up to a minute ago as now (the form took a moment to send); an earlier
   // one it refuses, so it is said here instead of asking "from now?" first.
   const graceStart = wallTime(Date.now() - START_GRACE_MS, timeZone);
-  const period =
-    from && wall(from) < graceStart
-      ? t("startInPast", { from: show(from) })
-      : to && from && wall(to) <= wall(from)
-        ? t("endBeforeStart", { to: show(to), from: show(from) })
-        : to && wall(to) <= now
-          ? t("endInPast", { to: show(to) })
-          : null;
+  const period = fromTyping
+    ? t("startIncomplete")
+    : toTyping
+      ? t("endIncomplete")
+      : from && wall(from) < graceStart
+        ? t("startInPast", { from: show(from) })
+        : to && from && wall(to) <= wall(from)
+          ? t("endBeforeStart", { to: show(to), from: show(from) })
+          : to && wall(to) <= now
+            ? t("endInPast", { to: show(to) })
+            : null;
   const startsNow = !from || wall(from) <= now;
 
   return (
@@ -115,12 +121,46 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
           </label>
           <label>
             {t("start", { zone: timeZone })}
-            <input name="from" type="datetime-local" step="1" value={from} onChange={(e) => setFrom(e.target.value)} />
+            <input
+              name="from"
+              type="datetime-local"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              // Chrome fires no input event while a date is typed only in part (the value stays empty).
+              onInput={(e) => setFromTyping(e.currentTarget.validity.badInput)}
+              onKeyUp={(e) => setFromTyping(e.currentTarget.validity.badInput)}
+              onBlur={(e) => setFromTyping(e.currentTarget.validity.badInput)}
+            />
           </label>
           <label>
             {t("end")}
-            <input name="to" type="datetime-local" step="1" value={to} onChange={(e) => setTo(e.target.value)} />
+            <input
+              name="to"
+              type="datetime-local"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              // Chrome fires no input event while a date is typed only in part (the value stays empty).
+              onInput={(e) => setToTyping(e.currentTarget.validity.badInput)}
+              onKeyUp={(e) => setToTyping(e.currentTarget.validity.badInput)}
+              onBlur={(e) => setToTyping(e.currentTarget.validity.badInput)}
+            />
           </label>
+          {/* Common periods, counted from the start (or from now) in the registry's wall time. */}
+          <div className="quick-ends" role="group" aria-label={t("quickEnd")}>
+            {(["days7", "days30", "monthEnd"] as const).map((choice) => (
+              <button
+                key={choice}
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setTo(wallPeriodEnd(choice, from || now.slice(0, 16)));
+                  setToTyping(false);
+                }}
+              >
+                {t(`quickEnds.${choice}`)}
+              </button>
+            ))}
+          </div>
         </div>
         <label className="reason">
           {t("reason", { max: reasonMax })}
@@ -133,8 +173,8 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
               name: objectName,
               state: chosen.name,
               description: chosen.description,
-              start: from ? t("fromWhen", { when: show(from) }) : t("fromNow"),
-              end: to ? t("untilWhen", { when: show(to) }) : t("noEnd"),
+              start: fromTyping ? t("fromIncomplete") : from ? t("fromWhen", { when: show(from) }) : t("fromNow"),
+              end: toTyping ? t("untilIncomplete") : to ? t("untilWhen", { when: show(to) }) : t("noEnd"),
               refusal: chosen.refuses.length > 0 ? t("refusal", { commands: chosen.refuses.join(", ") }) : "",
               b: (chunks) => <strong>{chunks}</strong>,
             })}

@@ -98,11 +98,11 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           )}
           <label>
             {t("from", { zone: timeZone })}
-            <input name="from" type="datetime-local" step="1" />
+            <input name="from" type="datetime-local" />
           </label>
           <label>
             {t("to")}
-            <input name="to" type="datetime-local" step="1" />
+            <input name="to" type="datetime-local" />
           </label>
         </div>
         {kind === "block" && <ProhibitionChoices choices={prohibitions} />}

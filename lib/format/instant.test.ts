@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { consoleFormat, formatInstant, formatInstantIntl, formatNumber, wallTime } from "./instant";
+import { consoleFormat, formatInstant, formatInstantIntl, formatNumber, wallPeriodEnd, wallTime } from "./instant";
 
 describe("formatInstant", () => {
   it("writes English in ISO order with the zone's abbreviation", () => {
@@ -84,5 +84,17 @@ describe("wallTime", () => {
     expect(wallTime(Date.parse("2026-03-29T00:59:59Z"), "Europe/Prague")).toBe("2026-03-29T01:59:59");
     expect(wallTime(Date.parse("2026-03-29T01:00:00Z"), "Europe/Prague")).toBe("2026-03-29T03:00:00");
     expect(wallTime(Date.parse("2026-11-24T15:30:00Z"), "UTC")).toBe("2026-11-24T15:30:00");
+  });
+});
+
+describe("wallPeriodEnd", () => {
+  it("counts whole calendar days at the same wall time, and ends a month at the next one's first instant", () => {
+    expect(wallPeriodEnd("days7", "2026-11-29T10:00")).toBe("2026-12-06T10:00");
+    // Over the end of daylight saving time (2026-10-25 in Prague) the wall hour stays.
+    expect(wallPeriodEnd("days7", "2026-10-22T10:30")).toBe("2026-10-29T10:30");
+    expect(wallPeriodEnd("days30", "2026-12-15T08:00")).toBe("2027-01-14T08:00");
+    expect(wallPeriodEnd("monthEnd", "2026-11-29T10:00")).toBe("2026-12-01T00:00");
+    expect(wallPeriodEnd("monthEnd", "2026-12-31T23:59")).toBe("2027-01-01T00:00");
+    expect(wallPeriodEnd("days7", "2028-02-25T00:00")).toBe("2028-03-03T00:00");
   });
 });

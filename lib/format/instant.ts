@@ -144,3 +144,19 @@ export function consoleFormat(locale: Locale, timeZone: string): ConsoleFormat {
     number: (value) => formatNumber(value, locale),
   };
 }
+
+/**
+ * The end of a common period from a wall time ("2026-11-29T10:00", as a datetime-local field holds
+ * it): whole days later at the same wall time, or the first instant of the next month. Wall times
+ * count calendar days, so a period over a clock change keeps its hour.
+ */
+export function wallPeriodEnd(choice: "days7" | "days30" | "monthEnd", start: string): string {
+  const [date = "", time = "00:00"] = start.split("T");
+  const [y, m, d] = date.split("-").map(Number);
+  const [hh, mm] = time.split(":").map(Number);
+  const at =
+    choice === "monthEnd"
+      ? new Date(Date.UTC(y, m, 1, 0, 0))
+      : new Date(Date.UTC(y, m - 1, d + (choice === "days7" ? 7 : 30), hh || 0, mm || 0));
+  return at.toISOString().slice(0, 16);
+}

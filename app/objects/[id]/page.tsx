@@ -305,12 +305,12 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                       {Date.parse(object.block.from) > Date.now() && (
                         <label>
                           {t("block.newStart", { zone: timeZone })}
-                          <input name="from" type="datetime-local" step="1" />
+                          <input name="from" type="datetime-local" />
                         </label>
                       )}
                       <label>
                         {t("block.newEnd")}
-                        <input name="to" type="datetime-local" step="1" />
+                        <input name="to" type="datetime-local" />
                       </label>
                     </div>
                     <ProhibitionChoices choices={prohibitionChoices((name) => object.block?.prohibitions.includes(name) ?? false)} />
@@ -330,11 +330,11 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
               <div className="filter-row">
                 <label>
                   {t("block.from", { zone: timeZone })}
-                  <input name="from" type="datetime-local" step="1" />
+                  <input name="from" type="datetime-local" />
                 </label>
                 <label>
                   {t("block.until")}
-                  <input name="to" type="datetime-local" step="1" />
+                  <input name="to" type="datetime-local" />
                 </label>
               </div>
               <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
