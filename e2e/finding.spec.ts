@@ -2,7 +2,7 @@
 // the cursor in the search, the first Tab reaches a skip link to the content, and support is not
 // offered a bulk change it may not make.
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin, signInAsNewUser } from "./helpers";
+import { pragueWallTime, signInAsAdmin, signInAsNewUser } from "./helpers";
 
 test("an id in the header search opens its object; '/' focuses the search; the first Tab is a skip link", async ({ page }) => {
   await signInAsAdmin(page);
@@ -38,4 +38,38 @@ test("support is not offered a bulk change it may not make", async ({ page }) =>
   await expect(page.getByRole("link", { name: "Bulk change…" })).toHaveCount(0);
   await page.goto("/objects?type=domain");
   await expect(page.getByRole("link", { name: "Bulk change these…" })).toHaveCount(0);
+});
+
+test("the audit log names objects, records the object of a refused change, and shows its instants in the registry's zone", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInAsAdmin(page);
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverUpdateProhibited,serverDeleteProhibited,serverOutzoneManual&state_match=any&mode=not",
+  );
+  const link = page.locator("table.objects-table tbody td.col-name a").nth(35);
+  const name = (await link.textContent()) as string;
+  await link.click();
+  const form = page.getByRole("form", { name: "Request a state" });
+  const from = pragueWallTime(4);
+  for (const reason of ["audit test", "audit test, overlapping"]) {
+    await form.getByLabel("State").selectOption("serverOutzoneManual");
+    await form.getByLabel(/^Start/).fill(from);
+    await form.getByLabel(/^End/).fill(pragueWallTime(8));
+    await form.getByLabel(/^Reason/).fill(reason);
+    await form.getByRole("button", { name: "Create request" }).click();
+    await expect(form.locator(reason === "audit test" ? ".form-ok" : ".form-error")).toBeVisible();
+  }
+
+  await page.goto("/audit");
+  const rows = page.locator("table.audit-log tbody tr");
+  // Newest first: the refused one names its object, by name, as a link.
+  await expect(rows.nth(0)).toContainText("request.create");
+  await expect(rows.nth(0)).toContainText("refused");
+  await expect(rows.nth(0).getByRole("link", { name, exact: true })).toHaveAttribute("href", /^\/objects\/\d+$/);
+  // The one made: its start as every time on the page, not as UTC.
+  await expect(rows.nth(1)).toContainText(`from: ${from.replace("T", " ")} CE`);
+  await expect(rows.nth(1).locator(".audit-input")).not.toContainText(/\d{2}:\d{2}:\d{2}(\.\d+)?Z/);
 });

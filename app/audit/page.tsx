@@ -6,6 +6,9 @@ import { forPage } from "@/lib/auth/page";
 import { isRole } from "@/lib/auth/roles";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 
+/** An instant as the audit log records it in its inputs (UTC, ISO 8601); shown in the registry's zone like every time. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin");
   return { title: t("audit.title") };
@@ -85,11 +88,19 @@ export default async function AuditPage(props: PageProps<"/audit">) {
                 <td data-label={t("audit.columns.action")} className="mono">
                   {row.action}
                 </td>
-                <td data-label={t("audit.columns.objects")}>{row.objectIds.join(", ")}</td>
+                <td data-label={t("audit.columns.objects")}>
+                  {row.objects.map((o, i) => (
+                    <span key={o.id}>
+                      {i > 0 && ", "}
+                      {o.name ? <a href={`/objects/${o.id}`}>{o.name}</a> : o.id}
+                    </span>
+                  ))}
+                </td>
                 <td data-label={t("audit.columns.input")} className="audit-input">
                   {Object.entries(row.input).map(([key, value]) => (
                     <div key={key}>
-                      <span className="muted">{key}:</span> {typeof value === "string" ? value : JSON.stringify(value)}
+                      <span className="muted">{key}:</span>{" "}
+                      {typeof value === "string" ? (ISO_INSTANT.test(value) ? fmt.instant(value) : value) : JSON.stringify(value)}
                     </div>
                   ))}
                 </td>

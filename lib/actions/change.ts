@@ -33,7 +33,22 @@ export async function auditedChange<S extends z.ZodType, T>(
     });
   } catch (error) {
     if (error instanceof InputError)
-      await audit(db.sql, { action, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
+      await audit(db.sql, {
+        action,
+        result: "refused",
+        errorCode: "invalid",
+        actor,
+        // The object the refused change was for, when the input names one (a request, a block).
+        objectIds: objectOf(input),
+        input: { error: error.message },
+      });
     throw error;
   }
+}
+
+/** The object id an input names (its objectId field, a positive whole number), for the audit row. */
+function objectOf(input: unknown): number[] | undefined {
+  const value = typeof input === "object" && input !== null ? (input as { objectId?: unknown }).objectId : undefined;
+  const id = typeof value === "number" ? value : typeof value === "string" && /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? [id] : undefined;
 }

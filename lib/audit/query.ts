@@ -14,6 +14,8 @@ export interface AuditRow {
   clientAddress: string | null;
   action: string;
   objectIds: number[];
+  /** The objects by name (a deleted one too), in the order of objectIds; an id no object has keeps a null name. */
+  objects: { id: number; name: string | null }[];
   input: Record<string, unknown>;
   result: string;
   errorCode: string | null;
@@ -112,6 +114,14 @@ export async function listAudit(params: Params): Promise<AuditPage> {
     (r) => r.action,
   );
   const page = rows.slice(0, PAGE_SIZE);
+  const ids = [...new Set(page.flatMap((r) => r.object_ids))];
+  const names = new Map(
+    ids.length === 0
+      ? []
+      : (await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM object_registry WHERE id = ANY ($1::int[])", [ids])).map(
+          (o) => [o.id, o.name] as const,
+        ),
+  );
   return {
     rows: page.map((r) => ({
       id: Number(r.id),
@@ -122,6 +132,7 @@ export async function listAudit(params: Params): Promise<AuditPage> {
       clientAddress: r.client_address,
       action: r.action,
       objectIds: r.object_ids,
+      objects: r.object_ids.map((id) => ({ id, name: names.get(id) ?? null })),
       input: r.input,
       result: r.result,
       errorCode: r.error_code,
