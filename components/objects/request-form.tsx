@@ -21,6 +21,9 @@ interface RequestFormProps {
 
 const newKey = () => crypto.randomUUID();
 
+/** The common periods the end field offers (their labels are the catalogue's quickEnds). */
+const QUICK_ENDS = ["days7", "days30", "monthEnd"] as const;
+
 /**
  * Create a manual state request: state (none chosen at first), start (empty = now, confirmed before
  * it is sent), optional end, reason. A summary says what will be asked for, and what about the period
@@ -147,7 +150,7 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
           </label>
           {/* Common periods, counted from the start (or from now) in the registry's wall time. */}
           <div className="quick-ends" role="group" aria-label={t("quickEnd")}>
-            {(["days7", "days30", "monthEnd"] as const).map((choice) => (
+            {QUICK_ENDS.map((choice) => (
               <button
                 key={choice}
                 type="button"
