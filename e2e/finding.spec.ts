@@ -11,7 +11,8 @@ test("an id in the header search opens its object; '/' focuses the search; the f
   const name = (await first.textContent()) as string;
   const id = /\/objects\/(\d+)/.exec((await first.getAttribute("href")) as string)?.[1] as string;
 
-  // "/" from anywhere but a field.
+  // "/" from anywhere but a field (once the page's script runs).
+  await page.waitForLoadState("networkidle");
   await page.locator("h1").click();
   await page.keyboard.press("/");
   const search = page.getByRole("searchbox", { name: "Find an object by name, handle or id" });
@@ -72,4 +73,29 @@ test("the audit log names objects, records the object of a refused change, and s
   // The one made: its start as every time on the page, not as UTC.
   await expect(rows.nth(1)).toContainText(`from: ${from.replace("T", " ")} CE`);
   await expect(rows.nth(1).locator(".audit-input")).not.toContainText(/\d{2}:\d{2}:\d{2}(\.\d+)?Z/);
+});
+
+test("the bulk page counts a filter's objects before the dry run and offers only what their type can have", async ({ page }) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "bettina", "operator");
+  await page.goto("/objects?type=domain&states=serverOutzoneManual");
+  const shown = (await page.locator(".page-head p").textContent()) as string;
+  const count = /^([\d,]+) matching domains?/.exec(shown)?.[1] as string;
+  await page.getByRole("link", { name: "Bulk change these…" }).click();
+  const form = page.getByRole("form", { name: "Bulk change" });
+  await expect(form).toContainText(`Objects: the ${count === "1" ? "1 object" : `${count} objects`} the list filter matches now.`);
+  await expect(form).not.toContainText("states=");
+  await expect(form.getByRole("link", { name: "See them in the list" })).toHaveAttribute("href", /^\/objects\?.*type=domain/);
+  // A domain's block: no contact's prohibitions.
+  await expect(form.getByRole("checkbox", { name: "serverTransferProhibited" })).toBeVisible();
+  await expect(form.getByRole("checkbox", { name: "serverContactNameChangeProhibited" })).toHaveCount(0);
+
+  // Pasted names are counted as they are typed.
+  await form.getByRole("link", { name: "Paste names instead" }).click();
+  const pasted = page.getByRole("form", { name: "Bulk change" });
+  await pasted.getByLabel(/^Names or handles/).fill("one.cz two.cz\nthree.cz");
+  await expect(pasted).toContainText("3 names");
+  await pasted.getByLabel("Type", { exact: true }).selectOption("contact");
+  await expect(pasted.getByRole("checkbox", { name: "serverContactNameChangeProhibited" })).toBeVisible();
+  await expect(pasted.getByRole("checkbox", { name: "serverRenewProhibited" })).toHaveCount(0);
 });

@@ -149,7 +149,8 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
             />
           </label>
           {/* Common periods, counted from the start (or from now) in the registry's wall time. */}
-          <div className="quick-ends" role="group" aria-label={t("quickEnd")}>
+          <fieldset className="quick-ends">
+            <legend className="visually-hidden">{t("quickEnd")}</legend>
             {QUICK_ENDS.map((choice) => (
               <button
                 key={choice}
@@ -163,7 +164,7 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
                 {t(`quickEnds.${choice}`)}
               </button>
             ))}
-          </div>
+          </fieldset>
         </div>
         <label className="reason">
           {t("reason", { max: reasonMax })}

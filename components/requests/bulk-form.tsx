@@ -10,12 +10,15 @@ import type { BulkResult } from "@/lib/requests/bulk";
 interface BulkFormProps {
   action: (previous: ActionResult<BulkResult> | null, form: FormData) => Promise<ActionResult<BulkResult>>;
   types: string[];
-  states: string[];
-  prohibitions: { name: string; checked: boolean }[];
+  /** The manual states, each with the object types it is valid for. */
+  states: { name: string; types: string[] }[];
+  prohibitions: { name: string; checked: boolean; types: string[] }[];
   timeZone: string;
   max: number;
   /** The object list's filter to start from (its query string), instead of pasted names. */
   filter: string;
+  /** What that filter matches now: how many objects (more: past the limit) and its object type. */
+  preview: { count: number; more: boolean; type: string | null } | null;
 }
 
 /**
@@ -23,12 +26,16 @@ interface BulkFormProps {
  * the apply send the same fields; only "apply" differs. The batch key stays the same until a batch
  * is applied, so a repeated apply does nothing new.
  */
-export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter }: BulkFormProps) {
+export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter, preview }: BulkFormProps) {
   const t = useTranslations("requests.bulk.form");
   const fmt = useFormat();
   const [result, dispatch, pending] = useActionState(action, null);
   const [batchId, setBatchId] = useState(() => crypto.randomUUID());
   const [kind, setKind] = useState("block");
+  // Offered only what the chosen type can have: a domain is offered no contact prohibitions.
+  const [type, setType] = useState(preview?.type ?? "");
+  const [names, setNames] = useState(0);
+  const valid = <T extends { types: string[] }>(list: T[]) => list.filter((s) => !type || s.types.includes(type));
   const [applying, setApplying] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const count = useRef(0);
@@ -56,21 +63,26 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
       <input type="hidden" name="batchId" value={batchId} />
       <fieldset disabled={pending} className="plain">
         {filter ? (
-          <p className="preview">
+          <p className={preview?.more ? "form-warning" : "preview"}>
             <input type="hidden" name="filter" value={filter} />
-            {t.rich("fromFilter", { filter, max: fmt.number(max), code: (chunks) => <code>{chunks}</code> })}{" "}
-            <a href="/requests/bulk">{t("pasteInstead")}</a>
+            {preview?.more
+              ? t("fromFilterTooMany", { max: fmt.number(max) })
+              : t("fromFilterCount", { count: preview?.count ?? 0, n: fmt.number(preview?.count ?? 0) })}{" "}
+            <a href={`/objects?${filter}`}>{t("seeThem")}</a> · <a href="/requests/bulk">{t("pasteInstead")}</a>
           </p>
         ) : (
           <label className="reason">
             {t("names", { max: fmt.number(max) })}
-            <textarea name="names" rows={5} required />
+            <textarea name="names" rows={5} required onChange={(e) => setNames(e.target.value.split(/[\s,;]+/).filter(Boolean).length)} />
+            <span className="muted" aria-live="polite">
+              {t("namesCount", { count: names, n: fmt.number(names) })}
+            </span>
           </label>
         )}
         <div className="filter-row">
           <label>
             {t("type")}
-            <select aria-label={t("type")} name="type" defaultValue="">
+            <select aria-label={t("type")} name="type" value={type} onChange={(e) => setType(e.target.value)}>
               <option value="">{t("anyType")}</option>
               {types.map((type) => (
                 <option key={type} value={type}>
@@ -90,8 +102,8 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
             <label>
               {t("state")}
               <select aria-label={t("state")} name="state">
-                {states.map((s) => (
-                  <option key={s}>{s}</option>
+                {valid(states).map((s) => (
+                  <option key={s.name}>{s.name}</option>
                 ))}
               </select>
             </label>
@@ -105,7 +117,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
             <input name="to" type="datetime-local" />
           </label>
         </div>
-        {kind === "block" && <ProhibitionChoices choices={prohibitions} />}
+        {kind === "block" && <ProhibitionChoices key={type} choices={valid(prohibitions)} />}
         <label className="reason">
           {t("reason")}
           <input name="reason" required maxLength={300} />

@@ -43,20 +43,40 @@ export const bulkSchema = z.object({
 /** What the bulk form offers: the object types, the manual states, and the prohibitions a block can set (with the default ones ticked). */
 export async function bulkChoices(): Promise<{
   types: string[];
-  states: string[];
-  prohibitions: { name: string; checked: boolean }[];
+  states: { name: string; types: string[] }[];
+  prohibitions: { name: string; checked: boolean; types: string[] }[];
 }> {
   const { db } = await authorize("requests.write", "bulk.page");
   const [types, states] = await Promise.all([
     db.sql.query<{ name: string }>("SELECT name FROM enum_object_type ORDER BY id"),
-    db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY importance DESC NULLS LAST, id"),
+    // Each manual state with the object types it is valid for (FRED's catalogue).
+    db.sql.query<{ name: string; types: string[] }>(
+      `SELECT s.name, coalesce(array(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id), '{}') AS types
+         FROM enum_object_states s WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
+    ),
   ]);
-  const names = states.map((s) => s.name);
   return {
     types: types.map((type) => type.name),
     // serverBlocked is the block kind's (with its prohibitions), not a request of its own.
-    states: names.filter((n) => n !== "serverBlocked"),
-    prohibitions: names.filter((n) => isProhibition(n)).map((name) => ({ name, checked: DEFAULT_PROHIBITIONS.includes(name) })),
+    states: states.filter((s) => s.name !== "serverBlocked"),
+    prohibitions: states
+      .filter((s) => isProhibition(s.name))
+      .map((s) => ({ name: s.name, checked: DEFAULT_PROHIBITIONS.includes(s.name), types: s.types })),
+  };
+}
+
+/** What a list filter would give a bulk change, before any dry run: how many objects, and its type. */
+export async function bulkFilterPreview(
+  filter: string,
+): Promise<{ count: number; more: boolean; type: string | null; notices: Message[] }> {
+  const { db } = await authorize("requests.write", "bulk.page");
+  const params = Object.fromEntries(new URLSearchParams(filter));
+  const matching = await objectsMatching(db.sql, params, BULK_MAX);
+  return {
+    count: matching.objects.length,
+    more: matching.more,
+    type: typeof params.type === "string" && params.type ? params.type : null,
+    notices: matching.notices,
   };
 }
 

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
+import { Notices } from "@/components/notices";
 import { BulkForm } from "@/components/requests/bulk-form";
+import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
-import { getTranslations } from "@/lib/i18n/server";
-import { BULK_MAX, bulkChoices } from "@/lib/requests/bulk";
+import { getLocale, getTranslations } from "@/lib/i18n/server";
+import { BULK_MAX, bulkChoices, bulkFilterPreview } from "@/lib/requests/bulk";
 import { bulkAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -12,8 +14,12 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function BulkPage(props: PageProps<"/requests/bulk">) {
-  const { filter } = await props.searchParams;
+  const { filter: given } = await props.searchParams;
+  const filter = typeof given === "string" ? given.slice(0, 4000) : "";
   const { types, states, prohibitions } = await forPage(bulkChoices);
+  // The filter's objects counted before any dry run (and its notices, as the list shows them).
+  const preview = filter ? await forPage(() => bulkFilterPreview(filter)) : null;
+  const locale = await getLocale();
   const t = await getTranslations("requests");
   return (
     <>
@@ -21,6 +27,7 @@ export default async function BulkPage(props: PageProps<"/requests/bulk">) {
         <h1>{t("bulk.title")}</h1>
         <p className="muted">{t("bulk.intro")}</p>
       </div>
+      {preview && <Notices notices={preview.notices.map((notice) => render(notice, locale))} />}
       <BulkForm
         action={bulkAction}
         types={types}
@@ -28,7 +35,8 @@ export default async function BulkPage(props: PageProps<"/requests/bulk">) {
         prohibitions={prohibitions}
         timeZone={readConfig().registryTimeZone}
         max={BULK_MAX}
-        filter={typeof filter === "string" ? filter.slice(0, 4000) : ""}
+        filter={filter}
+        preview={preview && { count: preview.count, more: preview.more, type: preview.type }}
       />
     </>
   );

@@ -54,7 +54,11 @@ export const requests: Catalog<typeof en> = {
       "Požadavek nebo administrativní blokace pro mnoho objektů najednou: nejprve zkušební běh, pak provedení buď u všech, nebo u žádného.",
     form: {
       label: "Hromadná změna",
-      fromFilter: "Objekty: ty, které odpovídají filtru seznamu <code>{filter}</code> (nejvýše {max}).",
+      fromFilterCount:
+        "Objekty: {count, plural, one {# objekt, který} few {{n} objekty, které} other {{n} objektů, které}} nyní odpovídají filtru seznamu.",
+      fromFilterTooMany: "Filtru seznamu odpovídá více než {max} objektů: nejdřív ho zužte.",
+      seeThem: "Zobrazit je v seznamu",
+      namesCount: "{count, plural, =0 {Zatím žádné názvy} one {# název} few {{n} názvy} other {{n} názvů}}",
       pasteInstead: "Místo toho vložit názvy",
       names: "Názvy nebo handly (jeden na řádek nebo oddělené mezerami či čárkami; nejvýše {max})",
       type: "Typ",

@@ -54,7 +54,10 @@ export const requests = {
     intro: "A request or an administrative block for many objects: dry run first, then all or nothing.",
     form: {
       label: "Bulk change",
-      fromFilter: "Objects: those the list filter <code>{filter}</code> matches (at most {max}).",
+      fromFilterCount: "Objects: the {count, plural, one {# object} other {{n} objects}} the list filter matches now.",
+      fromFilterTooMany: "The list filter matches more than {max} objects: narrow it first.",
+      seeThem: "See them in the list",
+      namesCount: "{count, plural, =0 {No names yet} one {# name} other {{n} names}}",
       pasteInstead: "Paste names instead",
       names: "Names or handles (one per line, or separated by spaces or commas; at most {max})",
       type: "Type",
