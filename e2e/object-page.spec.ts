@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin } from "./helpers";
+import { pragueWallTime, signInAsAdmin } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
@@ -90,4 +90,41 @@ test("unknown ids and names give a 404 that offers a search; a deleted object sh
   await page.goto(`/objects/by-name/${encodeURIComponent(name.toUpperCase())}?type=domain`);
   await expect(page).toHaveURL(/\/objects\/\d+$/);
   await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+});
+
+test("what the page foresees agrees with the states: no zone warning while out of it, and a scheduled outzone period says when it returns", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await signInAsAdmin(page);
+  page.on("dialog", (dialog) => dialog.accept());
+  // Out of the zone: the warning that it will leave the zone is not promised.
+  await page.goto("/objects?type=domain&states=outzone");
+  const links = page.locator("table.objects-table tbody td.col-name a");
+  for (const i of [0, 1, 2, 3, 4]) {
+    await page.goto("/objects?type=domain&states=outzone");
+    await links.nth(i).click();
+    const meaning = page.getByRole("region", { name: "What this means now" });
+    await expect(meaning).toContainText("The domain is not in the DNS zone");
+    await expect(meaning).not.toContainText("the e-mail warning that it leaves the zone");
+  }
+
+  // In the zone, with a serverOutzoneManual period scheduled: when it leaves and when it returns.
+  await page.goto(
+    "/objects?type=domain&states=outzone,serverOutzoneManual,serverInzoneManual,serverBlocked,expired&state_match=any&mode=not",
+  );
+  await links.nth(25).click();
+  const form = page.getByRole("form", { name: "Request a state" });
+  const from = pragueWallTime(5);
+  const to = pragueWallTime(9);
+  await form.getByLabel("State").selectOption("serverOutzoneManual");
+  await form.getByLabel(/^Start/).fill(from);
+  await form.getByLabel(/^End/).fill(to);
+  await form.getByLabel(/^Reason/).fill("foresight test");
+  await form.getByRole("button", { name: "Create request" }).click();
+  await expect(form.locator(".form-ok")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("region", { name: "What this means now" })).toContainText(
+    new RegExp(`it leaves the DNS zone on ${from.replace("T", " ")} CES?T and returns to it on ${to.replace("T", " ")} CES?T\\.`),
+  );
 });

@@ -158,8 +158,19 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
             ))
           )}
           {NEXT_STATES.map((state) => {
-            const next = object.states.some((s) => s.name === state) ? null : object.projected.find((p) => p.state === state);
-            return next && <li key={state}>{t(`meaning.next.${state}`, { when: fmt.instant(next.from) })}</li>;
+            // Nothing foreseen for a state it holds, and no warning that it leaves the zone while it is out of it.
+            if (object.states.some((s) => s.name === state)) return null;
+            if (state === "outzoneUnguardedWarning" && object.inZone === false) return null;
+            const next = object.projected.find((p) => p.state === state);
+            if (!next) return null;
+            // A foreseen period out of the zone that ends (a scheduled serverOutzoneManual): when it returns too.
+            return (
+              <li key={state}>
+                {state === "outzone" && next.to
+                  ? t("meaning.nextOutzonePeriod", { when: fmt.instant(next.from), until: fmt.instant(next.to) })
+                  : t(`meaning.next.${state}`, { when: fmt.instant(next.from) })}
+              </li>
+            );
           })}
           {object.metadata.deleteCandidateAt && (
             <li>{t("meaning.deleteCandidate", { when: fmt.instant(object.metadata.deleteCandidateAt) })}</li>

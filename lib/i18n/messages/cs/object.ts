@@ -12,6 +12,7 @@ export const object: Catalog<typeof en> = {
     outZone: "Doména není v zóně DNS (outzone).",
     noRefusals: "Kvůli stavům objektu se neodmítá žádný příkaz EPP.",
     refused: "Příkaz EPP <b>{command}</b> je odmítán ({states}).",
+    nextOutzonePeriod: "Pokud se nic nezmění, {when} bude vyřazena z DNS zóny a {until} se do ní vrátí.",
     deleteCandidate: "Pokud se nic nezmění, stane se {when} kandidátem na smazání.",
     scheduled: "Od {from}{until}: <b>{state}</b> (naplánovaný požadavek {id}{block, select, none {} other {, blokace {block}}}).",
     scheduledUntil: " do {to}",

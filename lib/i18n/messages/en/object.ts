@@ -9,6 +9,7 @@ export const object = {
     outZone: "The domain is not in the DNS zone (outzone).",
     noRefusals: "No EPP command is refused by its states.",
     refused: "EPP <b>{command}</b> is refused ({states}).",
+    nextOutzonePeriod: "If nothing changes, it leaves the DNS zone on {when} and returns to it on {until}.",
     deleteCandidate: "If nothing changes, it becomes a delete candidate on {when}.",
     /** A request that starts later: what will change, and when. */
     scheduled: "From {from}{until}: <b>{state}</b> (scheduled request {id}{block, select, none {} other {, block {block}}}).",
