@@ -4,7 +4,7 @@ import { StartupError } from "../db/errors";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { TEST_CLIENT } from "../testing/sessions";
-import { ensureAuthSecret, ensureFirstAdmin } from "./bootstrap";
+import { ensureAuthSecret, ensureFirstAdmin, firstAdminBanner } from "./bootstrap";
 import { signInWithPassword } from "./sign-in";
 
 describe.each(testBackends())("first start on $name", (backend) => {
@@ -38,13 +38,22 @@ describe.each(testBackends())("first start on $name", (backend) => {
   it("creates the first admin with a password shown once (embedded), or says how to (PostgreSQL)", async () => {
     const db = await fresh();
     const lines: string[] = [];
-    await ensureFirstAdmin(db.sql, {}, (line) => lines.push(line));
+    const banners: string[] = [];
+    await ensureFirstAdmin(
+      db.sql,
+      {},
+      (line) => lines.push(line),
+      (block) => banners.push(block),
+    );
     if (backend.name === "postgres") {
       expect(lines).toEqual(["No console users yet: create the first admin with `npm run user -- add NAME --role admin`."]);
       return;
     }
     const password = lines[0].match(/the password (\S+) \(shown only this once/)?.[1] ?? "";
     expect(password).toHaveLength(20);
+    // Also framed, in plain text, for the terminal.
+    expect(banners).toEqual([firstAdminBanner(password)]);
+    expect(banners[0]).toContain(`|   password   ${password} `);
     expect(await signInWithPassword(db.sql, "admin", password, TEST_CLIENT)).toMatchObject({ ok: true, user: { role: "admin" } });
     await ensureFirstAdmin(db.sql, {}, (line) => lines.push(line));
     expect(lines).toHaveLength(1);

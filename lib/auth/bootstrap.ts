@@ -44,7 +44,12 @@ export async function ensureAuthSecret(db: SqlDriver, env: Env = process.env): P
  * CONSOLE_ADMIN_PASSWORD or a random one printed once; on PostgreSQL the operator creates the
  * first admin with `npm run user`.
  */
-export async function ensureFirstAdmin(db: SqlDriver, env: Env, log: (line: string) => void): Promise<void> {
+export async function ensureFirstAdmin(
+  db: SqlDriver,
+  env: Env,
+  log: (line: string) => void,
+  announce: (block: string) => void = () => {},
+): Promise<void> {
   if ((await countUsers(db)) > 0) return;
   if (db.kind !== "pglite") {
     log("No console users yet: create the first admin with `npm run user -- add NAME --role admin`.");
@@ -68,4 +73,20 @@ export async function ensureFirstAdmin(db: SqlDriver, env: Env, log: (line: stri
       ? `Created the console user "admin" with the password ${password} (shown only this once; change it under Users).`
       : `Created the console user "admin" with the password from CONSOLE_ADMIN_PASSWORD.`,
   );
+  // A generated password also goes to the terminal as plain text, framed, so that it is not lost in
+  // a line of the JSON log.
+  if (given === undefined) announce(firstAdminBanner(password));
+}
+
+/** The first admin's generated password as a framed block of plain lines, for the terminal. */
+export function firstAdminBanner(password: string): string {
+  const lines = [
+    "First sign-in to the console:",
+    `  user name  admin`,
+    `  password   ${password}`,
+    "Shown only this once: change it under Users.",
+  ];
+  const width = Math.max(...lines.map((l) => l.length));
+  const rule = "-".repeat(width + 4);
+  return [rule, ...lines.map((l) => `| ${l.padEnd(width)} |`), rule, ""].join("\n");
 }

@@ -54,13 +54,16 @@ export async function startConsole(): Promise<void> {
       if (warning) console.warn(`Warning: ${warning}`);
     }
     await ensureAuthSecret(db.sql);
-    await ensureFirstAdmin(db.sql, process.env, console.log);
+    // The generated first password straight to the terminal too, outside the log's format.
+    await ensureFirstAdmin(db.sql, process.env, console.log, (block) => process.stderr.write(block));
     console.log(`Registry State Console is using ${db.sql.location} as ${(await databaseRole(db.sql)).name}.`);
     if (config.stateEngineIntervalSeconds > 0) {
       const scheduler = startStateScheduler(async () => (await getDatabase()).sql, config.stateEngineIntervalSeconds * 1000);
       // Catch up at once with whatever fell due while no console was running.
       void scheduler.tick();
     }
+    // Next.js says "Ready" when it listens; pages are served once this start-up work is done.
+    console.log("The console is ready: the database is prepared and pages are served from now on.");
   } catch (error) {
     exitOnStartupError(error);
   }
