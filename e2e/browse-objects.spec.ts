@@ -175,3 +175,16 @@ test("a count too long to finish shows a bound that was counted, never an estima
   await expect(page).toHaveURL(/[?&]count=all\b/);
   await expect(count).toHaveText(`${exported.toLocaleString("en")} matching domains`);
 });
+
+test("a state filter that reaches into the future says the list is not a forecast", async ({ page }) => {
+  await signInAsAdmin(page);
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague" }).format(new Date());
+  const week = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague" }).format(new Date(Date.now() + 7 * 86_400_000));
+  await page.goto(`/objects?type=domain&states=outzone&mode=entered&from=${today}&to=${week}`);
+  await expect(page.getByRole("status").filter({ hasText: "The filter reaches past now" })).toContainText(
+    "the list shows the states recorded so far, not what the rules and scheduled requests will give later",
+  );
+  // A filter wholly in the past says nothing of the kind.
+  await page.goto("/objects?type=domain&states=outzone&mode=entered&from=2025-01-01&to=2025-02-01");
+  await expect(page.getByText("The filter reaches past now")).toHaveCount(0);
+});

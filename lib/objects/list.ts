@@ -323,6 +323,11 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
 
   let position = parsePosition({ after: param("after"), before: param("before"), last: param("last") }, request.sort, notices);
   const now = new Date();
+  // A state filter that reaches past now reads the history recorded so far: say that the future
+  // part is not a forecast, instead of showing an empty "next week" as if nothing will happen.
+  const state = request.filter.state;
+  const reach = state?.mode === "at" ? state.at : state && ["during", "entered", "left"].includes(state.mode) ? state.to : undefined;
+  if (reach && reach > now) notices.push(msg("filter.futureNotForecast", { when: reach }));
   request.nameFirst = await readsNameFirst(db.sql, request.filter);
 
   const read = async (from: Position) => {
