@@ -103,3 +103,15 @@ test("on a phone the header stays small and the object list's first row is on th
   const firstRow = await page.locator("table.objects-table tbody tr").first().boundingBox();
   expect(firstRow?.y ?? Number.POSITIVE_INFINITY).toBeLessThan(844);
 });
+
+test("on a phone, what each state badge means can be read without hovering", async ({ page }, testInfo) => {
+  await signInAsAdmin(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/objects?type=domain&states=outzone");
+  const key = page.locator("details.state-key");
+  await key.getByText("What the states on this page mean").click();
+  const outzone = key.locator("dl > div").filter({ has: page.locator("dt", { hasText: /^outzone$/ }) });
+  await expect(outzone.locator("dd")).toContainText("automatic");
+  await expect(outzone.locator("dd")).toBeVisible();
+  await key.screenshot({ path: testInfo.outputPath("state-key-phone.png") });
+});

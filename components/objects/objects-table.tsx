@@ -83,6 +83,9 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
     [states, t],
   );
 
+  // The states that appear on this page, by name, for the key under the table.
+  const shownStates = useMemo(() => [...new Set(rows.flatMap((row) => row.states))].sort(), [rows]);
+
   // Likewise each type's name (formatting a message costs more than looking it up).
   const typeNames = useMemo(
     () => new Map([...new Set(rows.map((row) => row.type))].map((type) => [type, t("typeName", { type })])),
@@ -196,6 +199,22 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
           ))}
         </tbody>
       </table>
+      {/* What each state on this page means, readable without hovering (on a phone there is no hover). */}
+      {shownStates.length > 0 && (
+        <details className="state-key">
+          <summary>{t("table.stateKey")}</summary>
+          <dl>
+            {shownStates.map((name) => (
+              <div key={name}>
+                <dt>
+                  <span className={badges.get(name)?.className ?? "badge"}>{name}</span>
+                </dt>
+                <dd>{badges.get(name)?.title ?? name}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
     </>
   );
 }

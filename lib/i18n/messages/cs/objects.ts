@@ -47,6 +47,7 @@ export const objects: Catalog<typeof en> = {
     automatic: "automatický",
     external: "externí (vidí ho registrátoři)",
     internal: "interní",
+    stateKey: "Co znamenají stavy na této stránce",
     legend:
       "Štítky stavů: <external>tmavý okraj</external> externí (vidí ho registrátoři), <manual>žlutý</manual> ruční (nastavený požadavkem); po najetí myší na štítek se zobrazí jeho význam.",
     pendingLabel:

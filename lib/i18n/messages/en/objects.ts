@@ -48,6 +48,7 @@ export const objects = {
     automatic: "automatic",
     external: "external (shown to registrars)",
     internal: "internal",
+    stateKey: "What the states on this page mean",
     legend:
       "State badges: <external>dark edge</external> external (registrars see it), <manual>yellow</manual> manual (set by a request); hover a badge for its meaning.",
     pendingLabel: "{count, plural, one {# scheduled request} other {# scheduled requests}} of {name}",
