@@ -27,7 +27,7 @@ test("support opens an expired domain out of the zone, reads why, zooms the time
   await expect(timeline.getByRole("button", { name: "Last year" })).toHaveAttribute("aria-pressed", "true");
   await timeline.getByRole("button", { name: "All" }).click();
   await expect(timeline.getByRole("button", { name: "All" })).toHaveAttribute("aria-pressed", "true");
-  await expect(timeline.getByRole("img")).toHaveAttribute("aria-label", "State timeline, whole life");
+  await expect(timeline.getByRole("img")).toHaveAttribute("aria-label", "State timeline, all its states");
   const bar = timeline.locator('rect.bar[data-state="expired"]').first();
   await bar.hover();
   const tip = page.getByRole("tooltip");

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 import type { Locale } from "@/lib/i18n/config";
+import { timelineRange, type Zoom } from "@/lib/objects/timeline";
 
 export interface TimelineBar {
   state: string;
@@ -24,8 +25,6 @@ interface StateTimelineProps {
   timeZone: string;
 }
 
-type Zoom = "month" | "year" | "all";
-const DAY = 86_400_000;
 const WIDTH = 1000;
 const LEFT = 190;
 const LANE = 26;
@@ -45,16 +44,7 @@ export function StateTimeline({ lanes: allLanes, bars: allBars, now, created, ti
   const [zoom, setZoom] = useState<Zoom>("year");
   const [hover, setHover] = useState<{ x: number; y: number; text: string } | null>(null);
   const nowMs = Date.parse(now);
-  const latest = Math.max(nowMs, ...allBars.map((b) => Date.parse(b.to ?? b.from)));
-  const ranges: Record<Zoom, [number, number]> = {
-    month: [nowMs - 31 * DAY, nowMs + 7 * DAY],
-    year: [nowMs - 365 * DAY, nowMs + 60 * DAY],
-    all: [
-      Math.min(Date.parse(created), ...allBars.map((b) => Date.parse(b.from))),
-      latest + Math.max(30 * DAY, (latest - Date.parse(created)) * 0.05),
-    ],
-  };
-  const [start, end] = ranges[zoom];
+  const [start, end] = timelineRange(zoom, nowMs, Date.parse(created), allBars);
   // Only what falls in the range: a state with no bar in it gets no (empty) lane.
   const bars = allBars.filter((b) => Date.parse(b.from) <= end && (b.to === null || Date.parse(b.to) >= start));
   const lanes = allLanes.filter((lane) => bars.some((b) => b.state === lane));

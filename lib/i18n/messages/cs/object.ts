@@ -49,7 +49,7 @@ export const object: Catalog<typeof en> = {
     foreseen: "{state}, předpoklad podle pravidel, pokud se nic nezmění: {period}",
     range: "Rozsah časové osy",
     zoom: "{zoom, select, month {Poslední měsíc} year {Poslední rok} other {Vše}}",
-    label: "Časová osa stavů, {zoom, select, month {poslední měsíc} year {poslední rok} other {celá doba existence}}",
+    label: "Časová osa stavů, {zoom, select, month {poslední měsíc} year {poslední rok} other {všechny jeho stavy}}",
     now: "nyní",
     emptyRange: "V tomto rozsahu žádný stav nebyl ani není naplánován.",
     legend: "Plné pruhy: zaznamenaná historie. Čárkované: naplánované požadavky a to, co pravidla předpokládají, pokud se nic nezmění.",

@@ -47,7 +47,7 @@ export const object = {
     foreseen: "{state}, foreseen by the rules if nothing changes: {period}",
     range: "Timeline range",
     zoom: "{zoom, select, month {Last month} year {Last year} other {All}}",
-    label: "State timeline, {zoom, select, month {last month} year {last year} other {whole life}}",
+    label: "State timeline, {zoom, select, month {last month} year {last year} other {all its states}}",
     now: "now",
     emptyRange: "No state held or scheduled in this range.",
     legend: "Solid bars: recorded history. Dashed: scheduled requests and what the rules foresee if nothing changes.",
