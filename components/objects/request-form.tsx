@@ -122,32 +122,8 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
               ))}
             </select>
           </label>
-          <label>
-            {t("start", { zone: timeZone })}
-            <input
-              name="from"
-              type="datetime-local"
-              value={from}
-              onChange={(e) => setFrom(e.target.value)}
-              // Chrome fires no input event while a date is typed only in part (the value stays empty).
-              onInput={(e) => setFromTyping(e.currentTarget.validity.badInput)}
-              onKeyUp={(e) => setFromTyping(e.currentTarget.validity.badInput)}
-              onBlur={(e) => setFromTyping(e.currentTarget.validity.badInput)}
-            />
-          </label>
-          <label>
-            {t("end")}
-            <input
-              name="to"
-              type="datetime-local"
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              // Chrome fires no input event while a date is typed only in part (the value stays empty).
-              onInput={(e) => setToTyping(e.currentTarget.validity.badInput)}
-              onKeyUp={(e) => setToTyping(e.currentTarget.validity.badInput)}
-              onBlur={(e) => setToTyping(e.currentTarget.validity.badInput)}
-            />
-          </label>
+          <WallTimeField label={t("start", { zone: timeZone })} name="from" value={from} onValue={setFrom} onPartial={setFromTyping} />
+          <WallTimeField label={t("end")} name="to" value={to} onValue={setTo} onPartial={setToTyping} />
           {/* Common periods, counted from the start (or from now) in the registry's wall time. */}
           <fieldset className="quick-ends">
             <legend className="visually-hidden">{t("quickEnd")}</legend>
@@ -216,5 +192,40 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
       </fieldset>
       <ActionMessage result={result} />
     </form>
+  );
+}
+
+/**
+ * A date and time field that also says when it holds a date typed only in part (its value is empty
+ * then, which would read as "now"). Chrome fires no input event while a date is incomplete, so the
+ * field is also checked on key-up and on leaving it.
+ */
+function WallTimeField({
+  label,
+  name,
+  value,
+  onValue,
+  onPartial,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (value: string) => void;
+  onPartial: (partial: boolean) => void;
+}) {
+  const check = (e: { currentTarget: HTMLInputElement }) => onPartial(e.currentTarget.validity.badInput);
+  return (
+    <label>
+      {label}
+      <input
+        name={name}
+        type="datetime-local"
+        value={value}
+        onChange={(e) => onValue(e.target.value)}
+        onInput={check}
+        onKeyUp={check}
+        onBlur={check}
+      />
+    </label>
   );
 }
