@@ -45,3 +45,8 @@ export function pragueWallTime(days: number): string {
   );
   return `${day}T10:00`;
 }
+
+/** A wall time as the console's pages show it in English (its zone's abbreviation), as a pattern: "2026-11-29 10:00 CET". */
+export function shownAt(wall: string): string {
+  return `${wall.replace("T", " ").replaceAll(".", "\\.")} CES?T`;
+}

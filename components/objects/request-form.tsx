@@ -3,7 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
-import { wallPeriodEnd, wallTime } from "@/lib/format/instant";
+import { wallInstant, wallPeriodEnd, wallTime } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 import { START_GRACE_MS } from "@/lib/requests/limits";
 
@@ -35,7 +35,7 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   const states = requestable.filter((s) => s.name !== "serverBlocked");
   const blockElsewhere = states.length < requestable.length;
   const t = useTranslations("object.form");
-  const { locale } = useFormat();
+  const fmt = useFormat();
   const [result, formAction, pending] = useActionState(action, null);
   const [previewed, previewAction, previewing] = useActionState(preview, null);
   const [key, setKey] = useState(newKey);
@@ -61,13 +61,9 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
     }
   }, [result]);
   const chosen = states.find((s) => s.name === state);
-  // The wall time typed, in the registry's zone: English "2026-11-29 10:00", Czech "29. 11. 2026 10:00".
-  const show = (value: string) => {
-    const [date = "", time = ""] = value.split("T");
-    const [y, m, d] = date.split("-");
-    const written = locale === "en" || !y || !m || !d ? `${date} ${time}` : `${Number(d)}. ${Number(m)}. ${y} ${time}`;
-    return `${written} ${timeZone}`;
-  };
+  // The wall time typed, as every time on the console's pages: English "2026-11-29 10:00 CET",
+  // Czech "29. 11. 2026 10:00 SEČ" (the zone's abbreviation at that instant).
+  const show = (value: string) => fmt.instant(new Date(wallInstant(value, timeZone)));
   // A preview belongs to what was typed when it was asked for: a change or a new request hides it.
   const fields = [key, state, from, to, reason].join("\u0000");
   const [previewedFields, setPreviewedFields] = useState<string | null>(null);

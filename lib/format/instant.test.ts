@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { consoleFormat, formatInstant, formatInstantIntl, formatNumber, wallPeriodEnd, wallTime } from "./instant";
+import { consoleFormat, formatInstant, formatInstantIntl, formatNumber, wallInstant, wallPeriodEnd, wallTime } from "./instant";
 
 describe("formatInstant", () => {
   it("writes English in ISO order with the zone's abbreviation", () => {
@@ -96,5 +96,22 @@ describe("wallPeriodEnd", () => {
     expect(wallPeriodEnd("monthEnd", "2026-11-29T10:00")).toBe("2026-12-01T00:00");
     expect(wallPeriodEnd("monthEnd", "2026-12-31T23:59")).toBe("2027-01-01T00:00");
     expect(wallPeriodEnd("days7", "2028-02-25T00:00")).toBe("2028-03-03T00:00");
+  });
+});
+
+describe("wallInstant", () => {
+  it("reads a wall time of the zone back as the instant wallTime wrote", () => {
+    for (const iso of [
+      "2026-11-29T09:00:00Z",
+      "2026-07-01T22:30:00Z",
+      "2026-03-29T00:59:00Z",
+      "2026-03-29T01:00:00Z",
+      "2026-10-25T02:00:00Z",
+    ])
+      expect(new Date(wallInstant(wallTime(Date.parse(iso), "Europe/Prague"), "Europe/Prague")).toISOString()).toBe(
+        new Date(iso).toISOString(),
+      );
+    // The hour the autumn change repeats (02:00-03:00 twice on 2026-10-25): the earlier instant.
+    expect(new Date(wallInstant("2026-10-25T02:30", "Europe/Prague")).toISOString()).toBe("2026-10-25T00:30:00.000Z");
   });
 });

@@ -66,6 +66,26 @@ export function wallTime(instant: number, timeZone: string): string {
   return new Date(instant + zoneOffsetMinutes(instant, timeZone) * 60_000).toISOString().slice(0, 19);
 }
 
+/**
+ * The instant a wall time of `timeZone` names ("2026-11-29T10:00", as a datetime-local field holds
+ * it). In the hour a clock change repeats, the earlier instant; in the hour it skips, the wall time
+ * read with the offset before the change.
+ */
+export function wallInstant(wall: string, timeZone: string): number {
+  const [date = "", time = "00:00"] = wall.split("T");
+  const [y, m, d] = date.split("-").map(Number);
+  const [hh = 0, mm = 0, ss = 0] = time.split(":").map(Number);
+  const asUtc = Date.UTC(y, m - 1, d, hh, mm, ss);
+  // The offsets a day either side cover both sides of any clock change near the wall time.
+  const candidates = [asUtc - DAY_MS, asUtc + DAY_MS].map((probe) => asUtc - zoneOffsetMinutes(probe, timeZone) * 60_000);
+  // A candidate whose own offset gives back the wall time; in a repeated hour both do (the earlier
+  // wins), in a skipped hour neither (the offset before the change is used).
+  const matching = candidates.filter((c) => c + zoneOffsetMinutes(c, timeZone) * 60_000 === asUtc);
+  return matching.length > 0 ? Math.min(...matching) : candidates[0];
+}
+
+const DAY_MS = 86_400_000;
+
 /** The zone's offset (minutes) and its abbreviation in the language at an instant. */
 function zoneAt(instant: number, locale: Locale, timeZone: string): { offset: number; name: string } {
   const parts = instantFormat(locale, timeZone).formatToParts(instant);
