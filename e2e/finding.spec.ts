@@ -33,7 +33,7 @@ test("an id in the header search opens its object; '/' focuses the search; the f
 });
 
 test("support is not offered a bulk change it may not make", async ({ page }) => {
-  await signInAsNewUser(page, "sam", "support");
+  await signInAsNewUser(page, "sandra", "support");
   await page.goto("/requests");
   await expect(page.getByRole("heading", { name: "Requests", exact: true })).toBeVisible();
   await expect(page.getByRole("link", { name: "Bulk change…" })).toHaveCount(0);
