@@ -174,6 +174,8 @@ test("a count too long to finish shows a bound that was counted, never an estima
   await count.getByRole("link", { name: "Count them all" }).click();
   await expect(page).toHaveURL(/[?&]count=all\b/);
   await expect(count).toHaveText(`${exported.toLocaleString("en")} matching domains`);
+  // Paging on does not count them all again.
+  await expect(page.getByRole("link", { name: /^Next/ })).not.toHaveAttribute("href", /count=all/);
 });
 
 test("a state filter that reaches into the future says the list is not a forecast", async ({ page }) => {

@@ -65,12 +65,13 @@ async function ObjectList({ params }: { params: Params }) {
   for (const key of SORTABLE) {
     if (key === "expires" && list.type !== "domain") continue;
     sortHrefs[key] = {
-      asc: listHref(params, fromStart({ sort: key === "name" ? null : key })),
-      desc: listHref(params, fromStart({ sort: `-${key}` })),
+      asc: listHref(params, fromStart({ sort: key === "name" ? null : key, count: null })),
+      desc: listHref(params, fromStart({ sort: `-${key}`, count: null })),
     };
   }
   const sort = sortParam(list.sort);
-  const here = { ...params, sort: sort === "name" ? undefined : sort };
+  // Links to other pages, orders and the export do not count all again (it may take seconds): only this page does.
+  const here = { ...params, sort: sort === "name" ? undefined : sort, count: undefined };
   const atStart = list.atStart;
   // Never the planner's estimate: a number that was counted, or "more than" one that was, or "many".
   const total = !list.atLeast
