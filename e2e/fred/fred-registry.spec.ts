@@ -51,6 +51,7 @@ test("the console serves the adopted registry: health, a state filter, an object
   await signInAsAdmin(page);
   const form = page.getByRole("form", { name: "Filter objects" });
   await form.getByLabel("Type").selectOption("domain");
+  await form.getByText("Choose states").click();
   await form.getByRole("checkbox", { name: "expired", exact: true }).check();
   await form.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/[?&]states=expired\b/);
@@ -219,6 +220,7 @@ test("'does not have now' with 'any of' lists domains with none of the states, '
     // The choice says what it means once "does not have now" is chosen.
     await expect(form.getByLabel("Several states").locator(`option[value="${match}"]`)).toHaveText(label);
     await form.getByLabel("Several states").selectOption(match);
+    await form.getByText("Choose states").click();
     for (const state of chosen) await form.getByRole("checkbox", { name: state, exact: true }).check();
     await form.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(/[?&]mode=not\b/);
