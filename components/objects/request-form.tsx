@@ -3,7 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
 import type { ActionResult } from "@/lib/actions/result";
-import { wallInstant, wallPeriodEnd, wallTime } from "@/lib/format/instant";
+import { wallPeriodEnd, wallTime, zonedTimeToInstant } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 import { START_GRACE_MS } from "@/lib/requests/limits";
 
@@ -63,7 +63,7 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
   const chosen = states.find((s) => s.name === state);
   // The wall time typed, as every time on the console's pages: English "2026-11-29 10:00 CET",
   // Czech "29. 11. 2026 10:00 SEČ" (the zone's abbreviation at that instant).
-  const show = (value: string) => fmt.instant(new Date(wallInstant(value, timeZone)));
+  const show = (value: string) => fmt.instant(zonedTimeToInstant(value, timeZone));
   // A preview belongs to what was typed when it was asked for: a change or a new request hides it.
   const fields = [key, state, from, to, reason].join("\u0000");
   const [previewedFields, setPreviewedFields] = useState<string | null>(null);

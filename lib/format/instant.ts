@@ -67,24 +67,21 @@ export function wallTime(instant: number, timeZone: string): string {
 }
 
 /**
- * The instant a wall time of `timeZone` names ("2026-11-29T10:00", as a datetime-local field holds
- * it). In the hour a clock change repeats, the earlier instant; in the hour it skips, the wall time
- * read with the offset before the change.
+ * The instant a wall-clock time (YYYY-MM-DDTHH:MM[:SS]) names in `timeZone`. In the hour a DST
+ * change skips, the time is read with the offset before the change; in the hour it repeats, the
+ * first occurrence is taken. The inverse of wallTime (pure: the request form reads typed times with it too).
  */
-export function wallInstant(wall: string, timeZone: string): number {
-  const [date = "", time = "00:00"] = wall.split("T");
-  const [y, m, d] = date.split("-").map(Number);
-  const [hh = 0, mm = 0, ss = 0] = time.split(":").map(Number);
-  const asUtc = Date.UTC(y, m - 1, d, hh, mm, ss);
-  // The offsets a day either side cover both sides of any clock change near the wall time.
-  const candidates = [asUtc - DAY_MS, asUtc + DAY_MS].map((probe) => asUtc - zoneOffsetMinutes(probe, timeZone) * 60_000);
-  // A candidate whose own offset gives back the wall time; in a repeated hour both do (the earlier
-  // wins), in a skipped hour neither (the offset before the change is used).
-  const matching = candidates.filter((c) => c + zoneOffsetMinutes(c, timeZone) * 60_000 === asUtc);
-  return matching.length > 0 ? Math.min(...matching) : candidates[0];
+export function zonedTimeToInstant(wallTime: string, timeZone: string): Date {
+  const asUtc = Date.parse(`${wallTime}Z`);
+  const before = zoneOffsetMinutes(asUtc - 86_400_000, timeZone);
+  const after = zoneOffsetMinutes(asUtc + 86_400_000, timeZone);
+  // Try both offsets around the instant; the one that maps back to the wall time wins.
+  for (const offset of before >= after ? [before, after] : [after, before]) {
+    const instant = asUtc - offset * 60_000;
+    if (zoneOffsetMinutes(instant, timeZone) === offset) return new Date(instant);
+  }
+  return new Date(asUtc - before * 60_000);
 }
-
-const DAY_MS = 86_400_000;
 
 /** The zone's offset (minutes) and its abbreviation in the language at an instant. */
 function zoneAt(instant: number, locale: Locale, timeZone: string): { offset: number; name: string } {
@@ -171,12 +168,9 @@ export function consoleFormat(locale: Locale, timeZone: string): ConsoleFormat {
  * count calendar days, so a period over a clock change keeps its hour.
  */
 export function wallPeriodEnd(choice: "days7" | "days30" | "monthEnd", start: string): string {
-  const [date = "", time = "00:00"] = start.split("T");
-  const [y, m, d] = date.split("-").map(Number);
-  const [hh, mm] = time.split(":").map(Number);
-  const at =
-    choice === "monthEnd"
-      ? new Date(Date.UTC(y, m, 1, 0, 0))
-      : new Date(Date.UTC(y, m - 1, d + (choice === "days7" ? 7 : 30), hh || 0, mm || 0));
+  // The wall time read as if it were UTC: calendar arithmetic without the zone's offsets.
+  const at = new Date(Date.parse(`${start}Z`));
+  if (choice === "monthEnd") return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toISOString().slice(0, 16);
+  at.setUTCDate(at.getUTCDate() + (choice === "days7" ? 7 : 30));
   return at.toISOString().slice(0, 16);
 }

@@ -3,7 +3,7 @@
 // object pages) and form inputs (lib/actions: idSchema, parseInput) are read with them, so a value
 // PostgreSQL would refuse (an integer out of range, 2026-13-45, a NUL character in text) becomes
 // a notice or a refusal that changes nothing, never an error from the database.
-import { zonedTimeToInstant } from "../format/datetime";
+import { zonedTimeToInstant } from "../format/instant";
 
 /** The largest value of PostgreSQL's `integer`, which every registry row id is. */
 export const DB_INT_MAX = 2_147_483_647;
