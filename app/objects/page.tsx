@@ -11,6 +11,7 @@ import { forPage } from "@/lib/auth/page";
 import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
+import { countText } from "@/lib/objects/count-text";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
 import { fromStart, listHref, listQuery } from "@/lib/objects/url";
@@ -74,11 +75,11 @@ async function ObjectList({ params }: { params: Params }) {
   const here = { ...params, sort: sort === "name" ? undefined : sort, count: undefined };
   const atStart = list.atStart;
   // Never the planner's estimate: a number that was counted, or "more than" one that was, or "many".
-  const total = !list.atLeast
-    ? fmt.number(list.total)
-    : list.total > 0
-      ? t("count.moreThan", { n: fmt.number(list.total) })
-      : t("count.many");
+  const total = countText(list, {
+    number: (n) => fmt.number(n),
+    moreThan: (n) => t("count.moreThan", { n }),
+    many: () => t("count.many"),
+  });
   const countAll = listHref(params, { count: "all" });
   const type = list.type ?? "all";
 
@@ -113,7 +114,7 @@ async function ObjectList({ params }: { params: Params }) {
             {t("bulkChange")}
           </a>
         )}
-        <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} total={list.total} />
+        <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} count={{ total: list.total, atLeast: list.atLeast }} />
       </div>
       {rows.length === 0 ? (
         <div className="empty" role="status">

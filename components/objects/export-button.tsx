@@ -2,12 +2,13 @@
 
 import { useRef, useState } from "react";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
+import { countText, type MatchCount } from "@/lib/objects/count-text";
 
 interface ExportButtonProps {
   /** The list's query string: the export has the same filters and order. */
   query: string;
-  /** What the list shows as the total (exact, or a counted bound), for the progress bar until the server says. */
-  total: number;
+  /** What the list shows as its count (exact, or a counted bound), for the progress bar until the server says. */
+  count: MatchCount;
 }
 
 type Progress =
@@ -22,7 +23,7 @@ type Progress =
  * Streams the whole filtered result as CSV, counting rows as they arrive so large exports show
  * progress, then hands the file to the browser. Cancel stops the download and the server's reading.
  */
-export function ExportButton({ query, total }: ExportButtonProps) {
+export function ExportButton({ query, count }: ExportButtonProps) {
   const t = useTranslations("objects");
   const fmt = useFormat();
   const [progress, setProgress] = useState<Progress>({ state: "idle" });
@@ -31,14 +32,14 @@ export function ExportButton({ query, total }: ExportButtonProps) {
   const start = async () => {
     const controller = new AbortController();
     abort.current = controller;
-    setProgress({ state: "running", rows: 0, total, atLeast: true });
+    setProgress({ state: "running", rows: 0, ...count });
     try {
       const response = await fetch(`/objects/export${query ? `?${query}` : ""}`, { signal: controller.signal });
       if (!response.ok || !response.body) {
         const detail = (await response.text().catch(() => "")).slice(0, 300);
         throw new ExportRefused(detail || null, response.status);
       }
-      const expected = Number(response.headers.get("X-Total-Count") ?? total);
+      const expected = Number(response.headers.get("X-Total-Count") ?? count.total);
       const atLeast = response.headers.get("X-Total-At-Least") === "true";
       const file = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") ?? "")?.[1] ?? "objects.csv";
       const reader = response.body.getReader();
@@ -82,7 +83,11 @@ export function ExportButton({ query, total }: ExportButtonProps) {
             {t("export.progress", {
               count: progress.total,
               rows: fmt.number(progress.rows),
-              total: progress.atLeast ? t("count.moreThan", { n: fmt.number(progress.total) }) : fmt.number(progress.total),
+              total: countText(progress, {
+                number: (n) => fmt.number(n),
+                moreThan: (n) => t("count.moreThan", { n }),
+                many: () => t("count.many"),
+              }),
             })}
           </span>
         </>

@@ -8,6 +8,7 @@ import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
+import type { MatchCount } from "./count-text";
 import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
@@ -220,12 +221,6 @@ const toRow = (r: ListRecord): ObjectListRow => ({
   states: r.states,
   pendingRequests: r.pending,
 });
-
-/** How many matches: exact, or (atLeast) more than `total`; a total of 0 with atLeast is "many, not counted". */
-export interface MatchCount {
-  total: number;
-  atLeast: boolean;
-}
 
 /** count(*) of `sql` (at most `limit` rows when given) within `budgetMs`; null when the budget ran out. */
 async function countWithin(db: SqlDriver, sql: string, params: unknown[], budgetMs: number, limit?: number): Promise<number | null> {
