@@ -6,9 +6,8 @@ import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
 import { render } from "@/lib/actions/message";
-import { authorize, currentActor } from "@/lib/auth/guard";
+import { actorMay, authorize } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { countText } from "@/lib/objects/count-text";
@@ -52,8 +51,7 @@ async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
   const [t, fmt] = await Promise.all([getTranslations("objects"), getFormat()]);
   const locale = await getLocale();
-  const actor = await currentActor();
-  const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
+  const canWrite = await actorMay("requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
   if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
 

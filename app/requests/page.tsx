@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
 import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
-import { currentActor } from "@/lib/auth/guard";
+import { actorMay } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { roleAllows } from "@/lib/auth/roles";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
@@ -20,8 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
-  const actor = await currentActor();
-  const canWrite = actor !== null && roleAllows(actor.role, "requests.write");
+  const canWrite = await actorMay("requests.write");
   const [t, tc, fmt] = await Promise.all([getTranslations("requests"), getTranslations("common"), getFormat()]);
   const locale = await getLocale();
   const f = list.filter;

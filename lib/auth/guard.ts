@@ -44,6 +44,15 @@ export const currentActor = cache(async (): Promise<Actor | null> => {
 export const renderingActor = cache(async (): Promise<Actor | null> => currentActor().catch(() => null));
 
 /**
+ * Whether the signed-in person's role allows `permission`: for what a page offers (a link, a
+ * button). The action behind it passes authorize() all the same.
+ */
+export async function actorMay(permission: Permission): Promise<boolean> {
+  const actor = await currentActor();
+  return actor !== null && roleAllows(actor.role, permission);
+}
+
+/**
  * The gate of every read and write in the data-access layer: returns the actor when their role
  * has `permission`, and otherwise throws AccessError. A signed-in person's refusal is audited; one
  * of someone not signed in (no session, or one that has ended) is only logged, rate-limited
