@@ -386,13 +386,33 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
  * The live objects (id, name) a list filter matches, in list order, at most `cap`; `more` when there
  * are more. For callers that have authorised a change on them (bulk requests).
  */
+/** A list's filter read from its URL parameters, as the WHERE clause over object_registry o it gives now. */
+async function matchingWhere(db: SqlExecutor, params: Params) {
+  const request = parseRequest(params, await readCatalogue(db));
+  const { where, params: values } = whereOf(request, new Date());
+  return { request, where, values };
+}
+
+/** How many objects a list's filter matches, up to `cap` (more: past it), without reading them: what a bulk change would touch. */
+export async function countMatching(
+  db: SqlExecutor,
+  params: Params,
+  cap: number,
+): Promise<{ count: number; more: boolean; notices: Message[] }> {
+  const { request, where, values } = await matchingWhere(db, params);
+  const [{ n }] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM object_registry o WHERE ${where} LIMIT ${cap + 1}) x`,
+    values,
+  );
+  return { count: Math.min(n, cap), more: n > cap, notices: request.notices };
+}
+
 export async function objectsMatching(
   db: SqlExecutor,
   params: Params,
   cap: number,
 ): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: Message[] }> {
-  const request = parseRequest(params, await readCatalogue(db));
-  const { where, params: values } = whereOf(request, new Date());
+  const { request, where, values } = await matchingWhere(db, params);
   const page = pageSql(request.sort, { kind: "first" }, values.length);
   const rows = await db.query<{ id: number; name: string }>(
     `SELECT o.id, o.name FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy} LIMIT ${cap + 1}`,

@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { bulkStateChange } from "./bulk";
+import { bulkFilterPreview, bulkStateChange } from "./bulk";
 
 describe.each(testBackends())("bulk requests and blocks on $name", (backend) => {
   let db: Database;
@@ -52,6 +52,14 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
     const result = await bulk({ names: "", filter: "type=domain&q=ou&match=contains", apply: false });
     expect(result.outcomes.map((o) => o.name)).toEqual(["four.cz"]);
     expect(result.message).toBe("Dry run: 1 of 1 will apply; nothing was changed.");
+    // The page counts the same objects before the dry run, without reading them.
+    expect(await actAs(operator, () => bulkFilterPreview("type=domain&q=ou&match=contains"))).toEqual({
+      count: 1,
+      more: false,
+      type: "domain",
+      notices: [],
+    });
+    expect(await actAs(operator, () => bulkFilterPreview("type=domain"))).toMatchObject({ count: 4, more: false });
     await expect(bulk({ names: "", filter: "type=zone", apply: false })).rejects.toThrow(
       /^The list filter is not valid: Unknown object type “zone”/,
     );

@@ -5,7 +5,7 @@ import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { getLocale } from "../i18n/server";
-import { objectsMatching } from "../objects/list";
+import { countMatching, objectsMatching } from "../objects/list";
 import { blockSchema, blockWork, DEFAULT_PROHIBITIONS, isProhibition } from "./blocks";
 import { changeInstant, createRequestSchema, createWork, reasonSchema } from "./write";
 
@@ -71,13 +71,9 @@ export async function bulkFilterPreview(
 ): Promise<{ count: number; more: boolean; type: string | null; notices: Message[] }> {
   const { db } = await authorize("requests.write", "bulk.page");
   const params = Object.fromEntries(new URLSearchParams(filter));
-  const matching = await objectsMatching(db.sql, params, BULK_MAX);
-  return {
-    count: matching.objects.length,
-    more: matching.more,
-    type: typeof params.type === "string" && params.type ? params.type : null,
-    notices: matching.notices,
-  };
+  // Counted, not read: the apply reads the objects themselves.
+  const matching = await countMatching(db.sql, params, BULK_MAX);
+  return { ...matching, type: typeof params.type === "string" && params.type ? params.type : null };
 }
 
 export interface BulkOutcome {
