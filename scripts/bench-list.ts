@@ -131,7 +131,7 @@ try {
         if (i < WARMUP) continue;
         server.push(serverMs);
         bare.push(bareMs);
-        shown = `${page.atLeast ? ">" : ""}${page.total.toLocaleString("en")}`;
+        shown = page.atLeast && page.total === 0 ? "many" : `${page.atLeast ? ">" : ""}${page.total.toLocaleString("en")}`;
         rows = page.rows.length;
       }
       say(`| ${scenario.label} | ${rows} | ${shown} | ${figures(server, bare)} |`);

@@ -9,7 +9,7 @@ import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { noFilter, type ObjectFilter } from "./filter";
-import { COUNT_LIMIT, countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
+import { COUNT_FLOOR, countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
 
 /** An object filter with nothing chosen but `choices`. */
 const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({ ...noFilter(), ...choices });
@@ -303,7 +303,36 @@ describe.each(testBackends())("object list on $name", (backend) => {
         )) as SqlDriver["transaction"],
     };
     expect(await countMatches(boundedOnly, request, new Date())).toEqual({ total: 150, atLeast: false });
-    expect(statements.map((sql) => /LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? "all")).toEqual(["all", String(COUNT_LIMIT + 1)]);
+    // The floor first: 150 of at most 1,001 is the whole count.
+    expect(statements.map((sql) => /LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? "all")).toEqual(["all", String(COUNT_FLOOR + 1)]);
+  });
+
+  it("gives all its count attempts one budget, and plans the bounded ones to start fast", async () => {
+    const request = { filter: filterWith({ type: 3 }) };
+    const timeouts: number[] = [];
+    const settings: string[] = [];
+    // Every count runs to its statement timeout and is canceled there, as on a registry too large to count.
+    const slow: SqlDriver = {
+      ...db.sql,
+      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) =>
+        work({
+          query: (async (sql: string, params?: unknown[]) => {
+            if (sql.includes("statement_timeout")) timeouts.push(Number(params?.[0]));
+            else if (sql.includes("set_config")) settings.push(sql);
+            if (sql.startsWith("SELECT count(*)")) {
+              await new Promise((resolve) => setTimeout(resolve, timeouts.at(-1)));
+              throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+            }
+            return [];
+          }) as SqlDriver["query"],
+        } as never)) as SqlDriver["transaction"],
+    };
+    expect(await countMatches(slow, request, new Date(), 40)).toEqual({ total: 0, atLeast: true });
+    expect(timeouts.length).toBeGreaterThan(0);
+    expect(timeouts.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(40);
+    // Only bounded counts switch to a fast-start plan; the whole count keeps the planner's choice.
+    expect(settings.length).toBe(timeouts.length - 1);
+    expect(settings.every((sql) => sql.includes("enable_mergejoin") && sql.includes("jit"))).toBe(true);
   });
 
   it("does not count all of a 'contains' name search the planner expects more than NAME_COUNT_LIMIT matches of", async () => {
@@ -330,7 +359,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const search = (match: "contains" | "prefix") => ({ filter: filterWith({ name: { text: "praha", match } }) });
     // 19,400 match: "more than 10,000", counted with LIMIT 10,001, not the estimate of 20,000.
     expect(await countMatches(large(19_400), search("contains"), new Date())).toEqual({ total: NAME_COUNT_LIMIT, atLeast: true });
-    expect(counted).toEqual([String(NAME_COUNT_LIMIT + 1)]);
+    expect(counted).toEqual([String(COUNT_FLOOR + 1), String(NAME_COUNT_LIMIT + 1)]);
     // Fewer than the estimate said: the bounded count is exact.
     counted.length = 0;
     expect(await countMatches(large(7_000), search("contains"), new Date())).toEqual({ total: 7_000, atLeast: false });
