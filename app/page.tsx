@@ -69,6 +69,27 @@ export default async function OverviewPage(props: PageProps<"/">) {
         </section>
         <section className="panel" aria-labelledby="next">
           <h2 id="next">{t("upcoming.title")}</h2>
+          <p className="muted">{t("upcoming.forecast")}</p>
+          <ul className="coming">
+            {d.coming.map((day) => (
+              <li key={day.day}>
+                <span className="coming-day">{fmt.day(day.day)}</span>{" "}
+                {day.entries.length === 0
+                  ? t("upcoming.nothing")
+                  : day.entries.map((e, i) => (
+                      <span key={e.state}>
+                        {i > 0 && ", "}
+                        <Link
+                          href={listHref({}, { states: e.state, mode: "entered", from: day.from, to: day.to })}
+                          title={t("upcoming.entryTitle", { count: e.objects, state: e.state, day: fmt.day(day.day) })}
+                        >
+                          {t("upcoming.entry", { state: e.state, count: fmt.number(e.objects) })}
+                        </Link>
+                      </span>
+                    ))}
+              </li>
+            ))}
+          </ul>
           <p>
             <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
           </p>

@@ -37,6 +37,17 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
             new Date(Date.now() - 2 * DAY).toISOString(),
           );
       }
+      // Ahead: one domain expires in three days, another is blocked from the day after tomorrow.
+      const day = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
+      await createDomain(tx, { name: "overview-expiring.cz", crdate: "2021-01-01T00:00:00Z", exdate: day(3), registrant: holder, nsset });
+      const later = await createDomain(tx, {
+        name: "overview-later.cz",
+        crdate: "2021-01-01T00:00:00Z",
+        exdate: "2030-01-01",
+        registrant: holder,
+        nsset,
+      });
+      await createRequest(tx, later, "serverBlocked", new Date(Date.now() + 2 * DAY).toISOString());
       const deleted = await createDomain(tx, {
         name: "overview-gone.cz",
         crdate: "2021-01-01T00:00:00Z",
@@ -77,6 +88,12 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     }
     expect(entered).toBeGreaterThanOrEqual(1);
     expect(left).toBeGreaterThanOrEqual(1);
+    // Coming up: today from the next minute and 7 days more; each figure is the forecast list's count.
+    expect(d.coming).toHaveLength(8);
+    const foreseen = d.coming.flatMap((day) => day.entries.map((e) => ({ ...e, day })));
+    for (const { state, objects, day } of foreseen)
+      expect(objects, `${state} on ${day.day}`).toBe(await total({ states: state, mode: "entered", from: day.from, to: day.to }));
+    expect(foreseen.map((e) => e.state)).toEqual(expect.arrayContaining(["expired", "serverBlocked"]));
     expect(d.recent).toBeNull();
     expect((await actAs(admin, () => dashboard())).recent).toEqual(expect.any(Array)); // administrators see the audit log
     await expect(actAs(anonymous(db), () => dashboard())).rejects.toThrow(/Sign in/);

@@ -30,9 +30,22 @@ export interface DayChanges {
   left: number;
 }
 
+/** One registry day ahead: the states live objects will enter, by the forecast (console.state_forecast). */
+export interface DayForecast {
+  /** The registry's calendar day, YYYY-MM-DD. */
+  day: string;
+  /** The window as the list's "entered" filter reads it: wall times in the registry's zone (today's starts at the next minute). */
+  from: string;
+  to: string;
+  /** Live objects entering each state that day, most first; no state with none. */
+  entries: { state: string; objects: number }[];
+}
+
 export interface Dashboard {
   states: StateCount[];
   days: DayChanges[];
+  /** Today (from the next minute) and the 7 days after it, each with its foreseen state entries. */
+  coming: DayForecast[];
   /** Requests starting or ending in the next 7 days (/requests?upcoming=1). */
   upcoming: number;
   engine: { cursor: string | null; lastRunAt: string | null; lastRunKind: string | null; lagSeconds: number | null; waiting: number };
@@ -53,6 +66,7 @@ interface Figures {
   /** The counts, with the state's descriptions by enum_object_states_desc.lang ('EN', 'CS'). */
   states: (Omit<StateCount, "description"> & { descriptions: Record<string, string> })[];
   days: DayChanges[];
+  coming: DayForecast[];
   upcoming: number;
   asOf: string;
 }
@@ -101,7 +115,7 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
 
 async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figures> {
   const asOf = new Date().toISOString();
-  const [states, days, [{ upcoming }]] = await Promise.all([
+  const [states, days, coming, [{ upcoming }]] = await Promise.all([
     db.query<Figures["states"][number]>(
       `WITH open AS (
          SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
@@ -131,11 +145,36 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
       [timeZone],
     ),
+    // The forecast of the states objects enter ahead, by the registry's day: today from the next
+    // minute (the list's filters read minutes) and 7 days more. Each figure is what the list's
+    // "entered" filter for that state and day finds.
+    db.query<{ day: string; from: string; to: string; entries: { state: string; objects: number }[] }>(
+      `WITH w AS (
+         SELECT date_trunc('minute', now()) + interval '1 minute' AS start,
+                ((now() AT TIME ZONE $1)::date + 8)::timestamp AT TIME ZONE $1 AS stop),
+       d AS (
+         SELECT g::date AS day, greatest(w.start, g::date::timestamp AT TIME ZONE $1) AS "from",
+                (g::date + 1)::timestamp AT TIME ZONE $1 AS "to"
+           FROM w CROSS JOIN generate_series((now() AT TIME ZONE $1)::date, (now() AT TIME ZONE $1)::date + 7, interval '1 day') g),
+       entry AS (
+         SELECT (f.valid_from AT TIME ZONE $1)::date AS day, s.name AS state, count(DISTINCT f.object_id)::int AS objects
+           FROM w CROSS JOIN LATERAL console.state_forecast(w.start, w.stop) f
+           JOIN object_registry o ON o.id = f.object_id AND o.erdate IS NULL
+           JOIN enum_object_states s ON s.id = f.state_id
+          WHERE f.valid_from >= w.start AND f.valid_from < w.stop
+          GROUP BY 1, 2)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d."from" AT TIME ZONE $1, 'YYYY-MM-DD"T"HH24:MI') AS "from",
+              to_char(d."to" AT TIME ZONE $1, 'YYYY-MM-DD"T"HH24:MI') AS "to",
+              coalesce((SELECT jsonb_agg(jsonb_build_object('state', e.state, 'objects', e.objects) ORDER BY e.objects DESC, e.state)
+                          FROM entry e WHERE e.day = d.day), '[]') AS entries
+         FROM d ORDER BY d.day`,
+      [timeZone],
+    ),
     db.query<{ upcoming: number }>(
       `SELECT count(*)::int AS upcoming FROM object_state_request r
         WHERE r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
            OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`,
     ),
   ]);
-  return { states, days, upcoming, asOf };
+  return { states, days, coming, upcoming, asOf };
 }

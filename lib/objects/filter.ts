@@ -235,9 +235,42 @@ export function likePattern(text: string, match: "prefix" | "contains"): string 
   return match === "prefix" ? `${literal}%` : `%${literal}%`;
 }
 
+/** Whether a state filter reaches past `now`: its instant or its range's end is later. */
+export function reachesFuture(state: StateFilter | null, now: Date): boolean {
+  if (!state || state.mode === "now" || state.mode === "not") return false;
+  return ((state.mode === "at" ? state.at : state.to) as Date) > now;
+}
+
+type Param = (value: unknown) => string;
+
+/** When a recorded history row `os` counts, for the part of the filter up to now. */
+function history(state: StateFilter, from: Date, to: Date, now: Date, p: Param): string {
+  if (state.mode === "at") {
+    const at = p(from);
+    return `os.valid_from <= ${at} AND (os.valid_to IS NULL OR os.valid_to > ${at})`;
+  }
+  // Up to now: a row that begins (ends) later is the forecast's to tell.
+  const until = p(to < now ? to : now);
+  if (state.mode === "during") return `os.valid_from < ${until} AND (os.valid_to IS NULL OR os.valid_to > ${p(from)})`;
+  // A history row that begins (ends) in the range: the state was entered (left) then.
+  if (state.mode === "entered") return `os.valid_from >= ${p(from)} AND os.valid_from < ${until}`;
+  return `os.valid_to >= ${p(from)} AND os.valid_to < ${until}`;
+}
+
+/** The forecast's window and when one of its periods `f` counts, for the part of the filter from `from` (now at the earliest). */
+function forecast(state: StateFilter, from: Date, to: Date, p: Param): { from: string; to: string; when: string } {
+  const a = `${p(from)}::timestamptz`;
+  if (state.mode === "at") return { from: a, to: a, when: `f.valid_from <= ${a} AND (f.valid_to IS NULL OR f.valid_to > ${a})` };
+  const b = `${p(to)}::timestamptz`;
+  if (state.mode === "during") return { from: a, to: b, when: `f.valid_from < ${b} AND (f.valid_to IS NULL OR f.valid_to > ${a})` };
+  if (state.mode === "entered") return { from: a, to: b, when: `f.valid_from >= ${a} AND f.valid_from < ${b}` };
+  return { from: a, to: b, when: `f.valid_to >= ${a} AND f.valid_to < ${b}` };
+}
+
 /**
  * The SQL condition on `o` (object_registry) for a filter, with its parameters numbered from
- * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape alone.
+ * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape and on
+ * which side of `now` its instants lie (the recorded history before, the forecast after).
  */
 export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -264,25 +297,35 @@ export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where:
 
   const state = filter.state;
   if (state) {
-    // When a history row counts: open now; covering an instant; overlapping a range.
-    let when = "os.valid_to IS NULL";
-    if (state.mode === "at") {
-      const at = p(state.at);
-      when = `os.valid_from <= ${at} AND (os.valid_to IS NULL OR os.valid_to > ${at})`;
-    }
-    if (state.mode === "during") when = `os.valid_from < ${p(state.to)} AND (os.valid_to IS NULL OR os.valid_to > ${p(state.from)})`;
-    // A history row that begins (ends) in the range: the state was entered (left) then.
-    if (state.mode === "entered") when = `os.valid_from >= ${p(state.from)} AND os.valid_from < ${p(state.to)}`;
-    if (state.mode === "left") when = `os.valid_to >= ${p(state.from)} AND os.valid_to < ${p(state.to)}`;
-    const row = (stateSql: string) =>
+    const row = (stateSql: string, when: string) =>
       `EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = o.id AND os.state_id ${stateSql} AND ${when})`;
-    if (state.mode === "not") {
-      // "does not have now" is the exact opposite of "has now", read with the same words:
-      // not all of them = lacks at least one; not any of them = has none.
-      if (state.match === "any") where.push(`NOT ${row(`= ANY (${p(state.states)}::int[])`)}`);
-      else where.push(`(${state.states.map((id) => `NOT ${row(`= ${p(id)}`)}`).join(" OR ")})`);
-    } else if (state.match === "any") where.push(row(`= ANY (${p(state.states)}::int[])`));
-    else for (const id of state.states) where.push(row(`= ${p(id)}`));
+    if (state.mode === "now" || state.mode === "not") {
+      const open = "os.valid_to IS NULL";
+      if (state.mode === "not") {
+        // "does not have now" is the exact opposite of "has now", read with the same words:
+        // not all of them = lacks at least one; not any of them = has none.
+        if (state.match === "any") where.push(`NOT ${row(`= ANY (${p(state.states)}::int[])`, open)}`);
+        else where.push(`(${state.states.map((id) => `NOT ${row(`= ${p(id)}`, open)}`).join(" OR ")})`);
+      } else if (state.match === "any") where.push(row(`= ANY (${p(state.states)}::int[])`, open));
+      else for (const id of state.states) where.push(row(`= ${p(id)}`, open));
+    } else {
+      // An instant or a range: what is recorded up to now, and past now the forecast
+      // (console.state_forecast: the engine's rules and the requests as they stand).
+      const from = state.mode === "at" ? (state.at as Date) : (state.from as Date);
+      const to = state.mode === "at" ? (state.at as Date) : (state.to as Date);
+      const recorded = from < now || (state.mode === "at" && from.getTime() === now.getTime()) ? history(state, from, to, now, p) : null;
+      const foreseen = to > now ? forecast(state, from > now ? from : now, to, p) : null;
+      const matches = (states: number[]) => {
+        const parts = [
+          recorded && row(`= ANY (${p(states)}::int[])`, recorded),
+          foreseen &&
+            `o.id IN (SELECT f.object_id FROM console.state_forecast(${foreseen.from}, ${foreseen.to}, ${p(states)}::int[]) f WHERE ${foreseen.when})`,
+        ].filter(Boolean);
+        return parts.length === 1 ? (parts[0] as string) : `(${parts.join(" OR ")})`;
+      };
+      if (state.match === "any") where.push(matches(state.states));
+      else for (const id of state.states) where.push(matches([id]));
+    }
   }
 
   if (filter.pendingRequest)

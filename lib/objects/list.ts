@@ -9,7 +9,7 @@ import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
 import type { MatchCount } from "./count-text";
-import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter } from "./filter";
+import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter, reachesFuture } from "./filter";
 import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
@@ -339,11 +339,8 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
 
   let position = parsePosition({ after: param("after"), before: param("before"), last: param("last") }, request.sort, notices);
   const now = new Date();
-  // A state filter that reaches past now reads the history recorded so far: say that the future
-  // part is not a forecast, instead of showing an empty "next week" as if nothing will happen.
-  const state = request.filter.state;
-  const reach = state?.mode === "at" ? state.at : state && ["during", "entered", "left"].includes(state.mode) ? state.to : undefined;
-  if (reach && reach > now) notices.push(msg("filter.futureNotForecast", { when: reach }));
+  // Past now the list is a forecast: say from when, and what it rests on.
+  if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
   request.nameFirst = await readsNameFirst(db.sql, request.filter);
 
   const read = async (from: Position) => {

@@ -19,6 +19,11 @@ export const dashboard: Catalog<typeof en> = {
   },
   upcoming: {
     title: "Nadcházející",
+    forecast: "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak jsou nyní.",
+    nothing: "nic se neočekává",
+    entry: "{state} {count}",
+    entryTitle:
+      "{count, plural, one {# objekt vstoupí} few {# objekty vstoupí} other {# objektů vstoupí}} do stavu {state} dne {day} (předpověď)",
     requests:
       "{count, plural, one {# požadavek začíná nebo končí} few {# požadavky začínají nebo končí} other {# požadavků začíná nebo končí}} v příštích 7 dnech",
   },

@@ -184,8 +184,8 @@ export const server: Catalog<typeof en> = {
     unknownParameter:
       "{count, plural, one {„{names}“ není filtrem tohoto seznamu; byl přeskočen} few {„{names}“ nejsou filtry tohoto seznamu; byly přeskočeny} other {„{names}“ nejsou filtry tohoto seznamu; byly přeskočeny}}.",
     needsInstant: "Volba „{mode}“ vyžaduje okamžik; zobrazují se objekty, které mají stavy nyní.",
-    futureNotForecast:
-      "Filtr sahá za současnost (do {when}): seznam ukazuje dosud zaznamenané stavy, ne to, co pravidla a naplánované požadavky přinesou později; co se očekává, ukazuje stránka každého objektu.",
+    forecast:
+      "Po současném okamžiku ({now}) je seznam předpovědí: stavy, které přinesou pravidla a naplánované požadavky, pokud se nic jiného nezmění. Prodloužení, nový požadavek nebo jiná změna do té doby ji změní.",
     rangeReversed: "Období končí dřív, než začíná; zobrazují se objekty, které mají stavy nyní.",
     needsRange: "Volba „{mode}“ vyžaduje začátek i konec období; zobrazují se objekty, které mají stavy nyní.",
     pending: "Naplánovaný požadavek „{pending}“: hodnota není 1; filtr byl vynechán.",

@@ -15,6 +15,10 @@ export const dashboard = {
   },
   upcoming: {
     title: "Coming up",
+    forecast: "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they are now.",
+    nothing: "nothing foreseen",
+    entry: "{state} {count}",
+    entryTitle: "{count, plural, one {# object enters} other {# objects enter}} {state} on {day} (forecast)",
     requests: "{count, plural, one {# request start or end in the next 7 days} other {# requests start or end in the next 7 days}}",
   },
   engine: {

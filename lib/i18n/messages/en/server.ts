@@ -192,8 +192,8 @@ export const server = {
       "{count, plural, one {“{names}” is not a filter of this list; it was} other {“{names}” are not filters of this list; they were}} ignored.",
     /** `mode`: the mode's words as the filter form shows them. */
     needsInstant: "“{mode}” needs an instant; showing who has the states now.",
-    futureNotForecast:
-      "The filter reaches past now (to {when}): the list shows the states recorded so far, not what the rules and scheduled requests will give later; each object's page shows what it foresees.",
+    forecast:
+      "Past now ({now}) this list is a forecast: the states the rules and the scheduled requests will give if nothing else changes. A renewal, a new request or another change before then changes it.",
     rangeReversed: "The range ends before it starts; showing who has the states now.",
     needsRange: "“{mode}” needs a start and an end; showing who has the states now.",
     pending: "Scheduled request “{pending}” is not 1; it was left out.",

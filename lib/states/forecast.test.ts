@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db/client";
+import type { SqlExecutor } from "../db/driver";
+import { wallTime } from "../format/instant";
+import { objectsMatching } from "../objects/list";
+import { testBackends } from "../testing/databases";
+import { runStateEngine } from "./engine";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
+
+// The forecast (console.state_forecast, and the object list's filters past now) against the engine
+// itself: the forecast for an instant T ahead, taken now, must be what the engine records when it
+// runs at T, object by object and state by state; the same for states entered and left during a
+// window ahead. The engine's run at T happens in a transaction that is rolled back: a copy of the
+// registry as it is now.
+
+const DAY = 86_400_000;
+const ZONE = "Europe/Prague";
+/** The registry's data is built around the real present, as the list's filters read now from the clock. */
+const NOW = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+const at = (days: number, hours = 0) => new Date(NOW.getTime() + days * DAY + hours * 3_600_000);
+const day = (days: number) => at(days).toISOString().slice(0, 10);
+
+type Pair = string; // "object:state"
+
+class RolledBack extends Error {}
+
+/** What `work` reads after the engine ran at `when`, on a transaction that is then undone. */
+async function afterEngineAt<T>(db: Database, when: Date, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await db.sql
+    .transaction(async (tx) => {
+      await runStateEngine(tx, { at: when });
+      result = await work(tx);
+      throw new RolledBack();
+    })
+    .catch((error) => {
+      if (!(error instanceof RolledBack)) throw error;
+    });
+  return result as T;
+}
+
+const pairs = (rows: { object_id: number; state_id: number }[]): Pair[] => rows.map((r) => `${r.object_id}:${r.state_id}`).sort();
+
+async function recordedAt(tx: SqlExecutor, when: Date): Promise<Pair[]> {
+  return pairs(
+    await tx.query(
+      `SELECT object_id, state_id FROM object_state
+        WHERE valid_from <= $1::timestamptz AT TIME ZONE 'UTC' AND (valid_to IS NULL OR valid_to > $1::timestamptz AT TIME ZONE 'UTC')`,
+      [when],
+    ),
+  );
+}
+
+async function recordedChanges(tx: SqlExecutor, column: "valid_from" | "valid_to", from: Date, to: Date): Promise<Pair[]> {
+  return pairs(
+    await tx.query(
+      `SELECT DISTINCT object_id, state_id FROM object_state
+        WHERE ${column} >= $1::timestamptz AT TIME ZONE 'UTC' AND ${column} < $2::timestamptz AT TIME ZONE 'UTC'`,
+      [from, to],
+    ),
+  );
+}
+
+describe.each(testBackends())("registry-wide forecast on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
+      const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
+      // A domain expiring on every day from 75 days ago to 35 days ahead: each day of a window
+      // ahead holds some lifecycle step (warning, expiry, the zone warnings and exit, deletion).
+      for (let d = -75; d <= 35; d++) {
+        ids[`d${d}`] = await createDomain(tx, {
+          name: `exp${d + 100}.cz`,
+          crdate: "2020-03-10T10:00:00Z",
+          exdate: day(d),
+          registrant: holder,
+          nsset: ns,
+        });
+      }
+      ids.noNsset = await createDomain(tx, {
+        name: "no-nsset.cz",
+        crdate: "2025-05-01T08:00:00Z",
+        exdate: day(200),
+        registrant: holder,
+        nsset: null,
+      });
+      ids.enum = await createDomain(tx, {
+        name: "4.3.2.1.0.2.4.e164.arpa",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+        validationExdate: day(2),
+      });
+      // Requests that start and end inside the windows ahead.
+      ids.outzone = await createDomain(tx, {
+        name: "outzone-later.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+      });
+      await createRequest(tx, ids.outzone, "serverOutzoneManual", at(1, 5).toISOString(), at(2, 7).toISOString());
+      ids.blocked = await createDomain(tx, {
+        name: "blocked-until.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+      });
+      await createRequest(tx, ids.blocked, "serverBlocked", at(-10).toISOString(), at(2, 3).toISOString());
+      await createRequest(tx, ids.blocked, "serverUpdateProhibited", at(3).toISOString());
+      ids.inzone = ids["d-40"];
+      await createRequest(tx, ids.inzone, "serverInzoneManual", at(1).toISOString(), at(3).toISOString());
+      ids.canceled = await createDomain(tx, {
+        name: "canceled.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+      });
+      await createRequest(tx, ids.canceled, "serverTransferProhibited", at(2).toISOString(), null, at(-1).toISOString());
+      // Contacts left unlinked for about the protection period: deleteCandidate comes on some day ahead.
+      for (let d = 0; d < 6; d++)
+        await createObject(tx, TYPE.contact, `ALONE-${d}`, new Date(NOW.getTime() - (183 - d) * DAY).toISOString());
+    }));
+  });
+  afterAll(() => drop());
+
+  /** (object, state) pairs of the forecast periods that pass `when`, over the window [from, to]. */
+  async function foreseen(from: Date, to: Date, when: string): Promise<Pair[]> {
+    return pairs(await db.sql.query(`SELECT DISTINCT object_id, state_id FROM console.state_forecast($1, $2) f WHERE ${when}`, [from, to]));
+  }
+
+  it("foresees for an instant three days ahead exactly what the engine records when it runs then", async () => {
+    const T = at(3, 2);
+    const forecast = await foreseen(T, T, "f.valid_from <= $1 AND (f.valid_to IS NULL OR f.valid_to > $1)");
+    const engine = await afterEngineAt(db, T, (tx) => recordedAt(tx, T));
+    expect(forecast).toEqual(engine);
+    // Not the present again: the instant ahead differs from now in many (object, state) pairs.
+    const present = await recordedAt(db.sql, NOW);
+    const changed = engine.filter((pair) => !present.includes(pair)).length + present.filter((pair) => !engine.includes(pair)).length;
+    expect(changed).toBeGreaterThan(10);
+  });
+
+  it("foresees the states entered and left during a window ahead as the engine records them", async () => {
+    const [from, to] = [at(1), at(5)];
+    const entered = await foreseen(from, to, "f.valid_from >= $1 AND f.valid_from < $2");
+    const left = await foreseen(from, to, "f.valid_to >= $1 AND f.valid_to < $2");
+    const engine = await afterEngineAt(db, to, async (tx) => ({
+      entered: await recordedChanges(tx, "valid_from", from, to),
+      left: await recordedChanges(tx, "valid_to", from, to),
+    }));
+    expect(entered).toEqual(engine.entered);
+    expect(left).toEqual(engine.left);
+    expect(entered.length).toBeGreaterThan(5);
+    expect(left.length).toBeGreaterThan(5);
+    // The requests' own periods are among them.
+    expect(entered).toContain(`${ids.outzone}:5`);
+    expect(left).toContain(`${ids.blocked}:7`);
+    expect(entered.some((pair) => pair.startsWith(`${ids.canceled}:`))).toBe(false);
+  });
+
+  it("lists, on the object list's filters, the objects the engine gives the state at T and those that enter it during a window", async () => {
+    const T = at(3, 2);
+    const states = await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_states");
+    const name = (id: number) => states.find((s) => s.id === id)?.name as string;
+    const wall = (instant: Date) => wallTime(instant.getTime(), ZONE);
+    const engine = await afterEngineAt(db, at(5), async (tx) => ({
+      atT: await recordedAt(tx, T),
+      entered: await recordedChanges(tx, "valid_from", at(1), at(5)),
+    }));
+    let listedEntries = 0;
+    for (const state of ["outzone", "expired", "deleteCandidate", "serverBlocked", "serverUpdateProhibited"]) {
+      const id = states.find((s) => s.name === state)?.id as number;
+      const expected = (list: Pair[]) =>
+        list
+          .filter((pair) => pair.endsWith(`:${id}`))
+          .map((pair) => Number(pair.split(":")[0]))
+          .sort((a, b) => a - b);
+      const listed = async (params: Record<string, string>) =>
+        (await objectsMatching(db.sql, { states: name(id), ...params }, 10_000)).objects.map((o) => o.id).sort((a, b) => a - b);
+      expect(await listed({ mode: "at", at: wall(T) }), state).toEqual(expected(engine.atT));
+      const entered = await listed({ mode: "entered", from: wall(at(1)), to: wall(at(5)) });
+      expect(entered, state).toEqual(expected(engine.entered));
+      listedEntries += entered.length;
+    }
+    // Entries that exist only ahead: the recorded history has none of them yet.
+    expect(listedEntries).toBeGreaterThan(3);
+  });
+});
