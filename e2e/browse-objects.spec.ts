@@ -129,7 +129,10 @@ test("a malformed URL shows what was wrong and a usable page", async ({ page }, 
   await expect(page.getByRole("link", { name: "Clear all filters" })).toBeVisible();
 });
 
-test("an exact domain name or handle goes straight to its object; columns can be hidden; sorting works by keyboard", async ({ page }) => {
+test("an exact domain name or handle goes straight to its object; columns can be hidden, on every browser of that person; sorting works by keyboard", async ({
+  page,
+  browser,
+}) => {
   await page.goto("/objects?type=contact&size=25");
   const handle = (await column(page, "name").first().textContent()) as string;
   await page.goto(`/objects?q=${encodeURIComponent(handle.toLowerCase())}`);
@@ -142,6 +145,14 @@ test("an exact domain name or handle goes straight to its object; columns can be
   await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(0);
   await page.reload();
   await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(0);
+  // Kept with the person, not the browser: another browser (no shared storage) signed in as them shows the same.
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signInAsAdmin(other);
+  await other.goto("/objects?type=domain");
+  await expect(other.getByRole("columnheader", { name: /Expires/ })).toHaveCount(1);
+  await expect(other.getByRole("columnheader", { name: /Created/ })).toHaveCount(0);
+  await elsewhere.close();
   await page.getByText("Columns", { exact: true }).click();
   await page.getByRole("checkbox", { name: "Created" }).check();
   await expect(page.getByRole("columnheader", { name: /Created/ })).toHaveCount(1);
@@ -162,7 +173,8 @@ test("a count too long to finish shows a bound that was counted, never an estima
   // A "contains" search over most domains: counting them all is past the page's budget.
   await page.goto("/objects?type=domain&q=.cz");
   const count = page.locator(".page-head p");
-  await expect(count).toHaveText("more than 10,000 matching domains Count them all");
+  // The bound reached within the page's budget: 10,000, or on a busy machine 1,000.
+  await expect(count).toHaveText(/^more than (10,000|1,000) matching domains Count them all$/);
   await expect(count).not.toContainText("estimate");
 
   const downloading = page.waitForEvent("download");

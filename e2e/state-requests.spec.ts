@@ -159,6 +159,44 @@ test("an operator bulk-blocks three domains from a pasted list, dry run first", 
   );
 });
 
+test("an operator chooses rows of a filtered list, sees how many, and bulk-changes exactly those: dry run, then apply", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  await signInAsNewUser(page, "selma", "operator");
+  page.on("dialog", (dialog) => dialog.accept());
+  await page.goto("/objects?type=domain&states=serverBlocked,serverTransferProhibited&state_match=any&mode=not&size=25");
+  const bar = page.locator(".selection-bar");
+  await expect(bar).toHaveText("Choose rows to change them together.");
+  // Every row of the page, then three fewer: 22 chosen.
+  await page.getByRole("checkbox", { name: "Choose every row on this page" }).check();
+  await expect(bar).toContainText("25 rows chosen");
+  const names = await page.locator("table.objects-table tbody td.col-name a").allTextContents();
+  for (const name of names.slice(0, 3)) await page.getByRole("checkbox", { name: `Choose ${name}`, exact: true }).uncheck();
+  await expect(bar).toContainText("22 rows chosen");
+  await expect(page.getByRole("checkbox", { name: "Choose every row on this page" })).not.toBeChecked();
+  await expect(page.locator("table.objects-table tbody tr.chosen")).toHaveCount(22);
+  await page.screenshot({ path: testInfo.outputPath("objects-chosen.png"), fullPage: true });
+  await bar.getByRole("link", { name: "Bulk change these 22 objects…" }).click();
+
+  const form = page.getByRole("form", { name: "Bulk change" });
+  await expect(form.getByLabel(/^Names or handles/)).toHaveValue(names.slice(3).join("\n"));
+  await expect(form).toContainText("22 names");
+  await expect(form.getByLabel("Type", { exact: true })).toHaveValue("domain");
+  await form.getByLabel("Change", { exact: true }).selectOption("request");
+  await form.getByLabel("State", { exact: true }).selectOption("serverTransferProhibited");
+  await form.getByLabel("Reason").fill("chosen rows");
+  await form.getByRole("button", { name: "Dry run" }).click();
+  await expect(form.locator(".form-ok")).toHaveText("Dry run: 22 of 22 will apply; nothing was changed.");
+  await form.getByRole("button", { name: "Apply to all" }).click();
+  await expect(form.locator(".form-ok")).toHaveText(/^Applied to all 22 objects \(batch [0-9a-f-]{36}\)\.$/);
+  // Exactly those: each chosen domain has the request, the three left out do not.
+  await page.goto(`/objects?type=domain&q=${encodeURIComponent(names[3])}&jump=no`);
+  await expect(page.locator("table.objects-table tbody td.col-states").first()).toContainText("serverTransferProhibited");
+  await page.goto(`/objects?type=domain&q=${encodeURIComponent(names[0])}&jump=no`);
+  await expect(page.locator("table.objects-table tbody td.col-states").first()).not.toContainText("serverTransferProhibited");
+});
+
 test("a bulk change with a refused name says nothing was made, in a warning, and names no request", async ({ page }, testInfo) => {
   test.setTimeout(60_000);
   await signInAsNewUser(page, "bruno", "operator");

@@ -14,6 +14,7 @@ import { countText } from "@/lib/objects/count-text";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
 import { fromStart, listHref, listQuery } from "@/lib/objects/url";
+import { ownHiddenColumns } from "@/lib/users/preferences";
 
 export async function generateMetadata() {
   const t = await getTranslations("objects");
@@ -49,7 +50,7 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
 
 async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
-  const [t, fmt] = await Promise.all([getTranslations("objects"), getFormat()]);
+  const [t, fmt, hidden] = await Promise.all([getTranslations("objects"), getFormat(), ownHiddenColumns("objects")]);
   const locale = await getLocale();
   const canWrite = await actorMay("requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
@@ -123,7 +124,7 @@ async function ObjectList({ params }: { params: Params }) {
         </div>
       ) : (
         <>
-          <ObjectsTable rows={rows} states={list.states} sort={list.sort} sortHrefs={sortHrefs} />
+          <ObjectsTable rows={rows} states={list.states} sort={list.sort} sortHrefs={sortHrefs} hidden={hidden} selectable={canWrite} />
           <ListPager
             first={atStart ? null : listHref(here, fromStart())}
             previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}

@@ -2,7 +2,7 @@
 
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
 import { changeOwnPassword } from "@/lib/users/own-password";
-import { setOwnLanguage } from "@/lib/users/preferences";
+import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";
 
 // The signed-in person's own settings; the data-access layer checks the session.
 
@@ -20,4 +20,12 @@ export async function changeOwnPasswordAction(_previous: ActionResult | null, fo
       confirmPassword: form.get("confirmPassword") ?? undefined,
     }),
   );
+}
+
+// A table's column picker: which columns the person hides, kept with their user.
+export async function setHiddenColumnsAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return toActionResult<undefined>(async () => {
+    const { message } = await setOwnHiddenColumns({ table: form.get("table") ?? undefined, hidden: form.getAll("hidden").map(String) });
+    return { message };
+  });
 }

@@ -1,7 +1,19 @@
 "use client";
 
-import { useEffect, useMemo, useState } from "react";
+import {
+  type ColumnDef,
+  columnVisibilityFeature,
+  type RowSelectionState,
+  rowSelectionFeature,
+  rowSortingFeature,
+  type SortingState,
+  tableFeatures,
+  useTable,
+} from "@tanstack/react-table";
+import { useEffect, useMemo, useState, useTransition } from "react";
+import { setHiddenColumnsAction } from "@/app/preferences/actions";
 import { useTranslations } from "@/lib/i18n/client";
+import { type HiddenColumns, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
 export interface ObjectsTableRow {
   id: number;
@@ -22,10 +34,14 @@ export interface StateBadgeInfo {
   external: boolean;
 }
 
-/** The columns (a person may hide all but name); their labels are the catalogue's table.columns. */
-const COLUMNS = ["name", "type", "registrar", "states", "created", "expires", "pending"] as const;
-type Column = (typeof COLUMNS)[number];
-const STORAGE_KEY = "objects.columns";
+type Column = TableColumn<"objects">;
+/** The row-choosing column's id (not one a person hides). */
+const SELECT = "select";
+/** The most rows a bulk change takes from the list at once (its page sizes go up to 500). */
+const SELECT_MAX = 500;
+
+/** What the object list uses of TanStack Table: hiding columns, choosing rows, and the order (sorted by the server: manualSorting). */
+const features = tableFeatures({ columnVisibilityFeature, rowSelectionFeature, rowSortingFeature });
 
 interface ObjectsTableProps {
   rows: ObjectsTableRow[];
@@ -34,39 +50,35 @@ interface ObjectsTableProps {
   sort: { key: string; desc: boolean };
   /** Sort links for each sortable column, per direction, built by the server from the current URL. */
   sortHrefs: Partial<Record<Column, { asc: string; desc: string }>>;
+  /** The columns the signed-in person hides (kept with their user, so on every browser). */
+  hidden: HiddenColumns;
+  /** Whether the reader may make bulk changes: rows can then be chosen for one. */
+  selectable: boolean;
 }
 
 /**
- * The object list. Its rows reach the browser once, as data (not as a rendered tree as well), and
- * are drawn from it; sorting is a link (the server sorts); which columns show is the person's own
- * choice, kept in their browser. Links are plain links: a list of 50 objects must not make the
- * browser prefetch 50 object pages.
+ * The object list, on TanStack Table: one column model, the person's hidden columns, the order
+ * from the URL (a header is a link; the server sorts) and rows chosen for a bulk change. Its rows
+ * reach the browser once, as data (not as a rendered tree as well). Links are plain links: a list
+ * of 50 objects must not make the browser prefetch 50 object pages.
  */
-export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProps) {
+export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable }: ObjectsTableProps) {
   const t = useTranslations("objects");
   const tc = useTranslations("common");
-  const [hidden, setHidden] = useState<Column[]>([]);
+  const [columnVisibility, setColumnVisibility] = useState<Record<string, boolean>>(hidden);
+  const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
+  const [saving, startSaving] = useTransition();
   // A badge's explanation (its hover title) is added in the browser: the page brings each state's
   // description once, with the catalogue, instead of in the HTML of every badge (25 KB of a
   // 50-row list of outzone domains).
   const [explained, setExplained] = useState(false);
-
-  useEffect(() => {
-    setExplained(true);
-    try {
-      // { column: false } for each hidden column.
-      const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Record<string, boolean>;
-      setHidden(COLUMNS.filter((c) => c !== "name" && saved[c] === false));
-    } catch {
-      // unreadable: all columns
-    }
-  }, []);
-  const show = (column: Column, shown: boolean) => {
-    const next = shown ? hidden.filter((c) => c !== column) : [...hidden, column];
-    setHidden(next);
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(Object.fromEntries(next.map((c) => [c, false]))));
-  };
-  const columns = COLUMNS.filter((c) => !hidden.includes(c));
+  useEffect(() => setExplained(true), []);
+  // Another page or order of the list: nothing on it is chosen yet.
+  const [shownRows, setShownRows] = useState(rows);
+  if (shownRows !== rows) {
+    setShownRows(rows);
+    setRowSelection({});
+  }
 
   // Each state's badge is the same on every row: its class and explanation are worked out once.
   const badges = useMemo(
@@ -92,20 +104,18 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
     [rows, t],
   );
 
-  const cell = (column: Column, row: ObjectsTableRow) => {
-    switch (column) {
-      case "name":
-        return (
-          <a href={`/objects/${row.id}`} className="name">
-            {row.name}
-          </a>
-        );
-      case "type":
-        return <span className={`type type-${row.type}`}>{typeNames.get(row.type)}</span>;
-      case "registrar":
-        return row.sponsoringRegistrar ?? tc("none");
-      case "states":
-        return row.states.length === 0 ? (
+  // The column model: one definition per column, its cell drawn from the row.
+  const columns = useMemo(() => {
+    const cells: Record<Column, (row: ObjectsTableRow) => React.ReactNode> = {
+      name: (row) => (
+        <a href={`/objects/${row.id}`} className="name">
+          {row.name}
+        </a>
+      ),
+      type: (row) => <span className={`type type-${row.type}`}>{typeNames.get(row.type)}</span>,
+      registrar: (row) => row.sponsoringRegistrar ?? tc("none"),
+      states: (row) =>
+        row.states.length === 0 ? (
           <span className="muted">{t("table.noStates")}</span>
         ) : (
           <ul className="badges">
@@ -118,37 +128,93 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
               );
             })}
           </ul>
-        );
-      case "created":
-        return row.created;
-      case "expires":
-        return row.expires ?? tc("none");
-      case "pending":
-        return row.pendingRequests > 0 ? (
+        ),
+      created: (row) => row.created,
+      expires: (row) => row.expires ?? tc("none"),
+      pending: (row) =>
+        row.pendingRequests > 0 ? (
           <a href={`/objects/${row.id}#requests`} aria-label={t("table.pendingLabel", { count: row.pendingRequests, name: row.name })}>
             {row.pendingRequests}
           </a>
         ) : (
           <span className="muted">0</span>
-        );
-    }
-  };
+        ),
+    };
+    // What each column holds (its value, for TanStack's column state; the order is the server's).
+    const values: Record<Column, (row: ObjectsTableRow) => string | number | null> = {
+      name: (row) => row.name,
+      type: (row) => row.type,
+      registrar: (row) => row.sponsoringRegistrar,
+      states: (row) => row.states.join(" "),
+      created: (row) => row.created,
+      expires: (row) => row.expires,
+      pending: (row) => row.pendingRequests,
+    };
+    const defs: ColumnDef<typeof features, ObjectsTableRow>[] = TABLE_COLUMNS.objects.map((id) => ({
+      id,
+      accessorFn: values[id],
+      header: t(`table.columns.${id}`),
+      cell: ({ row }) => cells[id](row.original),
+      enableHiding: id !== "name",
+      enableSorting: id in sortHrefs,
+    }));
+    if (selectable)
+      defs.unshift({
+        id: SELECT,
+        header: t("table.select"),
+        cell: ({ row }) => (
+          <input
+            type="checkbox"
+            aria-label={t("table.selectRow", { name: row.original.name })}
+            checked={row.getIsSelected()}
+            onChange={row.getToggleSelectedHandler()}
+          />
+        ),
+        enableHiding: false,
+        enableSorting: false,
+      });
+    return defs;
+  }, [badges, explained, selectable, sortHrefs, t, tc, typeNames]);
+
+  const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.desc }], [sort.key, sort.desc]);
+  const table = useTable({
+    features,
+    columns,
+    data: rows,
+    getRowId: (row) => String(row.id),
+    state: { columnVisibility, rowSelection, sorting },
+    onColumnVisibilityChange: (updater) => {
+      const next = typeof updater === "function" ? updater(columnVisibility) : updater;
+      setColumnVisibility(next);
+      const form = new FormData();
+      form.set("table", "objects");
+      for (const [column, shown] of Object.entries(next)) if (shown === false) form.append("hidden", column);
+      startSaving(() => void setHiddenColumnsAction(null, form));
+    },
+    onRowSelectionChange: setRowSelection,
+    enableRowSelection: selectable,
+    manualSorting: true,
+  });
+
+  const chosen = rows.filter((row) => rowSelection[String(row.id)]);
+  const allChosen = table.getIsAllPageRowsSelected();
+  const hideable = table.getAllLeafColumns().filter((column) => column.id !== SELECT);
 
   return (
     <>
       <details className="column-picker">
         <summary>{t("table.columnPicker")}</summary>
-        <fieldset>
+        <fieldset aria-busy={saving}>
           <legend>{t("table.showColumns")}</legend>
-          {COLUMNS.map((column) => (
-            <label key={column}>
+          {hideable.map((column) => (
+            <label key={column.id}>
               <input
                 type="checkbox"
-                checked={!hidden.includes(column)}
-                disabled={column === "name"}
-                onChange={(event) => show(column, event.target.checked)}
+                checked={column.getIsVisible()}
+                disabled={!column.getCanHide()}
+                onChange={column.getToggleVisibilityHandler()}
               />
-              {t(`table.columns.${column}`)}
+              {t(`table.columns.${column.id as Column}`)}
             </label>
           ))}
         </fieldset>
@@ -159,42 +225,85 @@ export function ObjectsTable({ rows, states, sort, sortHrefs }: ObjectsTableProp
           manual: (chunks) => <span className="badge manual">{chunks}</span>,
         })}
       </p>
+      {selectable && (
+        <div className="selection-bar" role="status" aria-live="polite">
+          {chosen.length === 0 ? (
+            <span className="muted">{t("table.chooseHint")}</span>
+          ) : (
+            <>
+              <span>{t("table.chosen", { count: chosen.length })}</span>{" "}
+              <a
+                href={`/requests/bulk?ids=${chosen
+                  .slice(0, SELECT_MAX)
+                  .map((row) => row.id)
+                  .join(",")}`}
+              >
+                {t("table.bulkChosen", { count: chosen.length })}
+              </a>{" "}
+              <button type="button" className="text-button" onClick={() => table.resetRowSelection()}>
+                {t("table.clearChosen")}
+              </button>
+            </>
+          )}
+        </div>
+      )}
       <table className="data-table objects-table">
         <thead>
-          <tr>
-            {columns.map((column) => {
-              const hrefs = sortHrefs[column];
-              const sorted = sort.key === column ? (sort.desc ? "desc" : "asc") : null;
-              return (
-                <th key={column} scope="col" aria-sort={sorted ? (sorted === "asc" ? "ascending" : "descending") : undefined}>
-                  {hrefs ? (
-                    // A click turns the current order round; another column starts ascending.
-                    <a className="sort" href={sorted === "asc" ? hrefs.desc : hrefs.asc}>
-                      {t(`table.columns.${column}`)}
-                      <span aria-hidden="true" className="sort-mark">
-                        {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : " ↕"}
-                      </span>
-                    </a>
-                  ) : (
-                    t(`table.columns.${column}`)
-                  )}
-                </th>
-              );
-            })}
-          </tr>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {group.headers.map((header) => {
+                const id = header.column.id;
+                const label = t(id === SELECT ? "table.select" : `table.columns.${id as Column}`);
+                if (id === SELECT)
+                  return (
+                    <th key={id} scope="col" className="col-select">
+                      <input
+                        type="checkbox"
+                        aria-label={t("table.selectPage")}
+                        checked={allChosen}
+                        ref={(box) => {
+                          if (box) box.indeterminate = !allChosen && table.getIsSomePageRowsSelected();
+                        }}
+                        onChange={table.getToggleAllPageRowsSelectedHandler()}
+                      />
+                    </th>
+                  );
+                const hrefs = sortHrefs[id as Column];
+                const sorted = header.column.getIsSorted();
+                return (
+                  <th key={id} scope="col" aria-sort={sorted ? (sorted === "asc" ? "ascending" : "descending") : undefined}>
+                    {hrefs && header.column.getCanSort() ? (
+                      // A click turns the current order round; another column starts ascending.
+                      <a className="sort" href={sorted === "asc" ? hrefs.desc : hrefs.asc}>
+                        {label}
+                        <span aria-hidden="true" className="sort-mark">
+                          {sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : " ↕"}
+                        </span>
+                      </a>
+                    ) : (
+                      label
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.id}>
-              {columns.map((column) => (
-                <td
-                  key={column}
-                  className={`col-${column}${column === "created" || column === "expires" ? " nowrap" : ""}`}
-                  data-label={t(`table.columns.${column}`)}
-                >
-                  {cell(column, row)}
-                </td>
-              ))}
+          {table.getRowModel().rows.map((row) => (
+            <tr key={row.id} className={row.getIsSelected() ? "chosen" : undefined}>
+              {row.getVisibleCells().map((cell) => {
+                const id = cell.column.id;
+                return (
+                  <td
+                    key={id}
+                    className={`col-${id}${id === "created" || id === "expires" ? " nowrap" : ""}`}
+                    data-label={t(id === SELECT ? "table.select" : `table.columns.${id as Column}`)}
+                  >
+                    <table.FlexRender cell={cell} />
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>

@@ -17,6 +17,8 @@ interface BulkFormProps {
   max: number;
   /** The object list's filter to start from (its query string), instead of pasted names. */
   filter: string;
+  /** The objects chosen on the object list, as names (and their type when they share one); ids that name no live object are counted. */
+  chosen?: { names: string[]; type: string | null; missing: number } | null;
   /** What that filter matches now: how many objects (more: past the limit) and its object type. */
   preview: { count: number; more: boolean; type: string | null } | null;
 }
@@ -26,15 +28,15 @@ interface BulkFormProps {
  * the apply send the same fields; only "apply" differs. The batch key stays the same until a batch
  * is applied, so a repeated apply does nothing new.
  */
-export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter, preview }: BulkFormProps) {
+export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter, preview, chosen }: BulkFormProps) {
   const t = useTranslations("requests.bulk.form");
   const fmt = useFormat();
   const [result, dispatch, pending] = useActionState(action, null);
   const [batchId, setBatchId] = useState(() => crypto.randomUUID());
   const [kind, setKind] = useState("block");
   // Offered only what the chosen type can have: a domain is offered no contact prohibitions.
-  const [type, setType] = useState(preview?.type ?? "");
-  const [names, setNames] = useState(0);
+  const [type, setType] = useState(preview?.type ?? chosen?.type ?? "");
+  const [names, setNames] = useState(chosen?.names.length ?? 0);
   const valid = <T extends { types: string[] }>(list: T[]) => list.filter((s) => !type || s.types.includes(type));
   const [applying, setApplying] = useState(false);
   const form = useRef<HTMLFormElement>(null);
@@ -73,9 +75,16 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
         ) : (
           <label className="reason">
             {t("names", { max: fmt.number(max) })}
-            <textarea name="names" rows={5} required onChange={(e) => setNames(e.target.value.split(/[\s,;]+/).filter(Boolean).length)} />
+            <textarea
+              name="names"
+              rows={5}
+              required
+              defaultValue={chosen?.names.join("\n")}
+              onChange={(e) => setNames(e.target.value.split(/[\s,;]+/).filter(Boolean).length)}
+            />
             <span className="muted" aria-live="polite">
               {t("namesCount", { count: names, n: fmt.number(names) })}
+              {chosen && chosen.missing > 0 && <> {t("chosenMissing", { count: chosen.missing })}</>}
             </span>
           </label>
         )}

@@ -125,6 +125,10 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),
   },
+  "app/preferences/actions.ts#setHiddenColumnsAction": {
+    allowed: ["support", "operator", "admin"],
+    form: () => form({ table: "objects", hidden: "created" }),
+  },
   "app/preferences/actions.ts#setLanguageAction": {
     allowed: ["support", "operator", "admin"],
     form: () => form({ locale: "cs" }),

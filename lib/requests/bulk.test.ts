@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { bulkFilterPreview, bulkStateChange } from "./bulk";
+import { bulkFilterPreview, bulkSelection, bulkStateChange } from "./bulk";
 
 describe.each(testBackends())("bulk requests and blocks on $name", (backend) => {
   let db: Database;
@@ -71,6 +71,18 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
     expect(render(invalid.text, "cs")).toBe(
       "Filtr seznamu není platný: Neznámý typ objektu „zone“; zobrazují se všechny typy. Neznámý stav „bogus“; byl vynechán z filtru stavů.",
     );
+  });
+
+  it("fills the form with the objects chosen on the list, by id, and counts the ids that name no live object", async () => {
+    const [{ ids }] = await db.sql.query<{ ids: number[] }>(
+      "SELECT array_agg(id ORDER BY name DESC) AS ids FROM object_registry WHERE name IN ('one.cz', 'two.cz', 'three.cz')",
+    );
+    const chosen = await actAs(operator, () => bulkSelection(`${ids.join(",")},999999,abc,${ids[0]}`));
+    expect(chosen).toEqual({ names: ["two.cz", "three.cz", "one.cz"], type: "domain", missing: 2 });
+    const [{ twin }] = await db.sql.query<{ twin: number[] }>("SELECT array_agg(id) AS twin FROM object_registry WHERE name = 'TWIN'");
+    expect(await actAs(operator, () => bulkSelection(twin.join(",")))).toMatchObject({ names: ["TWIN", "TWIN"], type: null });
+    // Only those who may make bulk changes read the selection.
+    await expect(actAs(await signedInAs(db, "support"), () => bulkSelection(ids.join(",")))).rejects.toThrow(/not allowed|may not/i);
   });
 
   it("applies all or nothing", async () => {

@@ -76,6 +76,29 @@ export async function bulkFilterPreview(
   return { ...matching, type: typeof params.type === "string" && params.type ? params.type : null };
 }
 
+/**
+ * The objects chosen on the object list (their ids, "1,2,3") as the bulk form's names: the live
+ * ones, in the order given, and their type when they share one. Ids that name no live object are
+ * counted, not guessed at.
+ */
+export async function bulkSelection(ids: string): Promise<{ names: string[]; type: string | null; missing: number }> {
+  const { db } = await authorize("requests.write", "bulk.page");
+  const wanted = [...new Set(ids.split(",").map((id) => id.trim()))].filter(Boolean);
+  const valid = wanted
+    .filter((id) => /^\d{1,9}$/.test(id))
+    .slice(0, BULK_MAX)
+    .map(Number);
+  const rows = await db.sql.query<{ id: number; name: string; type: string }>(
+    `SELECT o.id, o.name, t.name AS type FROM object_registry o JOIN enum_object_type t ON t.id = o.type
+      WHERE o.id = ANY ($1::int[]) AND o.erdate IS NULL`,
+    [valid],
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const found = valid.flatMap((id) => byId.get(id) ?? []);
+  const types = [...new Set(found.map((row) => row.type))];
+  return { names: found.map((row) => row.name), type: types.length === 1 ? types[0] : null, missing: wanted.length - found.length };
+}
+
 export interface BulkOutcome {
   name: string;
   objectId: number | null;

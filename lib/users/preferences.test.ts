@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { currentActor } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
+import { openSession } from "../auth/sessions";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
-import { setOwnLanguage } from "./preferences";
+import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../testing/sessions";
+import { ownHiddenColumns, setOwnHiddenColumns, setOwnLanguage } from "./preferences";
 
 describe.each(testBackends())("each user's language on $name", (backend) => {
   let db: Database;
@@ -56,5 +57,29 @@ describe.each(testBackends())("each user's language on $name", (backend) => {
 
   it("the database holds only the console's languages", async () => {
     await expect(db.sql.query("UPDATE console.users SET locale = 'de' WHERE username = 'jana'")).rejects.toThrow(/users_locale_check/);
+  });
+
+  it("keeps the columns each person hides, per table, with their user; refuses unknown tables and columns and the key column", async () => {
+    const other = await signedInAs(db, "operator", "petr");
+    expect(await actAs(support, () => ownHiddenColumns("objects"))).toEqual({});
+    const set = (input: { table?: unknown; hidden?: unknown }) => actAs(support, () => setOwnHiddenColumns(input));
+    expect((await set({ table: "objects", hidden: ["created", "registrar"] })).hidden).toEqual({ created: false, registrar: false });
+    await set({ table: "requests", hidden: ["author"] });
+    // Another browser of the same person (a new session) reads the same; another person has their own.
+    const claims = support.claims as { uid: number };
+    const elsewhere = { ...support, claims: { sid: await openSession(db.sql, claims.uid, TEST_CLIENT), uid: claims.uid } };
+    expect(await actAs(elsewhere, () => ownHiddenColumns("objects"))).toEqual({ created: false, registrar: false });
+    expect(await actAs(support, () => ownHiddenColumns("requests"))).toEqual({ author: false });
+    expect(await actAs(other, () => ownHiddenColumns("objects"))).toEqual({});
+    // Showing all again.
+    await set({ table: "objects", hidden: [] });
+    expect(await actAs(support, () => ownHiddenColumns("objects"))).toEqual({});
+    // Bad input changes nothing and says why.
+    await expect(set({ table: "users", hidden: [] })).rejects.toThrow("Choose a table: objects or requests.");
+    await expect(set({ table: "objects", hidden: ["name"] })).rejects.toThrow(/no column name that can be hidden; name always shows/);
+    await expect(set({ table: "objects", hidden: ["bogus"] })).rejects.toThrow(/no column bogus/);
+    expect(await actAs(support, () => ownHiddenColumns("requests"))).toEqual({ author: false });
+    await expect(actAs(anonymous(db), () => ownHiddenColumns("objects"))).rejects.toThrow(/Sign in/);
+    await expect(actAs(anonymous(db), () => setOwnHiddenColumns({ table: "objects", hidden: [] }))).rejects.toThrow(/Sign in/);
   });
 });

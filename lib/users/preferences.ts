@@ -1,9 +1,10 @@
 import * as z from "zod";
-import { zodError } from "../actions/message";
-import { parseInput } from "../actions/result";
+import { type Message, msg, zodError } from "../actions/message";
+import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES, type Locale } from "../i18n/config";
 import { translator } from "../i18n/server";
+import { type HiddenColumns, hiddenColumnsOf, TABLE_COLUMNS, type TableName } from "../tables/columns";
 
 const languageSchema = z.object({ locale: z.enum(LOCALES, { error: zodError("language.choose") }) });
 
@@ -24,4 +25,41 @@ export async function setOwnLanguage(input: { locale?: unknown }): Promise<{ mes
   await db.sql.query("UPDATE console.users SET locale = $2 WHERE id = $1", [actor.userId, locale]);
   await rememberInBrowser(locale);
   return { message: translator(locale, "common")("language.changed") };
+}
+
+const columnsSchema = z.object({
+  table: z.enum(Object.keys(TABLE_COLUMNS) as [TableName, ...TableName[]], { error: zodError("columns.table") }),
+  hidden: z.array(z.string().max(40)).max(20),
+});
+
+/** The columns the signed-in person hides in `table` (theirs, on every browser). */
+export async function ownHiddenColumns(table: TableName): Promise<HiddenColumns> {
+  const { actor, db } = await authorize("self.preferences", "columns.read");
+  const [row] = await db.sql.query<{ table_columns: unknown }>("SELECT table_columns FROM console.users WHERE id = $1", [actor.userId]);
+  return hiddenColumnsOf(table, row?.table_columns);
+}
+
+/**
+ * Keeps which columns of a table the signed-in person hides. Every column named must be one of the
+ * table's, and its key column (the first) cannot be hidden.
+ */
+export async function setOwnHiddenColumns(input: {
+  table?: unknown;
+  hidden?: unknown;
+}): Promise<{ message: Message; hidden: HiddenColumns }> {
+  const { actor, db } = await authorize("self.preferences", "columns.set");
+  const { table, hidden } = parseInput(columnsSchema, input);
+  const [key, ...rest] = TABLE_COLUMNS[table] as readonly string[];
+  const unknown = hidden.filter((column) => !rest.includes(column));
+  if (unknown.length > 0)
+    throw new InputError(msg("columns.unknown", { columns: unknown.join(", "), key, allowed: rest.join(", ") }), {
+      hidden: [msg("field.invalid")],
+    });
+  const choice: HiddenColumns = Object.fromEntries(hidden.map((column) => [column, false] as const));
+  await db.sql.query("UPDATE console.users SET table_columns = jsonb_set(table_columns, ARRAY[$2::text], $3::jsonb) WHERE id = $1", [
+    actor.userId,
+    table,
+    JSON.stringify(choice),
+  ]);
+  return { message: msg("columns.saved"), hidden: choice };
 }

@@ -5,7 +5,7 @@ import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { getLocale, getTranslations } from "@/lib/i18n/server";
-import { BULK_MAX, bulkChoices, bulkFilterPreview } from "@/lib/requests/bulk";
+import { BULK_MAX, bulkChoices, bulkFilterPreview, bulkSelection } from "@/lib/requests/bulk";
 import { bulkAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -14,8 +14,10 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 export default async function BulkPage(props: PageProps<"/requests/bulk">) {
-  const { filter: given } = await props.searchParams;
+  const { filter: given, ids } = await props.searchParams;
   const filter = typeof given === "string" ? given.slice(0, 4000) : "";
+  // Rows chosen on the object list: their names fill the form.
+  const chosen = !filter && typeof ids === "string" && ids ? await forPage(() => bulkSelection(ids.slice(0, 6000))) : null;
   const { types, states, prohibitions } = await forPage(bulkChoices);
   // The filter's objects counted before any dry run (and its notices, as the list shows them).
   const preview = filter ? await forPage(() => bulkFilterPreview(filter)) : null;
@@ -37,6 +39,7 @@ export default async function BulkPage(props: PageProps<"/requests/bulk">) {
         max={BULK_MAX}
         filter={filter}
         preview={preview && { count: preview.count, more: preview.more, type: preview.type }}
+        chosen={chosen}
       />
     </>
   );

@@ -58,6 +58,8 @@ export const requests: Catalog<typeof en> = {
         "Objekty: {count, plural, one {# objekt, který} few {{n} objekty, které} other {{n} objektů, které}} nyní odpovídají filtru seznamu.",
       fromFilterTooMany: "Filtru seznamu odpovídá více než {max} objektů: nejdřív ho zužte.",
       seeThem: "Zobrazit je v seznamu",
+      chosenMissing:
+        "({count, plural, one {# vybraný objekt už v registru není} few {# vybrané objekty už v registru nejsou} other {# vybraných objektů už v registru není}}.)",
       namesCount: "{count, plural, =0 {Zatím žádné názvy} one {# název} few {{n} názvy} other {{n} názvů}}",
       pasteInstead: "Místo toho vložit názvy",
       names: "Názvy nebo handly (jeden na řádek nebo oddělené mezerami či čárkami; nejvýše {max})",

@@ -214,6 +214,11 @@ export const server: Catalog<typeof en> = {
     notInstant:
       "„{value}“ není datum ani datum a čas (RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
   },
+  columns: {
+    saved: "Tabulka ukazuje zvolené sloupce v každém prohlížeči, kde se přihlásíte.",
+    table: "Zvolte tabulku: objects nebo requests.",
+    unknown: "Tabulka nemá skrytelný sloupec {columns}; {key} se zobrazuje vždy, ostatní jsou {allowed}.",
+  },
   language: {
     choose: "Zvolte angličtinu (en) nebo češtinu (cs).",
   },

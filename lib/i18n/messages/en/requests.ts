@@ -57,6 +57,7 @@ export const requests = {
       fromFilterCount: "Objects: the {count, plural, one {# object} other {{n} objects}} the list filter matches now.",
       fromFilterTooMany: "The list filter matches more than {max} objects: narrow it first.",
       seeThem: "See them in the list",
+      chosenMissing: "({count, plural, one {# chosen object is} other {# chosen objects are}} no longer in the registry.)",
       namesCount: "{count, plural, =0 {No names yet} one {# name} other {{n} names}}",
       pasteInstead: "Paste names instead",
       names: "Names or handles (one per line, or separated by spaces or commas; at most {max})",

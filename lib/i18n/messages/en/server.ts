@@ -223,6 +223,11 @@ export const server = {
     notInstant:
       "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
   },
+  columns: {
+    saved: "The table shows the columns you chose, on every browser you sign in on.",
+    table: "Choose a table: objects or requests.",
+    unknown: "The table has no column {columns} that can be hidden; {key} always shows, the others are {allowed}.",
+  },
   language: {
     choose: "Choose English (en) or Czech (cs).",
   },

@@ -1,0 +1,24 @@
+/**
+ * The console's data tables and their columns, by id: the one list the tables (on TanStack Table)
+ * draw their column models from and the server checks a person's saved choice of columns against.
+ * The first column of each is its key and cannot be hidden.
+ */
+export const TABLE_COLUMNS = {
+  objects: ["name", "type", "registrar", "states", "created", "expires", "pending"],
+  requests: ["request", "object", "state", "phase", "period", "reason", "author", "canceled"],
+} as const;
+
+export type TableName = keyof typeof TABLE_COLUMNS;
+export type TableColumn<T extends TableName> = (typeof TABLE_COLUMNS)[T][number];
+/** TanStack Table's column visibility: false for each hidden column. */
+export type HiddenColumns = Record<string, false>;
+
+/** The hidden columns of `table` in a saved choice, keeping only columns the table has (never its key). */
+export function hiddenColumnsOf(table: TableName, saved: unknown): HiddenColumns {
+  const choice = (saved as Record<string, unknown> | null)?.[table];
+  if (!choice || typeof choice !== "object") return {};
+  const [key, ...rest] = TABLE_COLUMNS[table] as readonly string[];
+  return Object.fromEntries(
+    rest.filter((column) => column !== key && (choice as Record<string, unknown>)[column] === false).map((column) => [column, false]),
+  );
+}
