@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { pragueWallTime, shownAt, signInAsNewUser } from "./helpers";
+import { pragueWallTime, shownAt, signIn, signInAsNewUser } from "./helpers";
 
 test("an operator schedules a serverOutzoneManual period for next week, sees it scheduled, and cancels it", async ({ page }, testInfo) => {
   test.setTimeout(60_000);
@@ -230,4 +230,38 @@ test("a bulk change with a refused name says nothing was made, in a warning, and
   }
   await expect(rows.nth(2)).toHaveClass("refused");
   await page.screenshot({ path: testInfo.outputPath("bulk-refused.png"), fullPage: true });
+});
+
+test("the request list sorts by its headers, the order in the URL, and keeps each person's hidden columns", async ({ page, browser }) => {
+  await signInAsNewUser(page, "rosa", "support");
+  await page.goto("/requests");
+  const period = page.getByRole("columnheader", { name: /Period/ });
+  await expect(period).toHaveAttribute("aria-sort", "descending");
+  await period.getByRole("link").click();
+  await expect(page).toHaveURL(/[?&]sort=start\b/);
+  await expect(page.getByRole("columnheader", { name: /Period/ })).toHaveAttribute("aria-sort", "ascending");
+  await page
+    .getByRole("columnheader", { name: /Request/ })
+    .getByRole("link")
+    .click();
+  await expect(page).toHaveURL(/[?&]sort=-id\b/);
+  const ids = (await page.locator("table.requests tbody tr td:first-child").allTextContents()).map(Number);
+  expect(ids.length).toBeGreaterThan(1);
+  expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  // The next page keeps the order.
+  await page.getByRole("link", { name: /^Next/ }).click();
+  await expect(page).toHaveURL(/[?&]sort=-id\b/);
+  const more = (await page.locator("table.requests tbody tr td:first-child").allTextContents()).map(Number);
+  expect(Math.max(...more)).toBeLessThan(Math.min(...ids));
+
+  await page.getByText("Columns", { exact: true }).click();
+  await page.getByRole("checkbox", { name: "Author" }).uncheck();
+  await expect(page.getByRole("columnheader", { name: "Author" })).toHaveCount(0);
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signIn(other, "rosa", "rosa's long password");
+  await other.goto("/requests");
+  await expect(other.getByRole("columnheader", { name: /Reason/ })).toHaveCount(1);
+  await expect(other.getByRole("columnheader", { name: "Author" })).toHaveCount(0);
+  await elsewhere.close();
 });

@@ -7,6 +7,7 @@ import { forPage } from "@/lib/auth/page";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
+import { ownHiddenColumns } from "@/lib/users/preferences";
 
 /** A phase's message key ("in force" has a space, its key does not). */
 const phaseKey = (phase: Phase) => (phase === "in force" ? "inForce" : phase);
@@ -20,10 +21,27 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
   const canWrite = await actorMay("requests.write");
-  const [t, tc, fmt] = await Promise.all([getTranslations("requests"), getTranslations("common"), getFormat()]);
+  const [t, tc, to, fmt, hidden] = await Promise.all([
+    getTranslations("requests"),
+    getTranslations("common"),
+    getTranslations("objects"),
+    getFormat(),
+    ownHiddenColumns("requests"),
+  ]);
   const locale = await getLocale();
   const f = list.filter;
   const here = (changes: Record<string, string | null>) => listHref(params, { after: null, ...changes }, "/requests");
+  // The order is the URL's: the period column sorts by start, the request column by id (creation order).
+  const sortable = { period: "start", request: "id" } as const;
+  const sortHrefs = f.upcoming
+    ? {}
+    : Object.fromEntries(
+        Object.entries(sortable).map(([column, key]) => [
+          column,
+          { asc: here({ sort: key }), desc: here({ sort: key === "start" ? null : `-${key}` }) },
+        ]),
+      );
+  const sortColumn = f.sort.endsWith("id") ? "request" : "period";
   const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
   // When a request was canceled, by whom and why; null when it was not.
   const cancellation = (r: RequestRow) => {
@@ -114,11 +132,17 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
             <input name="batch" defaultValue={f.batch ?? ""} maxLength={36} />
           </label>
           {f.upcoming && <input type="hidden" name="upcoming" value="1" />}
+          {f.sort !== "-start" && <input type="hidden" name="sort" value={f.sort} />}
           <button type="submit">{t("list.filters.apply")}</button>
         </div>
       </form>
       <RequestsTable
+        sort={f.upcoming ? null : { column: sortColumn, desc: f.sort.startsWith("-") }}
+        sortHrefs={sortHrefs}
+        hidden={hidden}
         labels={{
+          columnPicker: to("table.columnPicker"),
+          showColumns: to("table.showColumns"),
           columns: {
             request: t("list.columns.request"),
             object: t("list.columns.object"),

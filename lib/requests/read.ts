@@ -8,6 +8,9 @@ import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
 export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
 export type Phase = (typeof PHASES)[number];
 const PAGE = 50;
+/** The request list's orders (the URL's `sort`): by start (the period column) or by request id (creation order), "-": newest first. */
+export const REQUEST_SORTS = ["-start", "start", "-id", "id"] as const;
+export type RequestSort = (typeof REQUEST_SORTS)[number];
 
 export interface RequestRow {
   id: number;
@@ -42,6 +45,8 @@ export interface RequestList {
     object: string | null;
     id: number | null;
     upcoming: boolean;
+    /** The order (upcoming lists are always the soonest first). */
+    sort: RequestSort;
   };
   states: string[];
   /** What was wrong with the URL: messages, for the page to put into the reader's language. */
@@ -91,7 +96,13 @@ export async function listRequests(params: Params): Promise<RequestList> {
     object: null,
     id: null,
     upcoming: text("upcoming") === "1",
+    sort: "-start",
   };
+  const sort = text("sort");
+  if (sort && !filter.upcoming) {
+    if ((REQUEST_SORTS as readonly string[]).includes(sort)) filter.sort = sort as RequestSort;
+    else notices.push(msg("requestList.sort", { sort: sort.slice(0, 40), sorts: REQUEST_SORTS.join(", ") }));
+  }
 
   const phase = text("phase");
   if (phase) {
@@ -147,20 +158,24 @@ export async function listRequests(params: Params): Promise<RequestList> {
     where.push(`r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
                  OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`);
 
-  // Keyset: (start, id) descending; upcoming lists the soonest start or end first.
-  const order = filter.upcoming ? "ASC" : "DESC";
+  // Keyset: (key, id) in the chosen order; upcoming lists the soonest start or end first.
+  const order = filter.upcoming || !filter.sort.startsWith("-") ? "ASC" : "DESC";
+  const byId = filter.sort.endsWith("id") && !filter.upcoming;
   const sortKey = filter.upcoming
     ? "CASE WHEN r.valid_from > (now() AT TIME ZONE 'UTC') THEN r.valid_from ELSE r.valid_to END"
-    : "r.valid_from";
-  // The cursor: the last row's sort key (a UTC instant, as toISOString writes it) and id.
+    : byId
+      ? "r.id"
+      : "r.valid_from";
+  // The cursor: the last row's id, after its sort key (a UTC instant, as toISOString writes it) when that is a time.
   const after = text("after");
   if (after) {
-    const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
-    const [cursorKey, cursorId] = match ? [parseInstant(match[1]), parseId(match[2])] : [];
+    const match = byId ? /^()(\d+)$/.exec(after) : /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_(\d+)$/.exec(after);
+    const [cursorKey, cursorId] = match ? [byId || parseInstant(match[1]), parseId(match[2])] : [];
     if (!match) notices.push(msg("requestList.position"));
     else if (!cursorKey) notices.push(msg("params.positionValue", { problem: "date", value: match[1], max: DB_INT_MAX }));
     else if (cursorId === undefined)
       notices.push(msg("params.positionValue", { problem: "id", value: match[2].slice(0, 40), max: DB_INT_MAX }));
+    else if (byId) where.push(`r.id ${order === "DESC" ? "<" : ">"} ${p(cursorId)}::int`);
     else where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamp, ${p(cursorId)}::int)`);
   }
 
@@ -173,7 +188,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
     phase: Phase;
     valid_from: Date;
     valid_to: Date | null;
-    key: Date;
+    key: Date | number;
     reason: string | null;
     author: string | null;
     crdate: Date;
@@ -220,7 +235,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
       cancelReason: r.cancel_reason,
       batch: r.batch,
     })),
-    next: rows.length > PAGE && last ? `${last.key.toISOString()}_${last.id}` : null,
+    next: rows.length > PAGE && last ? (last.key instanceof Date ? `${last.key.toISOString()}_${last.id}` : String(last.id)) : null,
     filter,
     states,
     notices,

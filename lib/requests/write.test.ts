@@ -6,7 +6,7 @@ import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { formatInstant } from "../format/datetime";
 import { objectDetail } from "../objects/detail";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { libfredViolations, requestPairs } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
@@ -369,6 +369,46 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
       "Phase “someday” is not one of scheduled, in force, ended, canceled; all phases are shown.",
       "“outzone” is not a manual state; all states are shown.",
     ]);
+  });
+
+  it("orders the list as the URL says, and pages through every request in that order", async () => {
+    const list = (params: Record<string, string>) => actAs(support, () => listRequests(params));
+    // More than a page: 60 past requests of one domain, one a day, each for half a day.
+    for (let i = 0; i < 60; i++)
+      await createRequest(
+        db.sql,
+        ids["c.cz"],
+        "serverTransferProhibited",
+        iso(Date.UTC(2019, 0, 1) + i * DAY),
+        iso(Date.UTC(2019, 0, 1) + i * DAY + DAY / 2),
+      );
+    const [{ n }] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state_request");
+    const walk = async (sort: string) => {
+      const rows: { id: number; from: string }[] = [];
+      let page = await list({ sort });
+      for (;;) {
+        expect(page.notices).toEqual([]);
+        expect(page.filter.sort).toBe(sort);
+        rows.push(...page.rows);
+        if (!page.next) return rows;
+        page = await list({ sort, after: page.next });
+      }
+    };
+    const byStart = await walk("start");
+    expect(byStart).toHaveLength(n);
+    const starts = byStart.map((r) => `${r.from}_${String(r.id).padStart(9, "0")}`);
+    expect([...starts].sort()).toEqual(starts);
+    const newestStart = await walk("-start");
+    expect(newestStart.map((r) => r.id)).toEqual(byStart.map((r) => r.id).reverse());
+    const byId = (await walk("id")).map((r) => r.id);
+    expect(byId).toEqual([...byId].sort((a, b) => a - b));
+    expect(byId).toHaveLength(n);
+    expect((await walk("-id")).map((r) => r.id)).toEqual([...byId].reverse());
+    // An unknown order is said and the default used; "upcoming" keeps its own order.
+    const bad = await list({ sort: "author" });
+    expect(bad.filter.sort).toBe("-start");
+    expect(bad.notices.map(english)).toEqual(["The order “author” is not one of -start, start, -id, id; newest start first."]);
+    expect((await list({ sort: "start", after: "12" })).notices.map(english)).toHaveLength(1);
   });
 
   it("creates one request for one form submission, however often it is sent", async () => {

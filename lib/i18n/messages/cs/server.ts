@@ -199,6 +199,7 @@ export const server: Catalog<typeof en> = {
     noRowsAfter: "Za tímto místem nejsou žádné řádky; zobrazuje se poslední stránka.",
   },
   requestList: {
+    sort: "Řazení „{sort}“ není jedno z {sorts}; řadí se od nejnovějšího začátku.",
     phase: "Fáze „{phase}“ není jednou z {phases}; zobrazují se všechny fáze.",
     notManualState: "„{state}“ není ruční stav; zobrazují se všechny stavy.",
     notInstant: "„{value}“ není datum ani čas; filtr období byl vynechán.",

@@ -207,6 +207,7 @@ export const server = {
   },
   /** What was wrong with the request list's URL (lib/requests/read.ts). */
   requestList: {
+    sort: "The order “{sort}” is not one of {sorts}; newest start first.",
     phase: "Phase “{phase}” is not one of {phases}; all phases are shown.",
     notManualState: "“{state}” is not a manual state; all states are shown.",
     notInstant: "“{value}” is not a date or time; the period filter was left out.",
