@@ -167,7 +167,7 @@ test("an operator chooses rows of a filtered list, sees how many, and bulk-chang
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto("/objects?type=domain&states=serverBlocked,serverTransferProhibited&state_match=any&mode=not&size=25");
   const bar = page.locator(".selection-bar");
-  await expect(bar).toHaveText("Choose rows to change them together.");
+  await expect(bar).toHaveText("Choose rows to change them together. Choose all 25 on this page");
   // Every row of the page, then three fewer: 22 chosen.
   await page.getByRole("checkbox", { name: "Choose every row on this page" }).check();
   await expect(bar).toContainText("25 rows chosen");

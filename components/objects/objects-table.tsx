@@ -37,8 +37,6 @@ export interface StateBadgeInfo {
 type Column = TableColumn<"objects">;
 /** The row-choosing column's id (not one a person hides). */
 const SELECT = "select";
-/** The most rows a bulk change takes from the list at once (its page sizes go up to 500). */
-const SELECT_MAX = 500;
 
 /** What the object list uses of TanStack Table: hiding columns, choosing rows, and the order (sorted by the server: manualSorting). */
 const features = tableFeatures({ columnVisibilityFeature, rowSelectionFeature, rowSortingFeature });
@@ -230,16 +228,18 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
           {chosen.length === 0 ? (
             <span className="muted">{t("table.chooseHint")}</span>
           ) : (
+            <span>{t("table.chosen", { count: chosen.length })}</span>
+          )}{" "}
+          {!allChosen && (
+            // On a phone the table's header (and its box for the whole page) is not shown.
+            <button type="button" className="text-button" onClick={() => table.toggleAllPageRowsSelected(true)}>
+              {t("table.choosePage", { count: rows.length })}
+            </button>
+          )}
+          {chosen.length > 0 && (
             <>
-              <span>{t("table.chosen", { count: chosen.length })}</span>{" "}
-              <a
-                href={`/requests/bulk?ids=${chosen
-                  .slice(0, SELECT_MAX)
-                  .map((row) => row.id)
-                  .join(",")}`}
-              >
-                {t("table.bulkChosen", { count: chosen.length })}
-              </a>{" "}
+              {" "}
+              <a href={`/requests/bulk?ids=${chosen.map((row) => row.id).join(",")}`}>{t("table.bulkChosen", { count: chosen.length })}</a>{" "}
               <button type="button" className="text-button" onClick={() => table.resetRowSelection()}>
                 {t("table.clearChosen")}
               </button>
