@@ -128,3 +128,30 @@ test("what the page foresees agrees with the states: no zone warning while out o
     new RegExp(`it leaves the DNS zone on ${from.replace("T", " ")} CES?T and returns to it on ${to.replace("T", " ")} CES?T\\.`),
   );
 });
+
+test("a domain out of the zone for two causes names both, each since when, instead of the later one since the earlier start", async ({
+  page,
+}) => {
+  // Out of the zone for lack of an nsset, with no manual request: then kept out by a request too.
+  const links = page.locator("table.objects-table tbody td.col-name a");
+  let found = false;
+  for (let i = 0; i < 10 && !found; i++) {
+    await page.goto("/objects?type=domain&states=nssetMissing,outzone&state_match=all");
+    await links.nth(i).click();
+    const why = page.locator("table.states-now tr", { has: page.getByRole("cell", { name: "outzone", exact: true }) }).locator("td.why");
+    if ((await why.textContent()) !== "out of the zone: the domain has no nsset") continue;
+    found = true;
+    const form = page.getByRole("form", { name: "Request a state" });
+    await form.getByLabel("State").selectOption("serverOutzoneManual");
+    await form.getByLabel(/^Reason/).fill("two causes");
+    page.once("dialog", (dialog) => dialog.accept());
+    await form.getByRole("button", { name: "Create request" }).click();
+    await expect(form.locator(".form-ok")).toBeVisible();
+    await page.reload();
+    // The period began with the missing nsset; the request holds from its own start, said as such.
+    await expect(why).toHaveText(
+      /^out of the zone: the domain has no nsset; and serverOutzoneManual is requested from \d{4}-\d{2}-\d{2} \d{2}:\d{2} (CES?T|Europe\/Prague)$/,
+    );
+  }
+  expect(found).toBe(true);
+});

@@ -44,9 +44,11 @@ async function keyResults(db: Database, zone: string): Promise<unknown> {
             ORDER BY 1, 2, 3`,
       ),
       reasons: await tx.query(
-        `SELECT o.id, r.state_id, r.code, (r.args - 'at' - 'from' - 'to' - 'since')::text AS args,
+        `SELECT o.id, r.state_id, r.code, (r.args - 'at' - 'from' - 'to' - 'since' - 'manualFrom' - 'unguardedAt' - 'notValidatedAt')::text AS args,
                   ${epoch("(r.args->>'at')::timestamptz")} AS at, ${epoch("(r.args->>'from')::timestamptz")} AS "from",
-                  ${epoch("(r.args->>'since')::timestamptz")} AS since
+                  ${epoch("(r.args->>'since')::timestamptz")} AS since, ${epoch("(r.args->>'manualFrom')::timestamptz")} AS manual_from,
+                  ${epoch("(r.args->>'unguardedAt')::timestamptz")} AS unguarded_at,
+                  ${epoch("(r.args->>'notValidatedAt')::timestamptz")} AS not_validated_at
              FROM object_registry o CROSS JOIN LATERAL console.state_reasons(o.id, $1) r ORDER BY 1, 2, 3`,
         [AT],
       ),

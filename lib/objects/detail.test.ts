@@ -53,6 +53,9 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       await domain("2.0.2.4.e164.arpa", "2030-01-01", { validationExdate: "2026-11-01" });
       const inzone = await domain("kept-in.cz", "2026-08-01");
       await createRequest(tx, inzone, "serverInzoneManual", "2026-09-01T00:00:00Z");
+      // Out of the zone for lack of an nsset, then also kept out by a request from 11-05: both causes, each since when.
+      const both = await domain("both-causes.cz", "2030-01-01", { nsset: null });
+      await createRequest(tx, both, "serverOutzoneManual", "2026-11-05T09:00:00Z");
       const out = await domain("kept-out.cz", "2030-01-01");
       const request = await createRequest(tx, out, "serverOutzoneManual", "2026-10-01T08:00:00Z", "2027-01-01T00:00:00Z");
       await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
@@ -93,7 +96,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       expirationWarning: "expiration date 2026-08-01 is 30 days away or less (warning from 2026-07-02)",
       expired: "expiration date 2026-08-01 ≤ today (2026-11-22)",
       unguarded: "expired 30 days ago or more: unguarded from 2026-08-31 14:00 Europe/Prague (expiration date 2026-08-01 + 30 days)",
-      outzone: "out of the zone: unguarded (expired 2026-08-01) and no serverInzoneManual",
+      outzone: "out of the zone: unguarded since 2026-08-31 14:00 Europe/Prague (expired 2026-08-01) and no serverInzoneManual",
       deleteCandidate:
         "to be deleted: expiration date 2026-08-01 + 61 days, from 2026-10-01 00:00 Europe/Prague, and neither serverDeleteProhibited nor serverRenewProhibited",
       deleteWarning:
@@ -119,15 +122,21 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     });
     expect(await reasons("2.0.2.4.e164.arpa")).toMatchObject({
       notValidated: "validation ended 2026-11-01 14:00 Europe/Prague (validation date 2026-11-01)",
-      outzone: "out of the zone: not validated (validation date 2026-11-01) and no serverInzoneManual",
+      outzone: "out of the zone: not validated since 2026-11-01 14:00 Europe/Prague (validation date 2026-11-01) and no serverInzoneManual",
     });
   });
 
   it("explains states a request holds, with the request and its reason", async () => {
     expect(await reasons("kept-out.cz")).toEqual({
       serverOutzoneManual: `requested for 2026-10-01 10:00 – 2027-01-01 01:00 Europe/Prague (request ${ids.request}): “court order 12/2026”`,
-      outzone: "out of the zone: serverOutzoneManual is requested",
+      outzone: "out of the zone: serverOutzoneManual is requested from 2026-10-01 10:00 Europe/Prague",
     });
+    expect((await reasons("both-causes.cz")).outzone).toBe(
+      "out of the zone: the domain has no nsset; and serverOutzoneManual is requested from 2026-11-05 10:00 Europe/Prague",
+    );
+    expect((await reasons("both-causes.cz", "cs")).outzone).toBe(
+      "mimo zónu: doména nemá přiřazenou sadu jmenných serverů; a je vyžádán serverOutzoneManual od 5. 11. 2026 10:00 Europe/Prague",
+    );
     const kept = await reasons("kept-in.cz");
     expect(kept.serverInzoneManual).toMatch(/^requested for 2026-09-01 02:00 onwards Europe\/Prague \(request \d+\), no reason recorded$/);
     expect(kept.outzone).toBeUndefined();
@@ -135,7 +144,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   });
 
   it("explains linked and the delete candidacy of unlinked contacts", async () => {
-    expect(await reasons("HOLDER")).toEqual({ linked: "referenced by 7 domains as registrant" });
+    expect(await reasons("HOLDER")).toEqual({ linked: "referenced by 8 domains as registrant" });
     expect(await reasons("NS-1")).toEqual({ linked: "referenced by 6 domains as their nsset" });
     expect(await reasons("LONELY")).toEqual({
       deleteCandidate:
@@ -159,7 +168,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       expired: "datum expirace 1. 8. 2026 ≤ dnes (22. 11. 2026)",
       unguarded:
         "30 dní nebo více po expiraci: ochranná lhůta skončila 31. 8. 2026 14:00 Europe/Prague (datum expirace 1. 8. 2026 + 30 dní)",
-      outzone: "mimo zónu: po ochranné lhůtě (expirace 1. 8. 2026) a bez serverInzoneManual",
+      outzone: "mimo zónu: po ochranné lhůtě od 31. 8. 2026 14:00 Europe/Prague (expirace 1. 8. 2026) a bez serverInzoneManual",
       deleteCandidate:
         "ke smazání: datum expirace 1. 8. 2026 + 61 dní, od 1. 10. 2026 00:00 Europe/Prague; není nastaven serverDeleteProhibited ani serverRenewProhibited",
       deleteWarning:
@@ -179,12 +188,12 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     });
     expect(await reasons("kept-out.cz", "cs")).toEqual({
       serverOutzoneManual: `vyžádáno na období 1. 10. 2026 10:00 – 1. 1. 2027 01:00 Europe/Prague (požadavek ${ids.request}): „court order 12/2026“`,
-      outzone: "mimo zónu: je vyžádán serverOutzoneManual",
+      outzone: "mimo zónu: je vyžádán serverOutzoneManual od 1. 10. 2026 10:00 Europe/Prague",
     });
     expect((await reasons("kept-in.cz", "cs")).serverInzoneManual).toMatch(
       /^vyžádáno od 1\. 9\. 2026 02:00 Europe\/Prague na dobu neurčitou \(požadavek \d+\), důvod nebyl uveden$/,
     );
-    expect(await reasons("HOLDER", "cs")).toEqual({ linked: "odkazují na něj: 7 domén (jako na držitele)" });
+    expect(await reasons("HOLDER", "cs")).toEqual({ linked: "odkazují na něj: 8 domén (jako na držitele)" });
     expect(await reasons("LONELY", "cs")).toEqual({
       deleteCandidate:
         "ke smazání: bez vazeb od 1. 1. 2025 01:00 Europe/Prague (nikdy nebyl navázán; tehdy vytvořen) a uplynulo 6 měsíců; není nastaven serverDeleteProhibited",
@@ -235,7 +244,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     });
     expect(state(english, "outzone")).toMatchObject({
       description: "The domain isn't generated in the zone",
-      reason: "out of the zone: serverOutzoneManual is requested",
+      reason: "out of the zone: serverOutzoneManual is requested from 2026-10-01 10:00 Europe/Prague",
     });
     expect(state(czech, "serverOutzoneManual")).toMatchObject({
       description: "Doména je administrativně vyřazena ze zóny",
@@ -244,7 +253,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     });
     expect(state(czech, "outzone")).toMatchObject({
       description: "Doména není generována do zóny",
-      reason: "mimo zónu: je vyžádán serverOutzoneManual",
+      reason: "mimo zónu: je vyžádán serverOutzoneManual od 1. 10. 2026 10:00 Europe/Prague",
     });
     // What may be requested, described in Czech too.
     const admin = await signedInAs(db, "admin");
@@ -282,7 +291,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       { command: "renew", states: ["deleteCandidate"] },
     ]);
     const holder = await actAs(support, () => objectDetail(ids.HOLDER));
-    expect(holder?.metadata.references).toBe(7);
+    expect(holder?.metadata.references).toBe(8);
     expect(holder?.contact).toEqual({ name: "HOLDER", organization: null, email: null });
     // What the rules foresee: an unlinked contact created long ago is a candidate already; the
     // domain expiring soon is foreseen to expire.

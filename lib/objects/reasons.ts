@@ -63,14 +63,20 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
       return t("notValidated", { at: instant("at"), zone, validationDate: date("validationDate") });
     case "nssetMissing":
       return t("nssetMissing");
-    case "outzoneNoNsset":
-      return t("outzone.noNsset");
-    case "outzoneManual":
-      return t("outzone.manual");
-    case "outzoneUnguarded":
-      return t("outzone.unguarded", { exdate: date("exdate") });
-    case "outzoneNotValidated":
-      return t("outzone.notValidated", { validationDate: date("validationDate") });
+    case "outzone": {
+      // Every cause that holds, each with when it began: the period's start is the earliest.
+      const causes = (Array.isArray(args.causes) ? args.causes : []).map(String);
+      const said = causes.map((cause) => {
+        if (cause === "noNsset") return t("outzone.noNsset");
+        if (cause === "manual") return t("outzone.manual", { from: instant("manualFrom"), zone });
+        if (cause === "unguarded") return t("outzone.unguarded", { at: instant("unguardedAt"), zone, exdate: date("exdate") });
+        if (cause === "notValidated")
+          return t("outzone.notValidated", { at: instant("notValidatedAt"), zone, validationDate: date("validationDate") });
+        return null;
+      });
+      if (said.length === 0 || said.includes(null)) return null;
+      return t("outzone.causes", { causes: said.join(t("outzone.and")) });
+    }
     case "deleteCandidateDomain":
       return t("deleteCandidate.domain", { exdate: date("exdate"), days: number("days"), at: instant("at"), zone });
     case "deleteCandidateUnlinked":

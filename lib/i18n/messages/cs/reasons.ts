@@ -18,10 +18,12 @@ export const reasons: Catalog<typeof en> = {
   notValidated: "validace skončila {at} {zone} (datum konce validace {validationDate})",
   nssetMissing: "doména nemá přiřazenou sadu jmenných serverů",
   outzone: {
-    noNsset: "mimo zónu: doména nemá přiřazenou sadu jmenných serverů",
-    manual: "mimo zónu: je vyžádán serverOutzoneManual",
-    unguarded: "mimo zónu: po ochranné lhůtě (expirace {exdate}) a bez serverInzoneManual",
-    notValidated: "mimo zónu: není validována (konec validace {validationDate}) a bez serverInzoneManual",
+    causes: "mimo zónu: {causes}",
+    and: "; a ",
+    noNsset: "doména nemá přiřazenou sadu jmenných serverů",
+    manual: "je vyžádán serverOutzoneManual od {from} {zone}",
+    unguarded: "po ochranné lhůtě od {at} {zone} (expirace {exdate}) a bez serverInzoneManual",
+    notValidated: "není validována od {at} {zone} (konec validace {validationDate}) a bez serverInzoneManual",
   },
   deleteCandidate: {
     domain:

@@ -17,10 +17,12 @@ export const reasons = {
   notValidated: "validation ended {at} {zone} (validation date {validationDate})",
   nssetMissing: "the domain has no nsset",
   outzone: {
-    noNsset: "out of the zone: the domain has no nsset",
-    manual: "out of the zone: serverOutzoneManual is requested",
-    unguarded: "out of the zone: unguarded (expired {exdate}) and no serverInzoneManual",
-    notValidated: "out of the zone: not validated (validation date {validationDate}) and no serverInzoneManual",
+    causes: "out of the zone: {causes}",
+    and: "; and ",
+    noNsset: "the domain has no nsset",
+    manual: "serverOutzoneManual is requested from {from} {zone}",
+    unguarded: "unguarded since {at} {zone} (expired {exdate}) and no serverInzoneManual",
+    notValidated: "not validated since {at} {zone} (validation date {validationDate}) and no serverInzoneManual",
   },
   deleteCandidate: {
     domain:
