@@ -167,10 +167,11 @@ test("an operator chooses rows of a filtered list, sees how many, and bulk-chang
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto("/objects?type=domain&states=serverBlocked,serverTransferProhibited&state_match=any&mode=not&size=25");
   const bar = page.locator(".selection-bar");
-  await expect(bar).toHaveText("Choose rows to change them together. Choose all 25 on this page");
+  // Nothing chosen: on a wide screen the boxes in the table are the way, and the bar takes no room.
+  await expect(bar).toBeHidden();
   // Every row of the page, then three fewer: 22 chosen.
   await page.getByRole("checkbox", { name: "Choose every row on this page" }).check();
-  await expect(bar).toContainText("25 rows chosen");
+  await expect(bar).toHaveText(/^25 rows chosen Bulk change these 25 objects… Clear$/);
   const names = await page.locator("table.objects-table tbody td.col-name a").allTextContents();
   for (const name of names.slice(0, 3)) await page.getByRole("checkbox", { name: `Choose ${name}`, exact: true }).uncheck();
   await expect(bar).toContainText("22 rows chosen");

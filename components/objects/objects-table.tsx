@@ -224,12 +224,9 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
         })}
       </p>
       {selectable && (
-        <div className="selection-bar" role="status" aria-live="polite">
-          {chosen.length === 0 ? (
-            <span className="muted">{t("table.chooseHint")}</span>
-          ) : (
-            <span>{t("table.chosen", { count: chosen.length })}</span>
-          )}{" "}
+        // With nothing chosen, a wide screen chooses by the boxes in the table (the bar would cost the list a row's height).
+        <div className={`selection-bar${chosen.length === 0 ? " none-chosen" : ""}`} role="status" aria-live="polite">
+          {chosen.length > 0 && <span>{t("table.chosen", { count: chosen.length })}</span>}
           {!allChosen && (
             // On a phone the table's header (and its box for the whole page) is not shown.
             <button type="button" className="text-button" onClick={() => table.toggleAllPageRowsSelected(true)}>

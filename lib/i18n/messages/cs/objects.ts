@@ -45,7 +45,6 @@ export const objects: Catalog<typeof en> = {
     selectPage: "Vybrat všechny řádky na této stránce",
     choosePage:
       "{count, plural, one {Vybrat řádek na této stránce} few {Vybrat všechny # na této stránce} other {Vybrat všech # na této stránce}}",
-    chooseHint: "Vyberte řádky, které chcete změnit společně.",
     chosen: "{count, plural, one {vybrán # řádek} few {vybrány # řádky} other {vybráno # řádků}}",
     bulkChosen: "Hromadně změnit {count, plural, one {tento objekt} few {tyto # objekty} other {těchto # objektů}}…",
     clearChosen: "Zrušit výběr",

@@ -45,7 +45,6 @@ export const objects = {
     selectRow: "Choose {name}",
     selectPage: "Choose every row on this page",
     choosePage: "{count, plural, one {Choose the row on this page} other {Choose all # on this page}}",
-    chooseHint: "Choose rows to change them together.",
     chosen: "{count, plural, one {# row chosen} other {# rows chosen}}",
     bulkChosen: "Bulk change {count, plural, one {this object} other {these # objects}}…",
     clearChosen: "Clear",
