@@ -156,8 +156,8 @@ test("forms keep what was typed when the server refuses it, and a past start is 
   await form.getByRole("button", { name: "Create request" }).click();
   await expect(form.locator(".form-error")).toBeVisible();
   await expect(form.getByLabel("State")).toHaveValue("serverOutzoneManual");
-  await expect(form.getByLabel(/^Start/)).toHaveValue(pragueWallTime(7));
-  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(12));
+  await expect(form.getByLabel(/^Start/)).toHaveValue(pragueWallTime(7).replace("T", " "));
+  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(12).replace("T", " "));
   await expect(form.getByLabel(/^Reason/)).toHaveValue("overlapping period");
   await expect(form.locator("p.preview")).toContainText(`${name} will get serverOutzoneManual`);
   await page.screenshot({ path: testInfo.outputPath("request-refused-kept.png"), fullPage: true });
@@ -169,8 +169,8 @@ test("forms keep what was typed when the server refuses it, and a past start is 
   await block.getByLabel("Reason").fill("court order 8/2026");
   await block.getByRole("button", { name: "Block", exact: true }).click();
   await expect(block.locator(".form-error")).toBeVisible();
-  await expect(block.getByLabel(/^Block from/)).toHaveValue(pragueWallTime(6));
-  await expect(block.getByLabel(/^until/)).toHaveValue(pragueWallTime(4));
+  await expect(block.getByLabel(/^Block from/)).toHaveValue(pragueWallTime(6).replace("T", " "));
+  await expect(block.getByLabel(/^until/)).toHaveValue(pragueWallTime(4).replace("T", " "));
   await expect(block.getByLabel("Reason")).toHaveValue("court order 8/2026");
   await page.screenshot({ path: testInfo.outputPath("block-refused-kept.png"), fullPage: true });
 });
@@ -196,10 +196,28 @@ test("dates: no seconds, a half-typed start is said as such, and common periods 
   await start.fill(from);
   await expect(form.getByRole("alert")).toHaveCount(0);
   await form.getByRole("button", { name: "7 days" }).click();
-  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(10));
+  await expect(form.getByLabel(/^End/)).toHaveValue(pragueWallTime(10).replace("T", " "));
   await expect(form.locator("p.preview")).toContainText(`${name} will get serverRenewProhibited`);
   await expect(form.locator("p.preview")).toContainText(new RegExp(`from ${shownAt(from)} until ${shownAt(pragueWallTime(10))}`));
   await form.getByRole("button", { name: "end of the month" }).click();
-  await expect(form.getByLabel(/^End/)).toHaveValue(/^\d{4}-\d{2}-01T00:00$/);
+  await expect(form.getByLabel(/^End/)).toHaveValue(/^\d{4}-\d{2}-01 00:00$/);
   await page.screenshot({ path: testInfo.outputPath("request-form-dates.png"), fullPage: true });
+
+  // In Czech the fields are written as Czech writes dates, whatever the browser's language; the
+  // form still sends the ISO wall time.
+  await page.getByLabel("Language").selectOption("cs");
+  await expect(page.locator("html")).toHaveAttribute("lang", "cs");
+  const czech = page.locator("form.request-form");
+  const startCs = czech.locator(".wall-time input[type=text]").first();
+  await expect(startCs).toHaveAttribute("placeholder", "d. m. rrrr hh:mm");
+  // The end chosen in English ("end of the month") is now written the Czech way.
+  await expect(czech.locator(".wall-time input[type=text]").nth(1)).toHaveValue(/^1\. \d{1,2}\. \d{4} 00:00$/);
+  await startCs.fill("5.12.2031 9:30");
+  await startCs.blur();
+  await expect(startCs).toHaveValue("5. 12. 2031 09:30");
+  await expect(czech.locator('input[type=hidden][name="from"]')).toHaveValue("2031-12-05T09:30");
+  await startCs.fill("31. 4. 2031 10:00");
+  expect(await startCs.evaluate((input: HTMLInputElement) => input.validationMessage)).toBe("Takový den neexistuje: 31. 4. 2031 10:00.");
+  await page.screenshot({ path: testInfo.outputPath("request-form-dates-cs.png"), fullPage: true });
+  await page.getByLabel("Jazyk").selectOption("en");
 });

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import { listAudit } from "@/lib/audit/query";
 import { forPage } from "@/lib/auth/page";
@@ -50,11 +51,11 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         </label>
         <label>
           {t("audit.filters.from")}
-          <input name="from" type="datetime-local" defaultValue={audit.filters.from} />
+          <WallTimeInput name="from" defaultValue={audit.filters.from} />
         </label>
         <label>
           {t("audit.filters.to")}
-          <input name="to" type="datetime-local" defaultValue={audit.filters.to} />
+          <WallTimeInput name="to" defaultValue={audit.filters.to} />
         </label>
         <button type="submit">{t("audit.filters.submit")}</button>
       </form>

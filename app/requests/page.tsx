@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { Notices } from "@/components/notices";
 import { RequestsTable } from "@/components/requests/requests-table";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import { actorMay } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
@@ -113,11 +114,11 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
           </label>
           <label>
             {t("list.filters.from")}
-            <input name="from" type="date" defaultValue={f.from ?? ""} />
+            <WallTimeInput name="from" withTime={false} defaultValue={f.from ?? ""} />
           </label>
           <label>
             {t("list.filters.to")}
-            <input name="to" type="date" defaultValue={f.to ?? ""} />
+            <WallTimeInput name="to" withTime={false} defaultValue={f.to ?? ""} />
           </label>
           <label>
             {t("list.filters.object")}

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { useTranslations } from "@/lib/i18n/client";
 import { fromStart, listHref } from "@/lib/objects/url";
 
@@ -60,7 +61,7 @@ function WhenField({ label, name, withTime, values }: { label: string; name: str
   return (
     <label>
       {label}
-      <input name={name} type={withTime ? "datetime-local" : "date"} defaultValue={text(values[name])} />
+      <WallTimeInput name={name} withTime={withTime ?? false} defaultValue={text(values[name])} />
     </label>
   );
 }
@@ -169,7 +170,7 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
             {mode === "at" ? (
               <label>
                 {t("filters.hadAt", { zone: timeZone })}
-                <input name="at" type="datetime-local" defaultValue={text(values.at)} />
+                <WallTimeInput name="at" defaultValue={text(values.at)} />
               </label>
             ) : (
               <>

@@ -2,6 +2,7 @@
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/users/action-form";
+import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { wallPeriodEnd, wallTime, zonedTimeToInstant } from "@/lib/format/instant";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
@@ -209,19 +210,10 @@ function WallTimeField({
   onValue: (value: string) => void;
   onPartial: (partial: boolean) => void;
 }) {
-  const check = (e: { currentTarget: HTMLInputElement }) => onPartial(e.currentTarget.validity.badInput);
   return (
     <label>
       {label}
-      <input
-        name={name}
-        type="datetime-local"
-        value={value}
-        onChange={(e) => onValue(e.target.value)}
-        onInput={check}
-        onKeyUp={check}
-        onBlur={check}
-      />
+      <WallTimeInput name={name} value={value} onValue={onValue} onPartial={onPartial} />
     </label>
   );
 }

@@ -3,6 +3,7 @@
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { ActionMessage } from "@/components/users/action-form";
+import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { useFormat, useTranslations } from "@/lib/i18n/client";
 import type { BulkResult } from "@/lib/requests/bulk";
@@ -119,11 +120,11 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           )}
           <label>
             {t("from", { zone: timeZone })}
-            <input name="from" type="datetime-local" />
+            <WallTimeInput name="from" />
           </label>
           <label>
             {t("to")}
-            <input name="to" type="datetime-local" />
+            <WallTimeInput name="to" />
           </label>
         </div>
         {kind === "block" && <ProhibitionChoices key={type} choices={valid(prohibitions)} />}

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { english, render } from "../actions/message";
@@ -9,7 +10,16 @@ import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { noFilter, type ObjectFilter } from "./filter";
-import { COUNT_FLOOR, countMatches, csvField, exportObjects, listObjects, NAME_COUNT_LIMIT, type ObjectListPage } from "./list";
+import {
+  COUNT_FLOOR,
+  COUNT_LIMIT,
+  countMatches,
+  csvField,
+  exportObjects,
+  listObjects,
+  NAME_COUNT_LIMIT,
+  type ObjectListPage,
+} from "./list";
 
 /** An object filter with nothing chosen but `choices`. */
 const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({ ...noFilter(), ...choices });
@@ -279,6 +289,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const timedOut = () => Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
     const slow: SqlDriver = {
       ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: counted bounds are kept per database
       transaction: async () => {
         throw timedOut();
       },
@@ -288,6 +299,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const statements: string[] = [];
     const boundedOnly: SqlDriver = {
       ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: counted bounds are kept per database
       transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) =>
         db.sql.transaction((tx) =>
           work({
@@ -314,6 +326,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     // Every count runs to its statement timeout and is canceled there, as on a registry too large to count.
     const slow: SqlDriver = {
       ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: counted bounds are kept per database
       transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) =>
         work({
           query: (async (sql: string, params?: unknown[]) => {
@@ -335,11 +348,50 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(settings.every((sql) => sql.includes("enable_mergejoin") && sql.includes("jit"))).toBe(true);
   });
 
+  it("shows a counted bound again for a minute without counting, but counts exact totals and 'count them all' every time", async () => {
+    const statements: string[] = [];
+    const counting: SqlDriver = {
+      ...db.sql,
+      location: `mock-${randomUUID()}`,
+      query: (async (sql: string, params?: unknown[]) =>
+        sql.startsWith("EXPLAIN")
+          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000_000 } }] }]
+          : db.sql.query(sql, params)) as SqlDriver["query"],
+      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
+        let limit = Number.POSITIVE_INFINITY;
+        await work({
+          query: (async (sql: string) => {
+            if (sql.startsWith("SELECT count(*)")) {
+              statements.push(sql);
+              limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
+            }
+            return [{ n: 0 }];
+          }) as SqlDriver["query"],
+        } as never);
+        return Math.min(2_000_000, limit);
+      }) as SqlDriver["transaction"],
+    };
+    const request = { filter: filterWith({ type: 3 }) };
+    expect(await countMatches(counting, request, new Date())).toEqual({ total: COUNT_LIMIT, atLeast: true });
+    const first = statements.length;
+    expect(first).toBe(2);
+    // The next page of the same list: the bound again, not counted again.
+    expect(await countMatches(counting, request, new Date())).toEqual({ total: COUNT_LIMIT, atLeast: true });
+    expect(statements).toHaveLength(first);
+    // Another filter is counted; asking for all counts in full.
+    await countMatches(counting, { filter: filterWith({ type: 1 }) }, new Date());
+    expect(statements.length).toBeGreaterThan(first);
+    const before = statements.length;
+    expect(await countMatches(counting, request, new Date(), undefined, true)).toEqual({ total: 2_000_000, atLeast: false });
+    expect(statements).toHaveLength(before + 1);
+  });
+
   it("does not count all of a 'contains' name search the planner expects more than NAME_COUNT_LIMIT matches of", async () => {
     const counted: string[] = [];
     // The planner's estimate, as a registry of millions would give it; the counts are recorded.
     const large = (matches: number): SqlDriver => ({
       ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: counted bounds are kept per database
       query: (async (sql: string, params?: unknown[]) =>
         sql.startsWith("EXPLAIN")
           ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": NAME_COUNT_LIMIT * 2 } }] }]

@@ -8,6 +8,7 @@ import { RequestForm } from "@/components/objects/request-form";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
 import { SimpleTable } from "@/components/simple-table";
 import { ActionForm } from "@/components/users/action-form";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -316,12 +317,12 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
                       {Date.parse(object.block.from) > Date.now() && (
                         <label>
                           {t("block.newStart", { zone: timeZone })}
-                          <input name="from" type="datetime-local" />
+                          <WallTimeInput name="from" />
                         </label>
                       )}
                       <label>
                         {t("block.newEnd")}
-                        <input name="to" type="datetime-local" />
+                        <WallTimeInput name="to" />
                       </label>
                     </div>
                     <ProhibitionChoices choices={prohibitionChoices((name) => object.block?.prohibitions.includes(name) ?? false)} />
@@ -341,11 +342,11 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
               <div className="filter-row">
                 <label>
                   {t("block.from", { zone: timeZone })}
-                  <input name="from" type="datetime-local" />
+                  <WallTimeInput name="from" />
                 </label>
                 <label>
                   {t("block.until")}
-                  <input name="to" type="datetime-local" />
+                  <WallTimeInput name="to" />
                 </label>
               </div>
               <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />

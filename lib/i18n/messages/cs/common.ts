@@ -28,6 +28,12 @@ export const common: Catalog<typeof en> = {
     placeholder: "Doména, identifikátor, číslo…",
     shortcut: "Klávesou / hledáte odkudkoli",
   },
+  dates: {
+    invalid: "Zapište {withTime, select, yes {datum a čas} other {datum}} jako {pattern}, například {example}.",
+    noSuchDay: "Takový den neexistuje: {text}.",
+    noSuchTime: "Takový čas neexistuje: {text}.",
+    pick: "Vybrat z kalendáře",
+  },
   skipToContent: "Přeskočit na obsah",
   none: "–",
   never: "nikdy",

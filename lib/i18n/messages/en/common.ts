@@ -25,6 +25,12 @@ export const common = {
     placeholder: "Domain, handle, id…",
     shortcut: "Press / to search from anywhere",
   },
+  dates: {
+    invalid: "Write {withTime, select, yes {a date and time} other {a date}} as {pattern}, for example {example}.",
+    noSuchDay: "There is no such day: {text}.",
+    noSuchTime: "There is no such time of day: {text}.",
+    pick: "Choose from a calendar",
+  },
   skipToContent: "Skip to content",
   none: "—",
   never: "never",
