@@ -4,7 +4,7 @@ import { type ColumnDef, columnVisibilityFeature, rowSortingFeature, tableFeatur
 import { useMemo, useState, useTransition } from "react";
 import { setHiddenColumnsAction } from "@/app/preferences/actions";
 import type { Phase, RequestRow } from "@/lib/requests/read";
-import { type HiddenColumns, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
+import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
 /** A request as the list shows it: its times and its cancellation already written out by the server in the page's language. */
 export type RequestsTableRow = Pick<RequestRow, "id" | "objectId" | "object" | "objectType" | "state" | "phase" | "reason" | "author"> & {
@@ -108,6 +108,8 @@ export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: Request
   });
 
   if (rows.length === 0) return <p className="muted">{labels.empty}</p>;
+  // The cells are drawn by their columns' definitions, called directly (see renderCell).
+  const visible = table.getVisibleLeafColumns();
   return (
     <>
       <details className="column-picker">
@@ -157,13 +159,13 @@ export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: Request
         <tbody>
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => (
+              {visible.map((column) => (
                 <td
-                  key={cell.column.id}
-                  className={cell.column.id === "period" ? "period" : undefined}
-                  data-label={labels.columns[cell.column.id as Column]}
+                  key={column.id}
+                  className={column.id === "period" ? "period" : undefined}
+                  data-label={labels.columns[column.id as Column]}
                 >
-                  <table.FlexRender cell={cell} />
+                  {renderCell(column, row)}
                 </td>
               ))}
             </tr>
