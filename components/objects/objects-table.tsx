@@ -10,8 +10,8 @@ import {
   tableFeatures,
   useTable,
 } from "@tanstack/react-table";
-import { useEffect, useMemo, useState, useTransition } from "react";
-import { setHiddenColumnsAction } from "@/app/preferences/actions";
+import { useEffect, useMemo, useState } from "react";
+import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
 import { useTranslations } from "@/lib/i18n/client";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
@@ -63,9 +63,8 @@ interface ObjectsTableProps {
 export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable }: ObjectsTableProps) {
   const t = useTranslations("objects");
   const tc = useTranslations("common");
-  const [columnVisibility, setColumnVisibility] = useState<Record<string, boolean>>(hidden);
+  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("objects", hidden);
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
-  const [saving, startSaving] = useTransition();
   // A badge's explanation (its hover title) is added in the browser: the page brings each state's
   // description once, with the catalogue, instead of in the HTML of every badge (25 KB of a
   // 50-row list of outzone domains).
@@ -181,14 +180,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
     data: rows,
     getRowId: (row) => String(row.id),
     state: { columnVisibility, rowSelection, sorting },
-    onColumnVisibilityChange: (updater) => {
-      const next = typeof updater === "function" ? updater(columnVisibility) : updater;
-      setColumnVisibility(next);
-      const form = new FormData();
-      form.set("table", "objects");
-      for (const [column, shown] of Object.entries(next)) if (shown === false) form.append("hidden", column);
-      startSaving(() => void setHiddenColumnsAction(null, form));
-    },
+    onColumnVisibilityChange,
     onRowSelectionChange: setRowSelection,
     enableRowSelection: selectable,
     manualSorting: true,
@@ -206,23 +198,13 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
 
   return (
     <>
-      <details className="column-picker">
-        <summary>{t("table.columnPicker")}</summary>
-        <fieldset aria-busy={saving}>
-          <legend>{t("table.showColumns")}</legend>
-          {hideable.map((column) => (
-            <label key={column.id}>
-              <input
-                type="checkbox"
-                checked={column.getIsVisible()}
-                disabled={!column.getCanHide()}
-                onChange={column.getToggleVisibilityHandler()}
-              />
-              {t(`table.columns.${column.id as Column}`)}
-            </label>
-          ))}
-        </fieldset>
-      </details>
+      <ColumnPicker
+        columns={hideable}
+        label={(id) => t(`table.columns.${id as Column}`)}
+        summary={t("table.columnPicker")}
+        legend={t("table.showColumns")}
+        saving={saving}
+      />
       <p className="badge-legend">
         {t.rich("table.legend", {
           external: (chunks) => <span className="badge external">{chunks}</span>,

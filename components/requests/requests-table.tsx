@@ -1,8 +1,8 @@
 "use client";
 
 import { type ColumnDef, columnVisibilityFeature, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
-import { useMemo, useState, useTransition } from "react";
-import { setHiddenColumnsAction } from "@/app/preferences/actions";
+import { useMemo } from "react";
+import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
 import type { Phase, RequestRow } from "@/lib/requests/read";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
@@ -48,8 +48,7 @@ interface RequestsTableProps {
  * requests must not make the browser prefetch every object page in it.
  */
 export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: RequestsTableProps) {
-  const [columnVisibility, setColumnVisibility] = useState<Record<string, boolean>>(hidden);
-  const [saving, startSaving] = useTransition();
+  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("requests", hidden);
   const { none } = labels;
 
   const columns = useMemo(() => {
@@ -96,14 +95,7 @@ export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: Request
     data: rows,
     getRowId: (row) => String(row.id),
     state: { columnVisibility, sorting },
-    onColumnVisibilityChange: (updater) => {
-      const next = typeof updater === "function" ? updater(columnVisibility) : updater;
-      setColumnVisibility(next);
-      const form = new FormData();
-      form.set("table", "requests");
-      for (const [column, shown] of Object.entries(next)) if (shown === false) form.append("hidden", column);
-      startSaving(() => void setHiddenColumnsAction(null, form));
-    },
+    onColumnVisibilityChange,
     manualSorting: true,
   });
 
@@ -112,23 +104,13 @@ export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: Request
   const visible = table.getVisibleLeafColumns();
   return (
     <>
-      <details className="column-picker">
-        <summary>{labels.columnPicker}</summary>
-        <fieldset aria-busy={saving}>
-          <legend>{labels.showColumns}</legend>
-          {table.getAllLeafColumns().map((column) => (
-            <label key={column.id}>
-              <input
-                type="checkbox"
-                checked={column.getIsVisible()}
-                disabled={!column.getCanHide()}
-                onChange={column.getToggleVisibilityHandler()}
-              />
-              {labels.columns[column.id as Column]}
-            </label>
-          ))}
-        </fieldset>
-      </details>
+      <ColumnPicker
+        columns={table.getAllLeafColumns()}
+        label={(id) => labels.columns[id as Column]}
+        summary={labels.columnPicker}
+        legend={labels.showColumns}
+        saving={saving}
+      />
       <table className="data-table requests">
         <thead>
           {table.getHeaderGroups().map((group) => (
