@@ -1,7 +1,7 @@
 import { cache } from "react";
-import type { Message } from "../actions/message";
 import { audit } from "../audit/log";
 import type { Database } from "../db/client";
+import type { Message } from "../i18n/message";
 import { logAnonymousRefusal } from "../log";
 import { currentRequest, requestDatabase } from "./request-context";
 import { type Permission, roleAllows } from "./roles";

@@ -3,8 +3,9 @@
 // (state and type names) is passed in, read from the database by the caller. Dates and times
 // without an offset are read in the registry's time zone, also passed in. Notices are messages,
 // put into the reader's language by the page that shows them.
-import { type Message, msg, type Translated } from "../actions/message";
+
 import { LOCALES, type Locale } from "../i18n/config";
+import { type Message, msg, type Translated } from "../i18n/message";
 import { MESSAGES } from "../i18n/messages";
 import { type Params, readParams } from "../input/params";
 import { parseDate, parseInstant } from "../input/values";

@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The project's import graph (app, components, lib, scripts; tests left out), read from the
+// source: relative imports and the "@/" alias, `import type` included (a type-only circle is still
+// a knot a reader has to untie).
+const ROOT = process.cwd();
+const DIRS = ["app", "components", "lib", "scripts"];
+const EXTENSIONS = [".ts", ".tsx"];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === "generated" ? [] : sources(full);
+    return EXTENSIONS.some((ext) => name.endsWith(ext)) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+function resolve(from: string, spec: string): string | null {
+  const base = spec.startsWith("@/")
+    ? path.join(ROOT, spec.slice(2))
+    : spec.startsWith(".")
+      ? path.resolve(path.dirname(from), spec)
+      : null;
+  if (!base) return null;
+  for (const candidate of [base, ...EXTENSIONS.map((ext) => base + ext), ...EXTENSIONS.map((ext) => path.join(base, `index${ext}`))])
+    if (candidate.endsWith(".ts") || candidate.endsWith(".tsx"))
+      try {
+        if (statSync(candidate).isFile()) return candidate;
+      } catch {}
+  return null;
+}
+
+function graph(): Map<string, string[]> {
+  const files = DIRS.flatMap((dir) => sources(path.join(ROOT, dir)));
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(file, "utf8");
+    const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+["']([^"']+)["']/g)].map((m) => m[1]);
+    edges.set(
+      file,
+      specs.map((spec) => resolve(file, spec)).filter((target): target is string => target !== null),
+    );
+  }
+  return edges;
+}
+
+/** Every circle of imports, each as its files in order (found by depth-first search). */
+export function circles(edges: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === "open") found.push(stack.slice(stack.indexOf(next)).map((f) => path.relative(ROOT, f)));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of edges.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("the project's imports", () => {
+  it("finds a circle when there is one", () => {
+    const edges = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["a"]],
+    ]);
+    expect(circles(edges).map((c) => c.map((f) => path.basename(f)))).toEqual([["a", "b", "c"]]);
+  });
+
+  it("have no circle: every file stands above what it imports", () => {
+    const edges = graph();
+    expect(edges.size).toBeGreaterThan(150);
+    expect(circles(edges)).toEqual([]);
+  });
+});
