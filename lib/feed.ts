@@ -10,7 +10,7 @@ import { requestDatabase } from "./auth/request-context";
 import type { SqlExecutor } from "./db/driver";
 import { logAnonymousRefusal } from "./log";
 
-// The state change feed (migration 20261122090000_state_feed): every state entered or left, in
+// The state change feed (migration 20261124030000_console_pages; current text in prisma/sql/functions/state_feed_*.sql): every state entered or left, in
 // commit order, for other systems holding an API token.
 
 export const FEED_PAGE_MAX = 1000;

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR DELETE ON domain DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (current_setting('registry.state_marks'::text, true) IS DISTINCT FROM 'off'::text) EXECUTE FUNCTION console.state_domain_after();

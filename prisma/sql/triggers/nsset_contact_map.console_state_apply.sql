@@ -1,0 +1,1 @@
+CREATE CONSTRAINT TRIGGER console_state_apply AFTER INSERT OR UPDATE ON nsset_contact_map DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (current_setting('console.state_apply'::text, true) = 'on'::text AND current_setting('registry.state_marks'::text, true) IS DISTINCT FROM 'off'::text) EXECUTE FUNCTION console.state_link_after();

@@ -1,0 +1,1 @@
+CREATE TRIGGER console_state_catch_up BEFORE INSERT OR UPDATE ON nsset_contact_map FOR EACH ROW WHEN (current_setting('registry.state_marks'::text, true) IS DISTINCT FROM 'off'::text) EXECUTE FUNCTION console.state_link_before();

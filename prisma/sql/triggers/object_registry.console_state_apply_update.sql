@@ -1,0 +1,1 @@
+CREATE CONSTRAINT TRIGGER console_state_apply_update AFTER UPDATE ON object_registry DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (current_setting('registry.state_marks'::text, true) IS DISTINCT FROM 'off'::text AND (old.erdate IS DISTINCT FROM new.erdate OR old.crdate IS DISTINCT FROM new.crdate)) EXECUTE FUNCTION console.state_column_after('id');

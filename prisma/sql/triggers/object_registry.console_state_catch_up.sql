@@ -1,0 +1,1 @@
+CREATE TRIGGER console_state_catch_up BEFORE UPDATE ON object_registry FOR EACH ROW WHEN (old.erdate IS DISTINCT FROM new.erdate OR old.crdate IS DISTINCT FROM new.crdate) EXECUTE FUNCTION console.state_column_before('id');

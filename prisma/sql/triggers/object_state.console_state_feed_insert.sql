@@ -1,0 +1,1 @@
+CREATE TRIGGER console_state_feed_insert AFTER INSERT ON object_state REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN (current_setting('console.feed_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION console.state_feed_insert();
