@@ -47,7 +47,7 @@ function graph(): Map<string, string[]> {
 }
 
 /** Every circle of imports, each as its files in order (found by depth-first search). */
-export function circles(edges: Map<string, string[]>): string[][] {
+function circles(edges: Map<string, string[]>): string[][] {
   const found: string[][] = [];
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];
