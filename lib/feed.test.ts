@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "./actions/result";
 import type { RequestContext } from "./auth/request-context";
 import type { Database } from "./db/client";
-import { createApiToken, type FeedPage, readStateChanges, revokeApiToken, type StateChange } from "./feed";
+import { type FeedPage, readStateChanges, type StateChange } from "./feed";
 import { cancelStateRequest, createStateRequest } from "./requests/write";
 import { runStateEngine } from "./states/engine";
 import { createDomain, createObject, registryAt, TYPE } from "./states/testing";
 import { testBackends } from "./testing/databases";
 import { actAs, anonymous, signedInAs } from "./testing/sessions";
+import { createApiToken, revokeApiToken } from "./tokens";
 
 describe.each(testBackends())("the state change feed on $name", (backend) => {
   let db: Database;

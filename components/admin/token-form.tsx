@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { useTranslations } from "@/lib/i18n/client";
-import { ActionMessage } from "../users/action-form";
+import { ActionMessage } from "../action-form";
 
 type CreateAction = (previous: ActionResult<{ token: string }> | null, form: FormData) => Promise<ActionResult<{ token: string }>>;
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
-import { ActionMessage } from "@/components/users/action-form";
+import { ActionMessage } from "@/components/action-form";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { wallPeriodEnd, wallTime, zonedTimeToInstant } from "@/lib/format/instant";

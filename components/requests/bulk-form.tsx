@@ -1,8 +1,8 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { ActionMessage } from "@/components/action-form";
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
-import { ActionMessage } from "@/components/users/action-form";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { useFormat, useTranslations } from "@/lib/i18n/client";

@@ -3,7 +3,7 @@
 import { changeOwnPasswordAction } from "@/app/preferences/actions";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { useTranslations } from "@/lib/i18n/client";
-import { ActionForm } from "./action-form";
+import { ActionForm } from "../action-form";
 
 /** The signed-in person's own password: the current one, and the new one twice. */
 export function OwnPasswordForm() {

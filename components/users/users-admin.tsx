@@ -11,7 +11,7 @@ import {
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { isRole } from "@/lib/auth/roles";
 import { useTranslations } from "@/lib/i18n/client";
-import { ActionForm } from "./action-form";
+import { ActionForm } from "../action-form";
 
 export interface UserRow {
   id: number;

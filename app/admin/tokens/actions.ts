@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
-import { createApiToken, revokeApiToken } from "@/lib/feed";
+import { createApiToken, revokeApiToken } from "@/lib/tokens";
 
 // Form posts from /admin/tokens; the data-access layer checks the caller's role and audits.
 

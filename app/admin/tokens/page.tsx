@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
+import { ActionForm } from "@/components/action-form";
 import { NewTokenForm } from "@/components/admin/token-form";
-import { ActionForm } from "@/components/users/action-form";
 import { forPage } from "@/lib/auth/page";
-import { listApiTokens } from "@/lib/feed";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { listApiTokens } from "@/lib/tokens";
 import { createApiTokenAction, revokeApiTokenAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
