@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import { ActionForm } from "@/components/action-form";
+import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
+import { WallTimeInput } from "@/components/wall-time-input";
+import type { ActionResult } from "@/lib/actions/result";
+import { readConfig } from "@/lib/config";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
+import type { ObjectDetail } from "@/lib/objects/detail";
+import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
+import { REASON_MAX } from "@/lib/requests/write";
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+/** The hidden field that names a block to a form: its console id, or its serverBlocked request when FRED made it. */
+function BlockKey({ block }: { block: { id: number | null; requestId: number } }) {
+  return block.id === null ? (
+    <input type="hidden" name="blockRequestId" value={block.requestId} />
+  ) : (
+    <input type="hidden" name="blockId" value={block.id} />
+  );
+}
+
+/** The administrative block: what it is (the console's or FRED's), and to block, change it or lift it. */
+export async function BlockPanel({
+  object,
+  actions,
+}: {
+  object: ObjectDetail;
+  actions: { block: FormAction; changeBlock: FormAction; unblock: FormAction };
+}) {
+  if (!object.block && !(object.canWrite && object.requestable.some((r) => r.name === "serverBlocked"))) return null;
+  const [t, fmt] = await Promise.all([getTranslations("object"), getFormat()]);
+  const timeZone = readConfig().registryTimeZone;
+  const blockAhead = object.block !== null && Date.parse(object.block.from) > Date.now();
+  const prohibitionChoices = (checked: (name: string) => boolean) =>
+    object.requestable.filter((r) => isProhibition(r.name)).map((r) => ({ name: r.name, checked: checked(r.name) }));
+  const { block: blockAction, changeBlock: changeBlockAction, unblock: unblockAction } = actions;
+  return (
+    <section className="panel" aria-labelledby="blocking">
+      <h2 id="blocking">{t("block.title")}</h2>
+      {object.block ? (
+        <>
+          <p>
+            {object.block.id === null
+              ? t("block.fredBlocked", {
+                  ahead: blockAhead ? "yes" : "no",
+                  request: String(object.block.requestId),
+                  from: fmt.instant(object.block.from),
+                  end: object.block.to ? "until" : "open",
+                  to: object.block.to ? fmt.instant(object.block.to) : "",
+                  states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                })
+              : object.block.to
+                ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
+                    id: String(object.block.id),
+                    from: fmt.instant(object.block.from),
+                    to: fmt.instant(object.block.to),
+                    by: object.block.by ?? "",
+                    states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                  })
+                : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
+                    id: String(object.block.id),
+                    from: fmt.instant(object.block.from),
+                    by: object.block.by ?? "",
+                    states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                  })}
+          </p>
+          {object.block.reason && <p className="muted">{t("block.givenReason", { reason: object.block.reason })}</p>}
+          {object.canWrite && (
+            <ActionForm
+              action={unblockAction}
+              className="inline"
+              confirm={
+                object.block.id === null
+                  ? t("block.unblockFredConfirm", { name: object.name })
+                  : t("block.unblockConfirm", { id: String(object.block.id), name: object.name })
+              }
+            >
+              <BlockKey block={object.block} />
+              <input type="hidden" name="objectId" value={object.id} />
+              <input
+                name="reason"
+                required
+                maxLength={REASON_MAX}
+                placeholder={t("block.reasonPlaceholder")}
+                aria-label={t("block.unblockReason")}
+              />
+              <button type="submit">{t("block.unblock")}</button>
+            </ActionForm>
+          )}
+          {object.canWrite && (
+            <details className="change-block">
+              <summary>{t("block.changeSummary")}</summary>
+              <ActionForm
+                action={changeBlockAction}
+                className="block-form"
+                confirm={
+                  object.block.id === null
+                    ? t("block.changeFredConfirm", { name: object.name })
+                    : t("block.changeConfirm", { id: String(object.block.id), name: object.name })
+                }
+              >
+                <BlockKey block={object.block} />
+                <input type="hidden" name="objectId" value={object.id} />
+                <div className="filter-row">
+                  {Date.parse(object.block.from) > Date.now() && (
+                    <label>
+                      {t("block.newStart", { zone: timeZone })}
+                      <WallTimeInput name="from" />
+                    </label>
+                  )}
+                  <label>
+                    {t("block.newEnd")}
+                    <WallTimeInput name="to" />
+                  </label>
+                </div>
+                <ProhibitionChoices choices={prohibitionChoices((name) => object.block?.prohibitions.includes(name) ?? false)} />
+                <label className="reason">
+                  {t("block.changeReason")}
+                  <input name="reason" required maxLength={REASON_MAX} />
+                </label>
+                <button type="submit">{t("block.change")}</button>
+              </ActionForm>
+            </details>
+          )}
+        </>
+      ) : (
+        <ActionForm action={blockAction} className="block-form" confirm={t("block.blockConfirm", { name: object.name })}>
+          <input type="hidden" name="objectId" value={object.id} />
+          <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+          <div className="filter-row">
+            <label>
+              {t("block.from", { zone: timeZone })}
+              <WallTimeInput name="from" />
+            </label>
+            <label>
+              {t("block.until")}
+              <WallTimeInput name="to" />
+            </label>
+          </div>
+          <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
+          <label className="reason">
+            {t("block.reason")}
+            <input name="reason" required maxLength={REASON_MAX} />
+          </label>
+          <button type="submit">{t("block.block")}</button>
+        </ActionForm>
+      )}
+    </section>
+  );
+}
