@@ -81,4 +81,13 @@ describe("the project's imports", () => {
     expect(edges.size).toBeGreaterThan(150);
     expect(circles(edges)).toEqual([]);
   });
+
+  it("leave pages short: a route reads its parameters, calls lib and renders (no page file over 150 lines)", () => {
+    const pages = sources(path.join(ROOT, "app")).filter((file) => /\/page\.tsx$/.test(file));
+    expect(pages.length).toBeGreaterThan(10);
+    const long = pages
+      .map((file) => [path.relative(ROOT, file), readFileSync(file, "utf8").split("\n").length] as const)
+      .filter(([, lines]) => lines > 150);
+    expect(long).toEqual([]);
+  });
 });
