@@ -15,7 +15,8 @@ import { verifyAuditChain } from "../audit/verify";
 import { openSession } from "../auth/sessions";
 import { signInWithPassword } from "../auth/sign-in";
 import { blockObject, unblockObject } from "../requests/blocks";
-import { cancelStateRequest, createStateRequest } from "../requests/write";
+import { cancelStateRequest } from "../requests/cancel";
+import { createStateRequest } from "../requests/create";
 import { runStateEngine } from "../states/engine";
 import { testBackends } from "../testing/databases";
 import {

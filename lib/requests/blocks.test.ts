@@ -10,7 +10,8 @@ import { testBackends } from "../testing/databases";
 import { libfredViolations as violations } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
 import { blockObject, changeBlock, currentBlock, unblockObject } from "./blocks";
-import { cancelStateRequest, createStateRequest } from "./write";
+import { cancelStateRequest } from "./cancel";
+import { createStateRequest } from "./create";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();

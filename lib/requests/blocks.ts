@@ -5,7 +5,7 @@ import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { checkRequest, keySchema, LOCK_OBJECT, materialise, reasonSchema, requestChange } from "./write";
+import { checkRequest, keySchema, LOCK_OBJECT, materialise, reasonSchema, requestChange } from "./rules";
 
 /** The states a block may set besides serverBlocked: the server*Prohibited ones. */
 export const isProhibition = (name: string) => /^server\w+Prohibited$/.test(name);

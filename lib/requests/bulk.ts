@@ -7,7 +7,8 @@ import { authorize } from "../auth/guard";
 import { getLocale } from "../i18n/server";
 import { countMatching, objectsMatching } from "../objects/list";
 import { blockSchema, blockWork, DEFAULT_PROHIBITIONS, isProhibition } from "./blocks";
-import { changeInstant, createRequestSchema, createWork, reasonSchema } from "./write";
+import { createWork } from "./create";
+import { changeInstant, createRequestSchema, reasonSchema } from "./rules";
 
 /** Notices one after the other, as one message (each said in the reader's language). */
 const noticeList = (notices: Message[]): Message =>

@@ -10,7 +10,8 @@ import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { blockObject, unblockObject } from "./blocks";
 import { bulkStateChange } from "./bulk";
-import { cancelStateRequest, createStateRequest } from "./write";
+import { cancelStateRequest } from "./cancel";
+import { createStateRequest } from "./create";
 
 // Writers racing on the same objects, on PostgreSQL (several connections): create/create,
 // create/cancel, cancel/cancel, block/unblock and bulk/single, in random mixes with random delays.

@@ -3,7 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
 import { blockObject, changeBlock, unblockObject } from "@/lib/requests/blocks";
-import { cancelStateRequest, createStateRequest, previewStateRequest } from "@/lib/requests/write";
+import { cancelStateRequest } from "@/lib/requests/cancel";
+import { createStateRequest } from "@/lib/requests/create";
+import { previewStateRequest } from "@/lib/requests/preview";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
 // the request (also held by database constraints) and audits the outcome.

@@ -7,7 +7,7 @@ import { readConfig } from "@/lib/config";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
-import { REASON_MAX } from "@/lib/requests/write";
+import { REASON_MAX } from "@/lib/requests/limits";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 

@@ -7,7 +7,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { readConfig } from "@/lib/config";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail, StateRequest } from "@/lib/objects/detail";
-import { REASON_MAX } from "@/lib/requests/write";
+import { REASON_MAX } from "@/lib/requests/limits";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 

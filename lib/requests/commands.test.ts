@@ -10,8 +10,10 @@ import { createDomain, createObject, createRequest, registryAt, TYPE } from "../
 import { testBackends } from "../testing/databases";
 import { libfredViolations, requestPairs } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
+import { cancelStateRequest } from "./cancel";
+import { createStateRequest } from "./create";
+import { previewStateRequest } from "./preview";
 import { listRequests } from "./read";
-import { cancelStateRequest, createStateRequest, previewStateRequest } from "./write";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
