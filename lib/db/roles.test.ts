@@ -14,9 +14,10 @@ import { audit } from "../audit/log";
 import { verifyAuditChain } from "../audit/verify";
 import { openSession } from "../auth/sessions";
 import { signInWithPassword } from "../auth/sign-in";
-import { blockObject, unblockObject } from "../requests/blocks";
+import { blockObject } from "../requests/block";
 import { cancelStateRequest } from "../requests/cancel";
 import { createStateRequest } from "../requests/create";
+import { unblockObject } from "../requests/unblock";
 import { runStateEngine } from "../states/engine";
 import { testBackends } from "../testing/databases";
 import {

@@ -6,7 +6,7 @@ import type { SqlExecutor } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { hasNul, isId } from "../input/values";
-import { currentBlock } from "../requests/blocks";
+import { currentBlock } from "../requests/block-rules";
 import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
 import { liveObjectsNamed } from "../states/objects";
 import { reasonText } from "./reasons";

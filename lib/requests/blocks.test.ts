@@ -9,9 +9,12 @@ import { createDomain, createObject, registryAt, TYPE } from "../states/testing"
 import { testBackends } from "../testing/databases";
 import { libfredViolations as violations } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
-import { blockObject, changeBlock, currentBlock, unblockObject } from "./blocks";
+import { blockObject } from "./block";
+import { currentBlock } from "./block-rules";
 import { cancelStateRequest } from "./cancel";
+import { changeBlock } from "./change-block";
 import { createStateRequest } from "./create";
+import { unblockObject } from "./unblock";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();

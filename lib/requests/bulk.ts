@@ -6,7 +6,8 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { getLocale } from "../i18n/server";
 import { countMatching, objectsMatching } from "../objects/list";
-import { blockSchema, blockWork, DEFAULT_PROHIBITIONS, isProhibition } from "./blocks";
+import { blockWork } from "./block";
+import { blockSchema, DEFAULT_PROHIBITIONS, isProhibition } from "./block-rules";
 import { createWork } from "./create";
 import { changeInstant, createRequestSchema, reasonSchema } from "./rules";
 

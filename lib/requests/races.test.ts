@@ -8,10 +8,11 @@ import { runStateEngine } from "../states/engine";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { blockObject, unblockObject } from "./blocks";
+import { blockObject } from "./block";
 import { bulkStateChange } from "./bulk";
 import { cancelStateRequest } from "./cancel";
 import { createStateRequest } from "./create";
+import { unblockObject } from "./unblock";
 
 // Writers racing on the same objects, on PostgreSQL (several connections): create/create,
 // create/cancel, cancel/cancel, block/unblock and bulk/single, in random mixes with random delays.

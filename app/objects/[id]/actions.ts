@@ -2,10 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
-import { blockObject, changeBlock, unblockObject } from "@/lib/requests/blocks";
+import { blockObject } from "@/lib/requests/block";
 import { cancelStateRequest } from "@/lib/requests/cancel";
+import { changeBlock } from "@/lib/requests/change-block";
 import { createStateRequest } from "@/lib/requests/create";
 import { previewStateRequest } from "@/lib/requests/preview";
+import { unblockObject } from "@/lib/requests/unblock";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
 // the request (also held by database constraints) and audits the outcome.

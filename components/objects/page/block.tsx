@@ -6,7 +6,7 @@ import type { ActionResult } from "@/lib/actions/result";
 import { readConfig } from "@/lib/config";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail } from "@/lib/objects/detail";
-import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/blocks";
+import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/block-rules";
 import { REASON_MAX } from "@/lib/requests/limits";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;

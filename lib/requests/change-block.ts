@@ -1,0 +1,106 @@
+import "server-only";
+import { type Message, msg } from "../actions/message";
+import { InputError } from "../actions/result";
+import { blockWork } from "./block";
+import {
+  blockIdOf,
+  changeBlockSchema,
+  endBlock,
+  lockBlock,
+  lockedBlock,
+  restoreAsFred,
+  restoreDisplaced,
+  restoreStates,
+} from "./block-rules";
+import { materialise, requestChange } from "./rules";
+
+// Changing a block: its end, a start still ahead, its prohibitions.
+
+/**
+ * Changes a block's prohibitions or period: the block is replaced by a new one in the same
+ * transaction. One that has begun keeps holding without a gap (its states' periods join) and only
+ * its end and prohibitions change; prohibitions it had displaced stay displaced while still
+ * chosen and come back when dropped. One not yet begun may also move its start.
+ */
+export function changeBlock(input: unknown): Promise<{ message: Message; blockId: number }> {
+  return requestChange("block.change", changeBlockSchema, input, lockBlock, async (tx, data, actor, now) => {
+    const block = await lockedBlock(tx, await blockIdOf(tx, data));
+    if (block.unblocked_at) throw new InputError(msg("block.liftedBlockAgain", { id: String(block.id), at: block.unblocked_at }));
+    if (block.ends && block.ends <= now) throw new InputError(msg("block.endedBlockAgain", { id: String(block.id), at: block.ends }));
+    const begun = block.valid_from <= now;
+    if (begun && data.from)
+      throw new InputError(msg("block.begun", { id: String(block.id), at: block.valid_from }), { from: [msg("field.begun")] });
+    const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
+
+    // FRED's block (or one changed from it): what was in force before it, read while it holds.
+    const again = begun && block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
+    // The old block ends now (not begun: never takes effect).
+    await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+    const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
+      `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
+         JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,
+      [block.id],
+    );
+    // Not begun: displaced requests get their old ends back; the new block displaces them again.
+    if (!begun)
+      for (const d of displaced)
+        await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [d.request_id, d.original_valid_to]);
+
+    const result = await blockWork(
+      tx,
+      {
+        objectId: block.object_id,
+        from: begun ? "" : data.from || block.valid_from.toISOString(),
+        to: data.to,
+        prohibitions,
+        reason: data.reason,
+      },
+      actor,
+      now,
+      null,
+      // Its serverBlocked goes on without a gap, so FRED's restore still finds what was before the first.
+      block.made_by,
+    );
+    // What was in force before a FRED block and is no longer prohibited comes back now.
+    await restoreAsFred(
+      tx,
+      block.object_id,
+      again.filter((s) => !prohibitions.includes(s.name)),
+      now,
+      actor,
+      `restored when block ${block.id} changed: in force before it`,
+    );
+    if (begun)
+      for (const d of displaced) {
+        if (prohibitions.includes(d.state)) {
+          // Still prohibited by the block: still displaced, to come back when it is lifted.
+          await tx.query("INSERT INTO console.block_displaced (block_id, request_id, original_valid_to) VALUES ($1, $2, $3)", [
+            result.blockId,
+            d.request_id,
+            d.original_valid_to,
+          ]);
+        } else if (!d.original_valid_to || d.original_valid_to > now) {
+          await restoreDisplaced(
+            tx,
+            block.object_id,
+            d.state_id,
+            d.original_valid_to,
+            now,
+            actor,
+            `restored when block ${block.id} changed`,
+          );
+        }
+      }
+    await materialise(tx, block.object_id);
+    return {
+      message: msg("block.changed", { id: String(block.id), change: result.message }),
+      blockId: result.blockId,
+      objectId: block.object_id,
+      audited: {
+        replaced: block.id,
+        ...(block.made_by === "fred" ? { madeBy: "fred", blockRequestId: data.blockRequestId } : {}),
+        ...result.audited,
+      },
+    };
+  });
+}
