@@ -5,7 +5,7 @@ import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
 import { actorMay } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getLocale, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
 import { ownHiddenColumns } from "@/lib/users/preferences";
@@ -40,7 +40,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
         ]),
       );
   const sortColumn = f.sort.endsWith("id") ? "request" : "period";
-  const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+  const period = await getPeriodFormat();
   // When a request was canceled, by whom and why; null when it was not.
   const cancellation = (r: RequestRow) => {
     if (!r.canceled) return null;

@@ -42,3 +42,9 @@ export async function getTranslations<NS extends NamespaceKeys<Messages, NestedK
 export async function getFormat(): Promise<ConsoleFormat> {
   return consoleFormat(await getLocale(), registryZone());
 }
+
+/** A period as every page writes it: "from → to", or "from → open-ended", in the request's language and the registry's zone. */
+export async function getPeriodFormat(): Promise<(from: string, to: string | null) => string> {
+  const [tc, fmt] = await Promise.all([getTranslations("common"), getFormat()]);
+  return (from, to) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+}

@@ -17,9 +17,10 @@ export type HiddenColumns = Record<string, false>;
 export function hiddenColumnsOf(table: TableName, saved: unknown): HiddenColumns {
   const choice = (saved as Record<string, unknown> | null)?.[table];
   if (!choice || typeof choice !== "object") return {};
-  const [key, ...rest] = TABLE_COLUMNS[table] as readonly string[];
+  // Never the key column (the first): only the others can be hidden.
+  const [, ...hideable] = TABLE_COLUMNS[table] as readonly string[];
   return Object.fromEntries(
-    rest.filter((column) => column !== key && (choice as Record<string, unknown>)[column] === false).map((column) => [column, false]),
+    hideable.filter((column) => (choice as Record<string, unknown>)[column] === false).map((column) => [column, false]),
   );
 }
 

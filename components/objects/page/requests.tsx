@@ -5,7 +5,7 @@ import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
 import type { ActionResult } from "@/lib/actions/result";
 import { readConfig } from "@/lib/config";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail, StateRequest } from "@/lib/objects/detail";
 import { REASON_MAX } from "@/lib/requests/limits";
 
@@ -32,7 +32,7 @@ export async function RequestsPanel({
   const [t, tc, fmt] = await Promise.all([getTranslations("object"), getTranslations("common"), getFormat()]);
   const timeZone = readConfig().registryTimeZone;
   const none = tc("none");
-  const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+  const period = await getPeriodFormat();
   // When, by whom and why a request was canceled.
   const cancellation = (r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }) => {
     if (!r.canceled) return none;

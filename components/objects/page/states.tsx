@@ -2,7 +2,7 @@ import Link from "next/link";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
 import { SimpleTable } from "@/components/simple-table";
 import { readConfig } from "@/lib/config";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
 import type { HistoryPeriod, ObjectDetail, StateRequest } from "@/lib/objects/detail";
 
 /** The states the object holds now, each with its meaning, kind, start and why. */
@@ -60,7 +60,7 @@ export async function HistoryPanel({
   const [t, tc, fmt] = await Promise.all([getTranslations("object"), getTranslations("common"), getFormat()]);
   const timeZone = readConfig().registryTimeZone;
   const now = new Date().toISOString();
-  const period = (from: string, to: string | null) => tc("period", { from: fmt.instant(from), to: to ? fmt.instant(to) : tc("openEnded") });
+  const period = await getPeriodFormat();
   // Timeline: recorded periods solid; scheduled requests and foreseen states dashed.
   const bars: TimelineBar[] = [
     ...object.history.map((h) => ({
