@@ -19,8 +19,8 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    await seedDemo(db.sql, { domains: 300, seed: 5, now: new Date(), timeZone: "Europe/Prague" });
+    await migrate(db.direct);
+    await seedDemo(db.direct, { domains: 300, seed: 5, now: new Date(), timeZone: "Europe/Prague" });
     await audit(db.sql, { action: "test.start", result: "ok", actor: { username: "test", clientAddress: null }, input: {} });
   });
   afterAll(() => drop());
@@ -70,7 +70,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
 
   it("reports overlapping requests that a writer past the console's checks let in", async () => {
     const result = await violated("request overlaps", async (tx) => {
-      await tx.exec("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
+      await tx.run("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
       await tx.query(
         `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to)
          SELECT object_id, state_id, valid_from, valid_to FROM object_state_request WHERE canceled IS NULL ORDER BY id LIMIT 1`,
@@ -178,8 +178,8 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
     });
     expect(twice.violations).toBe(1);
     const chain = await violated("audit chain", async (tx) => {
-      await tx.exec("ALTER TABLE console.audit_log DISABLE TRIGGER USER");
-      await tx.exec("UPDATE console.audit_log SET action = 'test.changed' WHERE id = (SELECT min(id) FROM console.audit_log)");
+      await tx.run("ALTER TABLE console.audit_log DISABLE TRIGGER USER");
+      await tx.run("UPDATE console.audit_log SET action = 'test.changed' WHERE id = (SELECT min(id) FROM console.audit_log)");
     });
     expect(chain.examples).toEqual([expect.stringMatching(/content was changed/)]);
   });

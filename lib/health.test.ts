@@ -18,11 +18,11 @@ describe.each(testBackends())("health on $name", (backend) => {
   afterAll(() => drop());
 
   it("says what is wrong: migrations pending, the engine not run, then all well", async () => {
-    await migrate(db.sql, []);
+    await migrate(db.direct, []);
     const empty = await healthReport(db.sql, 60);
     expect(empty.status).toBe("degraded");
     expect(empty.migrations).toMatch(/^\d+ pending$/);
-    await migrate(db.sql);
+    await migrate(db.direct);
     const notRun = await healthReport(db.sql, 60);
     expect(notRun).toMatchObject({
       status: "degraded",
@@ -39,7 +39,7 @@ describe.each(testBackends())("health on $name", (backend) => {
   });
 
   it("tells anyone only whether all is well; an administrator also where and why", async () => {
-    await migrate(db.sql);
+    await migrate(db.direct);
     const admin = await signedInAs(db, "admin");
     const support = await signedInAs(db, "support");
     const ask = async (context: RequestContext) => {

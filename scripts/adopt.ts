@@ -38,11 +38,11 @@ try {
   const { values } = parseArgs({ options: { "dry-run": { type: "boolean", default: false } }, strict: true });
   const db = await openDatabase(ownerTarget(readConfig()));
   try {
-    const plan = await planAdoption(db.sql);
+    const plan = await planAdoption(db.direct);
     print(plan, values["dry-run"] ?? false);
     if (!values["dry-run"]) {
       const started = Date.now();
-      const result = await migrate(db.sql);
+      const result = await migrate(db.direct);
       console.log(`Applied ${result.applied.length} migration(s) in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     } else console.log("Dry run: nothing was changed.");
   } finally {

@@ -169,7 +169,7 @@ try {
     if (loaded === 0) {
       fresh = true;
       console.log("VACUUM ANALYZE…");
-      await db.sql.exec("VACUUM ANALYZE");
+      await db.direct.exec("VACUUM ANALYZE");
     }
   } finally {
     await db.close();
@@ -191,7 +191,7 @@ try {
     const [, copyMs] = await timed(() => adminSql(`CREATE DATABASE ${copyName} TEMPLATE ${name} OWNER fred`));
     const copy = await openDatabase({ ...config, databaseUrl: withoutUrl });
     try {
-      await unadopt(copy.sql, { dryRun: false });
+      await unadopt(copy.direct, { dryRun: false });
     } finally {
       await copy.close();
     }

@@ -4,7 +4,7 @@
 // count, page) and, separately, the bare SQL it sends for the data (count and page), and prints
 // p50/p95 of both. Figures go into bench/RESULTS.md.
 import type { Database } from "../lib/db/client";
-import type { SqlDriver, SqlExecutor } from "../lib/db/driver";
+import type { ConsoleExecutor, SqlDriver } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
 import { exportObjects, listObjects } from "../lib/objects/list";
 import { actAs, signedInAs } from "../lib/testing/sessions";
@@ -22,14 +22,15 @@ interface Recorded {
 
 const isDataQuery = (text: string) => /object_registry o\b/.test(text);
 
-function recordingExecutor(target: SqlExecutor, log: Recorded[], all = false): SqlExecutor {
+function recordingExecutor(target: ConsoleExecutor, log: Recorded[], all = false): ConsoleExecutor {
   return {
+    prisma: target.prisma,
     query: (text, params = []) => {
       // The audit row a change appends is not replayed: it names the id it takes in the chain.
       if ((all && !/console\.audit_/.test(text)) || isDataQuery(text)) log.push({ sql: text, params });
       return target.query(text, params);
     },
-    exec: (text) => target.exec(text),
+    run: (text, params) => target.run(text, params),
   };
 }
 
@@ -69,7 +70,7 @@ try {
   try {
     const [{ rows: stateRows }] = await db.sql.query<{ rows: number }>("SELECT count(*)::int AS rows FROM object_state");
     if (stateRows === 0) throw new Error("the registry has no state history: load it with bench:list into an empty database");
-    await db.sql.exec("ANALYZE");
+    await db.direct.exec("ANALYZE");
     const support = await signedInAs(db, "support", `bench-${Date.now()}`);
     const log: Recorded[] = [];
     const context = { ...support, db: recording(db, log) };

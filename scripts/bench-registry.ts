@@ -60,13 +60,13 @@ export async function loadBenchRegistry(
   now: Date,
   statesAt: Date | null,
 ): Promise<void> {
-  await migrate(db.sql);
+  await migrate(db.direct);
   const loaded = await count(db.sql, "SELECT count(*) FROM domain");
   if (loaded === 0) {
     console.log(`Loading ${domains.toLocaleString("en")} domains into ${db.sql.location}…`);
     const [, ms] = await timed(() =>
       seedDemo(
-        db.sql,
+        db.direct,
         { domains, seed: Number(seed ?? 1), now, timeZone: config.registryTimeZone },
         (p) => process.stdout.write(`\r  ${Math.floor((p.done / p.total) * 100)}% ${p.phase}\x1b[K`),
         statesAt,

@@ -74,14 +74,14 @@ try {
     lines.push(line);
   };
   try {
-    await db.sql.exec("ANALYZE");
-    await db.sql.exec(
+    await db.direct.exec("ANALYZE");
+    await db.direct.exec(
       "TRUNCATE object_state, console.state_pending, console.state_next_event CASCADE; UPDATE console.state_engine SET cursor = NULL",
     );
 
     const yesterday = new Date(now.getTime() - DAY);
     const [build, buildMs] = await timed(() => runStateEngine(db.sql, { at: yesterday, full: true }));
-    await db.sql.exec("ANALYZE object_state");
+    await db.direct.exec("ANALYZE object_state");
     const sizes = await db.sql.query<{ what: string; n: number }>(
       `SELECT 'objects' AS what, count(*)::int AS n FROM object_registry UNION ALL SELECT 'domains', count(*)::int FROM domain
        UNION ALL SELECT 'contacts', count(*)::int FROM contact UNION ALL SELECT 'nssets', count(*)::int FROM nsset
@@ -89,14 +89,14 @@ try {
        UNION ALL SELECT 'object_state rows', count(*)::int FROM object_state`,
     );
 
-    await db.sql.exec(BASELINE);
+    await db.direct.exec(BASELINE);
     const [, baselineMs] = await timed(() =>
-      db.sql.transaction(async (tx) => {
+      db.direct.transaction(async (tx) => {
         await tx.exec("SET LOCAL search_path = bench_baseline, public");
         await tx.query("SELECT bench_baseline.update_object_states()");
       }),
     );
-    await db.sql.exec("DROP SCHEMA bench_baseline CASCADE");
+    await db.direct.exec("DROP SCHEMA bench_baseline CASCADE");
     // A second baseline on an adopted FRED registry: FRED 2.52's own update_object_states(0), as the
     // console found it (console.replaced_fred_objects), on the same data; rolled back, so the runs
     // below start from the same history. It recomputes every object on every call.
@@ -106,7 +106,7 @@ try {
     let fredMs: number | null = null;
     if (fredDefinition) {
       [, fredMs] = await timed(() =>
-        rolledBack(db.sql, async (tx) => {
+        rolledBack(db.direct, async (tx) => {
           // The first baseline left its own, narrower work table of the same name in this session.
           await tx.exec("DROP TABLE IF EXISTS pg_temp.tmp_object_state_change");
           await tx.exec("CREATE SCHEMA bench_fred");

@@ -11,7 +11,7 @@ try {
   const config = readConfig();
   const db = await openDatabase(ownerTarget(config));
   try {
-    const { applied, total } = await migrate(db.sql);
+    const { applied, total } = await migrate(db.direct);
     console.log(
       applied.length === 0
         ? `${db.sql.location} is up to date (${total} migration(s)).`

@@ -27,11 +27,11 @@ try {
 
   const db = await openDatabase(ownerTarget(config));
   try {
-    await migrate(db.sql);
+    await migrate(db.direct);
     const started = Date.now();
     const interactive = process.stdout.isTTY;
     let lastLine = "";
-    const counts = await seedDemo(db.sql, { domains, seed, now, timeZone: config.registryTimeZone }, (p) => {
+    const counts = await seedDemo(db.direct, { domains, seed, now, timeZone: config.registryTimeZone }, (p) => {
       const line = `Loading demo data into ${db.sql.location}: ${Math.floor((p.done / p.total) * 100)}% (${p.done.toLocaleString("en")} of ${p.total.toLocaleString("en")} objects, ${p.phase})`;
       if (interactive) process.stdout.write(`\r${line}\x1b[K`);
       else if (line !== lastLine) console.log(line);

@@ -11,7 +11,7 @@ import { migrate } from "../lib/db/migrations";
 const dir = await mkdtemp(path.join(tmpdir(), "rsc-definitions-"));
 const db = await openDatabase({ databaseUrl: undefined, pgliteDir: path.join(dir, "pglite") });
 try {
-  await migrate(db.sql);
+  await migrate(db.direct);
   const files = await currentDefinitions(db.sql);
   await rm(DEFINITIONS_DIR, { recursive: true, force: true });
   for (const [name, text] of files) {

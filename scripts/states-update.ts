@@ -24,7 +24,7 @@ try {
   const config = readConfig();
   const db = await openDatabase(at ? ownerTarget(config) : config);
   try {
-    await migrate(db.sql);
+    await migrate(db.direct);
     const objectId = values.object ? await findObjectIdByName(db.sql, values.object, values.type) : undefined;
     const run = await runStateEngine(db.sql, { at, full: values.full, objectId }).catch((error: unknown) => {
       if (at && (error as { code?: string }).code === "42501")

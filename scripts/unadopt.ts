@@ -20,7 +20,7 @@ try {
   }
   const db = await openDatabase(ownerTarget(readConfig()));
   try {
-    const result = await unadopt(db.sql, { dryRun });
+    const result = await unadopt(db.direct, { dryRun });
     const verb = dryRun ? "Would" : "Did";
     console.log(`${verb} restore: ${result.restored.join(", ") || "nothing"}`);
     console.log(`${verb} enable again: ${result.enabled.join(", ") || "nothing"}`);

@@ -15,7 +15,7 @@ describe("npm run user", () => {
     dir = await mkdtemp(path.join(tmpdir(), "rsc-user-cli-"));
     pgliteDir = path.join(dir, "pglite");
     const db = await openDatabase({ databaseUrl: undefined, pgliteDir });
-    await migrate(db.sql);
+    await migrate(db.direct);
     await db.close();
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));

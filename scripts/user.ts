@@ -71,7 +71,7 @@ try {
   const actor = { username: `cli:${userInfo().username}`, clientAddress: "command line" };
   const db = await openDatabase(readConfig());
   try {
-    await migrate(db.sql);
+    await migrate(db.direct);
     if (command === "list") {
       for (const user of await listUserRecords(db.sql)) {
         console.log(`${user.username.padEnd(24)} ${user.role.padEnd(9)} ${user.disabled ? "disabled" : "active"}`);

@@ -56,7 +56,7 @@ describe.each(testBackends())("a server action's answer in the request's languag
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     admin = await signedInAs(db, "admin");
     support = await signedInAs(db, "support");
   });

@@ -18,7 +18,7 @@ async function withAuditRows(db: Database, count: number): Promise<void> {
 
 /** What someone with the database superuser's rights could do behind the application's back. */
 async function tamper(db: Database, sql: string): Promise<void> {
-  await db.sql.exec(`ALTER TABLE console.audit_log DISABLE TRIGGER USER; ${sql}; ALTER TABLE console.audit_log ENABLE TRIGGER USER;`);
+  await db.direct.exec(`ALTER TABLE console.audit_log DISABLE TRIGGER USER; ${sql}; ALTER TABLE console.audit_log ENABLE TRIGGER USER;`);
 }
 
 describe.each(testBackends())("audit log on $name", (backend) => {
@@ -29,7 +29,7 @@ describe.each(testBackends())("audit log on $name", (backend) => {
   async function fresh(): Promise<Database> {
     const { db, drop } = await backend.create();
     drops.push(drop);
-    await migrate(db.sql);
+    await migrate(db.direct);
     return db;
   }
 
@@ -50,7 +50,7 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     await withAuditRows(db, 2);
     await expect(db.sql.query("UPDATE console.audit_log SET result = 'error' WHERE id = 1")).rejects.toThrow(/append-only/);
     await expect(db.sql.query("DELETE FROM console.audit_log WHERE id = 2")).rejects.toThrow(/append-only/);
-    await expect(db.sql.exec("TRUNCATE console.audit_log")).rejects.toThrow(/append-only/);
+    await expect(db.direct.exec("TRUNCATE console.audit_log")).rejects.toThrow(/append-only/);
     await expect(db.sql.query("UPDATE console.audit_head SET last_id = 1")).rejects.toThrow(/moves only when an audit row is appended/);
     expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 2 });
   });
@@ -108,7 +108,7 @@ describe("npm run audit:verify", () => {
     const [backend] = testBackends();
     const { db, drop } = await backend.create();
     try {
-      await migrate(db.sql);
+      await migrate(db.direct);
       await withAuditRows(db, 3);
       await tamper(db, "UPDATE console.audit_log SET actor = 'mallory' WHERE id = 2");
       const dir = (db.sql.location.match(/embedded database (.*)$/) ?? [])[1];

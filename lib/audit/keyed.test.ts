@@ -51,7 +51,7 @@ const REHASH_AND_MOVE_HEAD = `
 
 /** SQL run with every user trigger of the audit tables off, as the tables' owner (or a superuser) may. */
 async function asOwner(db: Database, sql: string): Promise<void> {
-  await db.sql.exec(`
+  await db.direct.exec(`
     ALTER TABLE console.audit_log DISABLE TRIGGER USER;
     ALTER TABLE console.audit_head DISABLE TRIGGER USER;
     ${sql};
@@ -94,7 +94,7 @@ describe.each(testBackends())("keyed audit chain on $name", (backend) => {
   async function fresh(migrations?: Awaited<ReturnType<typeof readMigrations>>): Promise<{ db: Database; url?: string }> {
     const { db, drop, url } = await backend.create();
     cleanups.push(drop);
-    await migrate(db.sql, migrations);
+    await migrate(db.direct, migrations);
     return { db, url };
   }
 
@@ -239,7 +239,7 @@ describe.each(testBackends())("keyed audit chain on $name", (backend) => {
       ]);
     }
     expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 3, unkeyed: 3, keyed: 0 });
-    await migrate(db.sql);
+    await migrate(db.direct);
     await withAuditRows(db, 2);
     expect(await verifyAuditChain(db.sql)).toMatchObject({ ok: true, rows: 5, unkeyed: 3, keyed: 2, problem: null });
 

@@ -116,7 +116,7 @@ describe("the audit key without AUDIT_KEYS", () => {
     // The embedded console signs with it, and a later process verifies with it.
     const db = await openDatabase(config);
     try {
-      await migrate(db.sql);
+      await migrate(db.direct);
       const previous = process.env.AUDIT_KEYS;
       const env = process.env as Record<string, string | undefined>;
       env.PGLITE_DIR = config.pgliteDir;

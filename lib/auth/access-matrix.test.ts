@@ -199,7 +199,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     await baseRegistry(db.sql);
     const holder = await createObject(db.sql, TYPE.contact, "MATRIX-HOLDER", "2020-01-01T00:00:00Z");
     const domain = await createDomain(db.sql, {

@@ -15,7 +15,7 @@ describe.each(testBackends())("first start on $name", (backend) => {
   async function fresh(): Promise<Database> {
     const { db, drop } = await backend.create();
     drops.push(drop);
-    await migrate(db.sql);
+    await migrate(db.direct);
     return db;
   }
 

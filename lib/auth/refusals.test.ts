@@ -16,7 +16,7 @@ describe.each(testBackends())("refusals on $name", (backend) => {
   let drop: () => Promise<void>;
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
   });
   afterAll(() => drop());
 

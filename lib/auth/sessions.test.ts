@@ -17,7 +17,7 @@ describe.each(testBackends())("sessions on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     admin = await signedInAs(db, "admin");
   });
   afterAll(() => drop());

@@ -22,7 +22,7 @@ describe.each(testBackends())("password sign-in on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     await insertUser(db.sql, { username: "alice", role: "operator", password: PASSWORD });
   });
   afterAll(() => drop());

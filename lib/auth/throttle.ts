@@ -152,8 +152,8 @@ export async function reserveAttempt(db: SqlDriver, username: string, clientAddr
   const address = clientAddress ?? "";
   const L = SIGN_IN_LIMITS;
   return db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(7353011, hashtext($1))", [address]);
-    await tx.query("SELECT pg_advisory_xact_lock(7353010, hashtext($1))", [username]);
+    await tx.run("SELECT pg_advisory_xact_lock(7353011, hashtext($1))", [address]);
+    await tx.run("SELECT pg_advisory_xact_lock(7353010, hashtext($1))", [username]);
     // The instant is read after the locks: every failure recorded by an earlier holder is older.
     const [history] = await tx.query<HistoryRow>(
       `SELECT ${epochMs("t.now")} AS now,
@@ -178,7 +178,7 @@ export async function reserveAttempt(db: SqlDriver, username: string, clientAddr
     const first = admit({ ...local, now: Number(history.now), global: [] });
     if (!first.ok) return refused(first, Number(history.now));
 
-    await tx.query("SELECT pg_advisory_xact_lock(7353012, 0)");
+    await tx.run("SELECT pg_advisory_xact_lock(7353012, 0)");
     const [global] = await tx.query<{ now: number; times: number[] }>(
       `SELECT ${epochMs("t.now")} AS now,
               ARRAY(SELECT ${epochMs("f.at")} FROM console.sign_in_failures f WHERE f.at > t.now - $2 * interval '1 millisecond' ORDER BY f.at) AS times

@@ -99,7 +99,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     const catalogue = async () =>
       rows(client, "(SELECT oid::regprocedure::text FROM pg_proc UNION ALL SELECT tgname || tgenabled::text FROM pg_trigger) ");
     const untouched = await catalogue();
-    const plan = await planAdoption(db.sql);
+    const plan = await planAdoption(db.direct);
     expect(await catalogue()).toEqual(untouched);
     expect(plan.found).toBe("a FRED registry, model_version 2.52.0");
     expect(plan.created).toContain("schema console");
@@ -165,7 +165,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
   });
 
   it("adopts it: FRED's rows stay, the console's engine answers FRED's cron, the anomalies are listed as inherited", async () => {
-    const result = await migrate(db.sql);
+    const result = await migrate(db.direct);
     expect(result.adopted).toEqual({ modelVersion: "2.52.0" });
     // Nothing of FRED's data is lost or changed; history before adoption is kept as it was.
     for (const table of ["object_registry", "object_state_request", "domain", "enum_parameters", "domain_lifecycle_parameters"])
@@ -262,11 +262,11 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
   });
 
   it("is removed again by db:unadopt: FRED's procedure and triggers back, its data kept", async () => {
-    const dry = await unadopt(db.sql, { dryRun: true });
+    const dry = await unadopt(db.direct, { dryRun: true });
     expect(dry.restored).toEqual(["function update_object_states(integer)"]);
     expect(await rows(client, "(SELECT nspname FROM pg_namespace WHERE nspname = 'console') ")).toEqual(["(console)"]);
     const historyRows = (await rows(client, "object_state")).length;
-    await unadopt(db.sql, { dryRun: false });
+    await unadopt(db.direct, { dryRun: false });
     expect(await rows(client, "(SELECT nspname FROM pg_namespace WHERE nspname = 'console') ")).toEqual([]);
     const triggers = await client.query<{ tgname: string; tgenabled: string }>(
       "SELECT tgname, tgenabled FROM pg_trigger WHERE NOT tgisinternal AND (tgname LIKE 'console%' OR tgenabled = 'D')",

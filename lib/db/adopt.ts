@@ -1,4 +1,4 @@
-import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
+import { type DirectDriver, rolledBack, type ScriptExecutor, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { applyPending, type Migration, prepareMigration, readMigrations } from "./migrations";
 import { RUNTIME_GROUP } from "./roles";
@@ -13,7 +13,7 @@ interface CatalogEntry {
  * The objects of schemas public and console that are not part of an extension: what adoption may
  * add or change. A function is listed with a digest of its definition, so a replaced one shows.
  */
-async function catalog(tx: SqlExecutor): Promise<CatalogEntry[]> {
+async function catalog(tx: ScriptExecutor): Promise<CatalogEntry[]> {
   return tx.query<CatalogEntry>(
     `WITH ext AS (SELECT objid FROM pg_depend WHERE deptype = 'e')
      SELECT 'schema' AS kind, nspname::text AS name FROM pg_namespace WHERE nspname = 'console'
@@ -43,7 +43,7 @@ async function catalog(tx: SqlExecutor): Promise<CatalogEntry[]> {
  * table and privilege: what adoption grants (README "Database roles"). FRED's own roles' rights
  * are not touched.
  */
-async function runtimeGrants(tx: SqlExecutor): Promise<string[]> {
+async function runtimeGrants(tx: ScriptExecutor): Promise<string[]> {
   const rows = await tx.query<{ grant: string }>(
     `WITH app AS (SELECT oid FROM pg_roles WHERE rolname = $1),
      tbl AS (SELECT c.oid, a.privilege_type FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -117,7 +117,7 @@ export interface AdoptionPlan {
  * that back: the objects it creates, the FRED functions it replaces and the FRED triggers it
  * disables, and what in the existing data the console will not accept.
  */
-export async function planAdoption(db: SqlDriver, files?: Migration[]): Promise<AdoptionPlan> {
+export async function planAdoption(db: DirectDriver, files?: Migration[]): Promise<AdoptionPlan> {
   const migrations = files ?? (await readMigrations());
   const context = await prepareMigration(db, migrations);
   const { found } = context;
@@ -171,7 +171,7 @@ export interface UnadoptResult {
  * schema console with everything in it. FRED's tables and rows stay as they are, including the
  * state history the console wrote. `dryRun`: the same, rolled back.
  */
-export async function unadopt(db: SqlDriver, options: { dryRun: boolean }): Promise<UnadoptResult> {
+export async function unadopt(db: DirectDriver, options: { dryRun: boolean }): Promise<UnadoptResult> {
   const [{ tracked }] = await db.query<{ tracked: boolean }>("SELECT to_regclass('console.registry_origin') IS NOT NULL AS tracked");
   const [origin] = tracked ? await db.query<{ origin: string }>("SELECT origin FROM console.registry_origin") : [];
   if (!origin) throw new StartupError(`the database at ${db.location} holds no console objects to remove.`);
@@ -180,7 +180,7 @@ export async function unadopt(db: SqlDriver, options: { dryRun: boolean }): Prom
       `the registry at ${db.location} was created by the console, not adopted from FRED: its tables are the console's. Drop the database instead.`,
     );
   }
-  const remove = async (tx: SqlExecutor): Promise<UnadoptResult> => {
+  const remove = async (tx: ScriptExecutor): Promise<UnadoptResult> => {
     const restored: string[] = [];
     const enabled: string[] = [];
     const dropped: string[] = [];

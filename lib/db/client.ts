@@ -3,14 +3,21 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ConsoleConfig, readConfig } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
-import { describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver } from "./driver";
+import { type DirectDriver, describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver } from "./driver";
 import { explainConnectionError } from "./errors";
 import { openPglite } from "./pglite";
+import { prismaSql } from "./prisma-sql";
 
-/** The process's handle on the registry database: Prisma for typed reads and writes, SQL for the rest. */
+/**
+ * The process's handle on the registry database. Every read and write of the console goes through
+ * Prisma: `prisma`'s models for the plain tables, `sql` (Prisma's raw SQL and transactions) for the
+ * rule-heavy queries. `direct` is the connection Prisma itself sits on, for what Prisma does not do:
+ * the migration runner's and adoption's scripts of many statements, and start-up checks.
+ */
 export interface Database {
   prisma: PrismaClient;
   sql: SqlDriver;
+  direct: DirectDriver;
   close(): Promise<void>;
 }
 
@@ -19,15 +26,12 @@ type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir"> & {
   urlVariable?: string;
 };
 
-function database(prisma: PrismaClient, sql: SqlDriver): Database {
-  return {
-    prisma,
-    sql,
-    async close() {
-      await prisma.$disconnect();
-      await sql.close();
-    },
+function database(prisma: PrismaClient, direct: DirectDriver): Database {
+  const close = async () => {
+    await prisma.$disconnect();
+    await direct.close();
   };
+  return { prisma, sql: prismaSql(prisma, direct.kind, direct.location, close), direct, close };
 }
 
 async function openPostgres(url: string, variable?: string): Promise<Database> {
@@ -35,6 +39,13 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20 });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on("error", (error) => console.error(`PostgreSQL connection lost (${location}): ${error.message}`));
+  // Prisma's pg adapter reads a timestamptz as if the session's zone were UTC (it drops the
+  // offset), so every connection of the console runs in UTC, whatever the database's default zone
+  // is; the console's SQL names every other zone it needs (the registry's) explicitly. The
+  // statement is queued on the new connection ahead of any query it is checked out for.
+  pool.on("connect", (client) => {
+    client.query("SET TimeZone TO 'UTC'").catch(() => {});
+  });
   try {
     await pool.query("SELECT 1");
   } catch (error) {

@@ -62,7 +62,7 @@ describe("the current SQL definitions (prisma/sql/)", () => {
   let drop: () => Promise<void>;
   beforeAll(async () => {
     ({ db, drop } = await pglite.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
   });
   afterAll(() => drop());
 

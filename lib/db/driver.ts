@@ -1,18 +1,43 @@
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import pg from "pg";
+import type { Prisma } from "../generated/prisma/client";
 
-/** Plain SQL access that behaves the same on PGlite and on PostgreSQL. */
+/**
+ * Plain SQL that behaves the same on PGlite and on PostgreSQL. The console's own reads and writes
+ * use the implementation over Prisma (prisma-sql.ts); this file's direct connection is for what
+ * Prisma does not do: scripts of many statements (migrations, adoption) and start-up.
+ */
 export interface SqlExecutor {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** Runs a script of several statements (no parameters). */
-  exec(sql: string): Promise<void>;
+  /** A statement whose rows are not read (a void function, SET LOCAL, a write): the number of rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
 }
 
-export interface SqlDriver extends SqlExecutor {
+/** The console's executor (prisma-sql.ts): raw SQL and Prisma's models, on one connection and transaction. */
+export interface ConsoleExecutor extends SqlExecutor {
+  /** Prisma's model API, inside the same transaction as `query` and `run`. */
+  readonly prisma: Prisma.TransactionClient;
+}
+
+export interface SqlDriver extends ConsoleExecutor {
   readonly kind: "pglite" | "postgres";
   /** Where the data lives, safe to print (no password). */
   readonly location: string;
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: ConsoleExecutor) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The direct connection's executor: also runs scripts of several statements (no parameters). */
+export interface ScriptExecutor extends SqlExecutor {
+  exec(sql: string): Promise<void>;
+}
+
+/** The direct connection (not through Prisma): migrations, adoption, start-up checks. */
+export interface DirectDriver extends ScriptExecutor {
+  readonly direct: true;
+  readonly kind: "pglite" | "postgres";
+  readonly location: string;
+  transaction<T>(work: (tx: ScriptExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -42,11 +67,14 @@ function toDatabase(params: unknown[] | undefined): unknown[] | undefined {
 
 const pgliteParsers = { [DATE_OID]: (value: string) => value, [TIMESTAMP_OID]: parseUtcTimestamp };
 
-function pgliteExecutor(db: PGlite | Transaction): SqlExecutor {
+function pgliteExecutor(db: PGlite | Transaction): ScriptExecutor {
   return {
     async query<T>(sql: string, params?: unknown[]) {
       const result = await db.query<T>(sql, toDatabase(params), { parsers: pgliteParsers });
       return result.rows;
+    },
+    async run(sql: string, params?: unknown[]) {
+      return (await db.query(sql, toDatabase(params))).affectedRows ?? 0;
     },
     async exec(sql: string) {
       await db.exec(sql);
@@ -54,8 +82,9 @@ function pgliteExecutor(db: PGlite | Transaction): SqlExecutor {
   };
 }
 
-export function pgliteDriver(db: PGlite, location: string, onClose: () => void = () => {}): SqlDriver {
+export function pgliteDriver(db: PGlite, location: string, onClose: () => void = () => {}): DirectDriver {
   return {
+    direct: true,
     kind: "pglite",
     location,
     ...pgliteExecutor(db),
@@ -75,11 +104,14 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
-export function pgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): SqlExecutor {
+export function pgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): ScriptExecutor {
   return {
     async query<T>(sql: string, params?: unknown[]) {
       const result = await client.query({ text: sql, values: toDatabase(params), types: pgTypes });
       return result.rows as T[];
+    },
+    async run(sql: string, params?: unknown[]) {
+      return (await client.query({ text: sql, values: toDatabase(params), types: pgTypes })).rowCount ?? 0;
     },
     async exec(sql: string) {
       await client.query(sql);
@@ -87,7 +119,7 @@ export function pgExecutor(client: pg.Pool | pg.PoolClient | pg.Client): SqlExec
   };
 }
 
-async function transactionOnce<T>(pool: pg.Pool, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+async function transactionOnce<T>(pool: pg.Pool, work: (tx: ScriptExecutor) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   // A connection that breaks while checked out must not become an uncaught error; a broken one is
   // destroyed instead of going back to the pool.
@@ -112,30 +144,38 @@ async function transactionOnce<T>(pool: pg.Pool, work: (tx: SqlExecutor) => Prom
   }
 }
 
-export function postgresDriver(pool: pg.Pool, location: string): SqlDriver {
+/**
+ * A deadlock or serialization failure is PostgreSQL choosing a victim: the transaction left no
+ * trace and is run again (a few times), as its documentation recommends.
+ */
+export async function runAgainIfVictim<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if ((code !== "40P01" && code !== "40001") || attempt >= 4) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+export function postgresDriver(pool: pg.Pool, location: string): DirectDriver {
   return {
+    direct: true,
     kind: "postgres",
     location,
     ...pgExecutor(pool),
-    async transaction(work) {
-      // A deadlock or serialization failure is PostgreSQL choosing a victim: the transaction left
-      // no trace and is run again (a few times), as its documentation recommends.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await transactionOnce(pool, work);
-        } catch (error) {
-          const code = (error as { code?: string }).code;
-          if ((code !== "40P01" && code !== "40001") || attempt >= 4) throw error;
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-        }
-      }
-    },
+    transaction: (work) => runAgainIfVictim(() => transactionOnce(pool, work)),
     close: () => pool.end(),
   };
 }
 
 /** Runs `work` in a transaction that is always rolled back and returns what it returned: a dry run, a probe. */
-export async function rolledBack<T>(db: SqlDriver, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+export async function rolledBack<T, X extends SqlExecutor>(
+  db: { transaction<R>(work: (tx: X) => Promise<R>): Promise<R> },
+  work: (tx: X) => Promise<T>,
+): Promise<T> {
   const undo = new Error("rolled back on purpose");
   let result: T | undefined;
   await db

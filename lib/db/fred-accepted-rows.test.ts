@@ -21,7 +21,7 @@ describe.each(testBackends())(`migration ${MIGRATION} on $name`, (backend) => {
     const files = await readMigrations();
     expect(files.map((m) => m.name)).toContain(MIGRATION);
     await migrate(
-      db.sql,
+      db.direct,
       files.filter((m) => m.name < MIGRATION),
     );
     await db.sql.transaction(async (tx) => {
@@ -66,7 +66,7 @@ describe.each(testBackends())(`migration ${MIGRATION} on $name`, (backend) => {
       // Written by another program (FRED's legacy cancel_multiple_object_states): left as it is.
       ids.other = await request("serverDeleteProhibited", "3 days", "-1 hour");
     });
-    await migrate(db.sql, files);
+    await migrate(db.direct, files);
   });
   afterAll(() => drop());
 

@@ -32,7 +32,7 @@ describe.each(testBackends())("migrations on $name", (backend) => {
     const files = await readMigrations();
     expect(files.length).toBeGreaterThan(0);
 
-    const first = await migrate(db.sql);
+    const first = await migrate(db.direct);
     expect(first.applied).toEqual(files.map((m) => m.name));
     const recorded = await db.sql.query<{ name: string; checksum: string }>(
       "SELECT name, checksum FROM console.schema_migrations ORDER BY name",
@@ -40,7 +40,7 @@ describe.each(testBackends())("migrations on $name", (backend) => {
     expect(recorded).toEqual(files.map((m) => ({ name: m.name, checksum: m.checksum })));
 
     const before = await db.sql.query("SELECT name, applied_at FROM console.schema_migrations ORDER BY name");
-    const second = await migrate(db.sql);
+    const second = await migrate(db.direct);
     expect(second.applied).toEqual([]);
     expect(await db.sql.query("SELECT name, applied_at FROM console.schema_migrations ORDER BY name")).toEqual(before);
   });
@@ -48,10 +48,10 @@ describe.each(testBackends())("migrations on $name", (backend) => {
   it("refuses to start when an applied migration was changed, and changes nothing", async () => {
     const db = await freshDatabase();
     const files = [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")];
-    await migrate(db.sql, files);
+    await migrate(db.direct, files);
     const edited = [files[0], migration("002_b", "CREATE TABLE b (id int, extra text);"), migration("003_c", "CREATE TABLE c (id int);")];
 
-    const failure = migrate(db.sql, edited);
+    const failure = migrate(db.direct, edited);
     await expect(failure).rejects.toBeInstanceOf(StartupError);
     await expect(failure).rejects.toThrow(/migration 002_b was changed after it was applied/);
     expect(await tables(db, "public")).toEqual(["a", "b"]);
@@ -59,25 +59,25 @@ describe.each(testBackends())("migrations on $name", (backend) => {
 
   it("refuses a database migrated by a newer version of the console", async () => {
     const db = await freshDatabase();
-    await migrate(db.sql, [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")]);
-    await expect(migrate(db.sql, [migration("001_a", "CREATE TABLE a (id int);")])).rejects.toThrow(
+    await migrate(db.direct, [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")]);
+    await expect(migrate(db.direct, [migration("001_a", "CREATE TABLE a (id int);")])).rejects.toThrow(
       /has migration 002_b applied, which this version of the console does not have/,
     );
   });
 
   it("refuses a migration that sorts before one already applied", async () => {
     const db = await freshDatabase();
-    await migrate(db.sql, [migration("002_b", "CREATE TABLE b (id int);")]);
+    await migrate(db.direct, [migration("002_b", "CREATE TABLE b (id int);")]);
     await expect(
-      migrate(db.sql, [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")]),
+      migrate(db.direct, [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")]),
     ).rejects.toThrow(/001_a sorts before the already applied 002_b/);
     expect(await tables(db, "public")).toEqual(["b"]);
   });
 
   it("refuses a database that holds someone else's schema and leaves it untouched", async () => {
     const db = await freshDatabase();
-    await db.sql.exec("CREATE TABLE customers (id int); CREATE TABLE invoices (id int);");
-    await expect(migrate(db.sql)).rejects.toThrow(
+    await db.direct.exec("CREATE TABLE customers (id int); CREATE TABLE invoices (id int);");
+    await expect(migrate(db.direct)).rejects.toThrow(
       /already holds 2 tables in schema public but neither a console migration record nor a FRED registry/,
     );
     expect(await tables(db, "public")).toEqual(["customers", "invoices"]);
@@ -90,7 +90,7 @@ describe.each(testBackends())("migrations on $name", (backend) => {
       migration("001_a", "CREATE TABLE a (id int);"),
       migration("002_bad", "CREATE TABLE half (id int); SELECT no_such_function();"),
     ];
-    await expect(migrate(db.sql, files)).rejects.toThrow(/migration 002_bad failed and was rolled back/);
+    await expect(migrate(db.direct, files)).rejects.toThrow(/migration 002_bad failed and was rolled back/);
     expect(await tables(db, "public")).toEqual(["a"]);
     const recorded = await db.sql.query<{ name: string }>("SELECT name FROM console.schema_migrations");
     expect(recorded.map((r) => r.name)).toEqual(["001_a"]);
@@ -99,7 +99,7 @@ describe.each(testBackends())("migrations on $name", (backend) => {
   it("applies each migration once when several processes start together", async () => {
     const db = await freshDatabase();
     const files = [migration("001_a", "CREATE TABLE a (id int);"), migration("002_b", "CREATE TABLE b (id int);")];
-    const results = await Promise.all([migrate(db.sql, files), migrate(db.sql, files), migrate(db.sql, files)]);
+    const results = await Promise.all([migrate(db.direct, files), migrate(db.direct, files), migrate(db.direct, files)]);
     expect(results.flatMap((r) => r.applied).sort()).toEqual(["001_a", "002_b"]);
     expect(await tables(db, "public")).toEqual(["a", "b"]);
   });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
+import { type DirectDriver, rolledBack, type ScriptExecutor, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { databaseRole, RUNTIME_GROUP } from "./roles";
 
@@ -85,7 +85,7 @@ export async function inspectDatabase(db: SqlExecutor): Promise<DatabaseKind> {
  * by running it in a scratch schema inside a transaction that is rolled back: what a FRED database
  * must have for the console to work on it, with one source of truth.
  */
-async function registryColumns(db: SqlDriver, registry: Migration): Promise<Map<string, string>> {
+async function registryColumns(db: DirectDriver, registry: Migration): Promise<Map<string, string>> {
   const rows = await rolledBack(db, async (tx) => {
     // The registry migration names schema public; here it builds its tables in the scratch schema.
     const scratch = registry.sql.replace(/\bpublic\./g, "console_registry_probe.");
@@ -103,7 +103,7 @@ async function registryColumns(db: SqlDriver, registry: Migration): Promise<Map<
 }
 
 /** Refuses, before anything changes, a FRED database of another version or without a column the console needs. */
-async function assertAdoptable(db: SqlDriver, modelVersion: string, registry: Migration): Promise<void> {
+async function assertAdoptable(db: DirectDriver, modelVersion: string, registry: Migration): Promise<void> {
   if (!SUPPORTED_FRED_VERSIONS.includes(modelVersion)) {
     throw new StartupError(
       `the database at ${db.location} holds a FRED registry of model_version ${modelVersion}, which this console does not support ` +
@@ -132,7 +132,7 @@ async function assertAdoptable(db: SqlDriver, modelVersion: string, registry: Mi
   }
 }
 
-async function assertConsoleDatabase(db: SqlDriver): Promise<DatabaseKind> {
+async function assertConsoleDatabase(db: SqlExecutor & { readonly location: string }): Promise<DatabaseKind> {
   const found = await inspectDatabase(db);
   if (found.kind === "foreign") {
     throw new StartupError(
@@ -181,14 +181,14 @@ function checkAppliedAgainstFiles(applied: AppliedRow[], files: Migration[]): vo
   }
 }
 
-async function readApplied(db: SqlDriver): Promise<AppliedRow[]> {
+async function readApplied(db: SqlExecutor): Promise<AppliedRow[]> {
   const [{ tracked }] = await db.query<{ tracked: boolean }>("SELECT to_regclass('console.schema_migrations') IS NOT NULL AS tracked");
   if (!tracked) return [];
   return db.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
 }
 
 /** The applied migrations checked against the files; the names of those still pending. */
-async function pendingMigrations(db: SqlDriver, migrations: Migration[]): Promise<string[]> {
+async function pendingMigrations(db: SqlExecutor, migrations: Migration[]): Promise<string[]> {
   const applied = await readApplied(db);
   checkAppliedAgainstFiles(applied, migrations);
   const done = new Set(applied.map((r) => r.name));
@@ -196,7 +196,10 @@ async function pendingMigrations(db: SqlDriver, migrations: Migration[]): Promis
 }
 
 /** Checks applied migrations against the files without changing anything. */
-export async function verifyMigrations(db: SqlDriver, files?: Migration[]): Promise<{ pending: string[] }> {
+export async function verifyMigrations(
+  db: SqlExecutor & { readonly location: string },
+  files?: Migration[],
+): Promise<{ pending: string[] }> {
   const migrations = files ?? (await readMigrations());
   await assertConsoleDatabase(db);
   return { pending: await pendingMigrations(db, migrations) };
@@ -206,7 +209,7 @@ export async function verifyMigrations(db: SqlDriver, files?: Migration[]): Prom
  * The registry's origin, written once, as soon as its table exists: adopted when the registry
  * migration was recorded as adopted (so also when an interrupted adoption is finished later).
  */
-async function recordOrigin(tx: SqlExecutor): Promise<void> {
+async function recordOrigin(tx: ScriptExecutor): Promise<void> {
   const [{ ready }] = await tx.query<{ ready: boolean }>("SELECT to_regclass('console.registry_origin') IS NOT NULL AS ready");
   if (!ready) return;
   await tx.query(
@@ -233,7 +236,7 @@ export interface MigrationContext {
  * migrations match the files, the database is empty, the console's, or a FRED registry of a
  * supported version with every column the console needs.
  */
-export async function prepareMigration(db: SqlDriver, migrations: Migration[]): Promise<MigrationContext> {
+export async function prepareMigration(db: DirectDriver, migrations: Migration[]): Promise<MigrationContext> {
   const found = await assertConsoleDatabase(db);
   const pending = await pendingMigrations(db, migrations);
   const registry = migrations.find((m) => m.registry);
@@ -246,7 +249,7 @@ export async function prepareMigration(db: SqlDriver, migrations: Migration[]): 
  * Refuses, before anything changes, to migrate as the running console's role (console_app), which
  * may not change the schema: the owner role (DATABASE_OWNER_URL) migrates.
  */
-async function assertMayMigrate(db: SqlDriver, pending: string[]): Promise<void> {
+async function assertMayMigrate(db: DirectDriver, pending: string[]): Promise<void> {
   const role = await databaseRole(db);
   if (role.owner) return;
   throw new StartupError(
@@ -267,7 +270,12 @@ const MIGRATIONS_TABLE = `
   );`;
 
 /** Applies one migration in the caller's transaction, unless it is applied already; true when it was. */
-async function applyMigration(tx: SqlExecutor, migration: Migration, migrations: Migration[], context: MigrationContext): Promise<boolean> {
+async function applyMigration(
+  tx: ScriptExecutor,
+  migration: Migration,
+  migrations: Migration[],
+  context: MigrationContext,
+): Promise<boolean> {
   await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
   const rows = await tx.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
   checkAppliedAgainstFiles(rows, migrations);
@@ -292,7 +300,7 @@ async function applyMigration(tx: SqlExecutor, migration: Migration, migrations:
 }
 
 /** Every pending migration in the caller's one transaction (the dry run of adoption). */
-export async function applyPending(tx: SqlExecutor, migrations: Migration[], context: MigrationContext): Promise<string[]> {
+export async function applyPending(tx: ScriptExecutor, migrations: Migration[], context: MigrationContext): Promise<string[]> {
   await tx.exec(MIGRATIONS_TABLE);
   const applied: string[] = [];
   for (const migration of migrations) if (await applyMigration(tx, migration, migrations, context)) applied.push(migration.name);
@@ -306,7 +314,7 @@ export async function applyPending(tx: SqlExecutor, migrations: Migration[], con
  * not run) and only the console's objects are added. Refuses any other database, and one whose
  * applied migrations differ from the files.
  */
-export async function migrate(db: SqlDriver, files?: Migration[]): Promise<MigrationResult> {
+export async function migrate(db: DirectDriver, files?: Migration[]): Promise<MigrationResult> {
   const migrations = files ?? (await readMigrations());
   const context = await prepareMigration(db, migrations);
   const { adopted } = context;

@@ -1,7 +1,7 @@
 import type { DemoCounts } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
 import type { ConsoleConfig } from "../config";
-import type { SqlDriver } from "./driver";
+import type { DirectDriver } from "./driver";
 import { migrate } from "./migrations";
 
 export interface PrepareResult {
@@ -11,7 +11,7 @@ export interface PrepareResult {
 
 /** Brings the schema up to date; an empty embedded database also gets the demo registry. */
 export async function prepareDatabase(
-  db: SqlDriver,
+  db: DirectDriver,
   config: Pick<ConsoleConfig, "demoDomains" | "registryTimeZone">,
   log: (line: string) => void = console.log,
 ): Promise<PrepareResult> {

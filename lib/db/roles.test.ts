@@ -34,7 +34,7 @@ import { createUser, setUserPassword } from "../users/admin";
 import { changeOwnPassword } from "../users/own-password";
 import { unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
-import { rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
+import { type DirectDriver, rolledBack, type SqlDriver, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { migrate } from "./migrations";
 import { actAsRuntimeRole, checkRuntimeRole, databaseRole, RUNTIME_GROUP } from "./roles";
@@ -60,7 +60,7 @@ interface Roles {
   /** The console as it runs: acting as console_app (a login role in it on PostgreSQL). */
   runtime: Database;
   /** Work as the owner role. */
-  owner<T>(work: (sql: SqlDriver) => Promise<T>): Promise<T>;
+  owner<T>(work: (sql: SqlDriver, direct: DirectDriver) => Promise<T>): Promise<T>;
   /** Work as `role`, in a transaction that is rolled back (a superuser's SET LOCAL ROLE). */
   as<T>(role: string, work: (sql: SqlExecutor) => Promise<T>): Promise<T>;
   drop(): Promise<void>;
@@ -84,7 +84,7 @@ async function asRole<T>(
   let result: T | undefined;
   await db
     .transaction(async (tx) => {
-      await tx.exec(`SET LOCAL ROLE ${role}`);
+      await tx.run(`SET LOCAL ROLE ${role}`);
       result = await work(tx);
       throw undo;
     })
@@ -156,22 +156,22 @@ async function settingUp(drop: () => Promise<void>, build: (open: (url: string) 
 /** The embedded database as the console server runs it: migrated, demo data, then SET ROLE console_app. */
 async function embeddedRoles(): Promise<Roles> {
   const { db, drop } = await pgliteBackend.create();
-  await migrate(db.sql);
-  await seedDemo(db.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
-  await actAsRuntimeRole(db.sql);
+  await migrate(db.direct);
+  await seedDemo(db.direct, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+  await actAsRuntimeRole(db.direct);
   // One connection: the owner's work steps out of console_app and back.
   const stepOut = async <T>(work: () => Promise<T>): Promise<T> => {
-    await db.sql.exec("RESET ROLE");
+    await db.direct.exec("RESET ROLE");
     try {
       return await work();
     } finally {
-      await db.sql.exec(`SET ROLE ${RUNTIME_GROUP}`);
+      await db.direct.exec(`SET ROLE ${RUNTIME_GROUP}`);
     }
   };
-  await stepOut(() => db.sql.exec(`CREATE ROLE ${NO_GRANTS} NOLOGIN`));
+  await stepOut(() => db.direct.exec(`CREATE ROLE ${NO_GRANTS} NOLOGIN`));
   return {
     runtime: db,
-    owner: (work) => stepOut(() => work(db.sql)),
+    owner: (work) => stepOut(() => work(db.sql, db.direct)),
     as: (role, work) => stepOut(() => asRole(db.sql, role, work)),
     drop,
   };
@@ -198,13 +198,13 @@ async function postgresRoles(admin: string): Promise<Roles> {
     // The DBA's part first: console_app exists before the owner, which may not create roles, migrates.
     const runtimeUrl = await createConsoleRuntimeRole(admin, url);
     const owner = await open(ownerUrl.toString());
-    await migrate(owner.sql);
-    await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+    await migrate(owner.direct);
+    await seedDemo(owner.direct, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
     const runtime = await open(runtimeUrl);
     const superuser = await open(url);
     return {
       runtime,
-      owner: (work) => work(owner.sql),
+      owner: (work) => work(owner.sql, owner.direct),
       as: (role, work) => asRole(superuser.sql, role, work),
       async drop() {
         await Promise.all([runtime.close(), owner.close(), superuser.close()]);
@@ -232,16 +232,16 @@ async function fredRoles(admin: string): Promise<Roles> {
     });
     const before = await withClient(fred.url, publicGrants);
     const owner = await open(fred.fredUrl);
-    await migrate(owner.sql);
+    await migrate(owner.direct);
     const after = await withClient(fred.url, publicGrants);
-    await seedDemo(owner.sql, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
+    await seedDemo(owner.direct, { domains: 60, seed: 3, now: new Date(), timeZone: ZONE });
     const runtime = await open(fred.consoleUrl);
     const superuser = await open(fred.url);
     const serverUrl = new URL(fred.url);
     serverUrl.username = FRED_SERVER;
     return {
       runtime,
-      owner: (work) => work(owner.sql),
+      owner: (work) => work(owner.sql, owner.direct),
       as: (role, work) => asRole(superuser.sql, role, work),
       fred: { url: serverUrl.toString(), adminUrl: fred.url, before, after },
       async drop() {
@@ -263,7 +263,7 @@ if (adminUrl) {
 
 /** Expects `sql` to be refused by the database's rights (not by a trigger's own check). */
 async function refusedByRights(db: SqlExecutor, sql: string): Promise<void> {
-  const error = await db.exec(sql).then(
+  const error = await db.run(sql).then(
     () => null,
     (e: unknown) => e as { code?: string; message?: string },
   );
@@ -296,13 +296,13 @@ describe.each(setups)("database roles on $name", (setup) => {
     expect(role.owner).toBe(false);
     expect(await roles.owner(async (sql) => (await databaseRole(sql)).owner)).toBe(true);
     // The migration record is up to date: the runtime role can check it (nothing is written).
-    expect((await migrate(roles.runtime.sql)).applied).toEqual([]);
+    expect((await migrate(roles.runtime.direct)).applied).toEqual([]);
   });
 
   it("gives console_app DML, and only DML, on tables later migrations create in schema console", async () => {
     const rights = await roles.owner((sql) =>
       rolledBack(sql, async (tx) => {
-        await tx.exec("CREATE TABLE console.roles_later (id serial PRIMARY KEY, note text)");
+        await tx.run("CREATE TABLE console.roles_later (id serial PRIMARY KEY, note text)");
         return tx.query<{ privilege: string; granted: boolean }>(
           `SELECT p AS privilege, has_table_privilege($1, 'console.roles_later', p) AS granted
              FROM unnest(ARRAY['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) p
@@ -618,7 +618,7 @@ describe.each(setups)("database roles on $name", (setup) => {
 
   it.runIf(setup.fred)("gives every right back as it was before adoption when db:unadopt removes the console", async () => {
     const fred = roles.fred as NonNullable<Roles["fred"]>;
-    await roles.owner((sql) => unadopt(sql, { dryRun: false }));
+    await roles.owner((_sql, direct) => unadopt(direct, { dryRun: false }));
     expect(await withClient(fred.adminUrl, publicGrants)).toEqual(fred.before);
   });
 });
@@ -629,11 +629,11 @@ describe("the migrating role and the running console's role", () => {
     try {
       const [{ name }] = await db.sql.query<{ name: string }>("SELECT current_database() AS name");
       // The extensions are a superuser's (or trusted ones); the owner has the database and schema public.
-      await db.sql.exec(
+      await db.direct.exec(
         `CREATE EXTENSION btree_gist; CREATE EXTENSION pg_trgm; CREATE ROLE rsc_owner NOLOGIN;
          GRANT CREATE ON DATABASE "${name}" TO rsc_owner; GRANT CREATE ON SCHEMA public TO rsc_owner; SET ROLE rsc_owner`,
       );
-      const error = await migrate(db.sql).then(
+      const error = await migrate(db.direct).then(
         () => null,
         (e: unknown) => e,
       );
@@ -663,7 +663,7 @@ describe("the migrating role and the running console's role", () => {
     it("refuses to migrate as the runtime role, saying to use DATABASE_OWNER_URL", async () => {
       const runtime = await openDatabase({ databaseUrl: runtimeUrl, pgliteDir: "" });
       try {
-        await expect(migrate(runtime.sql)).rejects.toThrow(
+        await expect(migrate(runtime.direct)).rejects.toThrow(
           new RegExp(
             `migration\\(s\\) are pending .* ${CONSOLE_RUNTIME_ROLE} at .* is the console's runtime role \\(console_app\\).*DATABASE_OWNER_URL`,
           ),
@@ -680,7 +680,7 @@ describe("the migrating role and the running console's role", () => {
       strangerUrl.username = "rsc_stranger";
       const stranger = await openDatabase({ databaseUrl: strangerUrl.toString(), pgliteDir: "" });
       try {
-        await migrate(owner.sql);
+        await migrate(owner.direct);
         expect(await checkRuntimeRole(owner.sql, false)).toMatch(
           /the console runs with owner rights: DATABASE_URL connects as postgres.*Set DATABASE_OWNER_URL to the owner role/,
         );

@@ -1,4 +1,4 @@
-import type { SqlDriver, SqlExecutor } from "./driver";
+import type { DirectDriver, SqlDriver, SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 
 /**
@@ -69,7 +69,7 @@ export async function checkRuntimeRole(db: SqlDriver, ownerUrlSet: boolean): Pro
  * deployment gives it. This is not a boundary against SQL run inside the process (RESET ROLE gets
  * the superuser back); it keeps the embedded console honest about which rights it uses.
  */
-export async function actAsRuntimeRole(db: SqlDriver): Promise<void> {
+export async function actAsRuntimeRole(db: DirectDriver): Promise<void> {
   if (db.kind !== "pglite") throw new Error("actAsRuntimeRole is for the embedded database; on PostgreSQL DATABASE_URL names the role");
-  await db.exec(`SET ROLE ${RUNTIME_GROUP}`);
+  await db.run(`SET ROLE ${RUNTIME_GROUP}`);
 }

@@ -127,8 +127,8 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    await seedDemo(db.sql, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
+    await migrate(db.direct);
+    await seedDemo(db.direct, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
   });
   afterAll(() => drop());
 
@@ -187,7 +187,7 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
     // With sequential scans priced out, the planner shows which index serves each query shape.
     const plan = async (sql: string) =>
       db.sql.transaction(async (tx) => {
-        await tx.exec("SET LOCAL enable_seqscan = off");
+        await tx.run("SET LOCAL enable_seqscan = off");
         const rows = await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`);
         return rows.map((r) => r["QUERY PLAN"]).join("\n");
       });

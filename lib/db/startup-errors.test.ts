@@ -68,7 +68,7 @@ describe("start-up failures are one clear line", () => {
   it("refuses a database with a foreign schema", async () => {
     const dataDir = path.join(await tempDir(), "pglite");
     const db = await openDatabase({ databaseUrl: undefined, pgliteDir: dataDir });
-    await db.sql.exec("CREATE TABLE accounts (id int)");
+    await db.direct.exec("CREATE TABLE accounts (id int)");
     await db.close();
     const result = await runScript("migrate.ts", [], { DATABASE_URL: "", PGLITE_DIR: dataDir });
     expect(result.code).toBe(1);

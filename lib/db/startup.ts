@@ -3,18 +3,17 @@ import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
 import { applyRegistryTimeZone } from "../states/parameters";
 import { startStateScheduler } from "../states/scheduler";
-import { getDatabase, openDatabase } from "./client";
-import type { SqlDriver } from "./driver";
+import { type Database, getDatabase, openDatabase } from "./client";
 import { exitOnStartupError, StartupError } from "./errors";
 import { prepareDatabase } from "./prepare";
 import { actAsRuntimeRole, checkRuntimeRole, databaseIdentity, databaseRole } from "./roles";
 
 /** Migrates (and loads demo data) on `db`, then writes REGISTRY_TIMEZONE when the role may. */
-async function prepareAsOwner(db: SqlDriver, config: ConsoleConfig): Promise<void> {
-  await prepareDatabase(db, config);
+async function prepareAsOwner(db: Database, config: ConsoleConfig): Promise<void> {
+  await prepareDatabase(db.direct, config);
   if (process.env.REGISTRY_TIMEZONE) {
-    const { owner } = await databaseRole(db);
-    await applyRegistryTimeZone(db, config.registryTimeZone, { write: owner, log: console.log, warn: console.warn });
+    const { owner } = await databaseRole(db.sql);
+    await applyRegistryTimeZone(db.sql, config.registryTimeZone, { write: owner, log: console.log, warn: console.warn });
   }
 }
 
@@ -34,21 +33,21 @@ export async function startConsole(): Promise<void> {
     if (config.databaseOwnerUrl) {
       const owner = await openDatabase(ownerTarget(config));
       try {
-        await prepareAsOwner(owner.sql, config);
+        await prepareAsOwner(owner, config);
         ownerIdentity = await databaseIdentity(owner.sql);
       } finally {
         await owner.close();
       }
     }
     const db = await getDatabase();
-    if (ownerIdentity === null) await prepareAsOwner(db.sql, config);
+    if (ownerIdentity === null) await prepareAsOwner(db, config);
     else if ((await databaseIdentity(db.sql)) !== ownerIdentity) {
       throw new StartupError(
         `DATABASE_URL (${db.sql.location}) and DATABASE_OWNER_URL do not reach the same database: both must name the console's database, ` +
           "as the runtime role and as the owner role.",
       );
     }
-    if (db.sql.kind === "pglite") await actAsRuntimeRole(db.sql);
+    if (db.sql.kind === "pglite") await actAsRuntimeRole(db.direct);
     else {
       const warning = await checkRuntimeRole(db.sql, config.databaseOwnerUrl !== undefined);
       if (warning) console.warn(`Warning: ${warning}`);

@@ -34,7 +34,9 @@ async function build(tx: SqlExecutor): Promise<void> {
 async function keyResults(db: Database, zone: string): Promise<unknown> {
   return rolledBack(db.sql, async (tx) => {
     await tx.query("SELECT set_config('TimeZone', $1, true)", [zone]);
-    await tx.exec("DELETE FROM object_state; UPDATE console.state_engine SET cursor = NULL; DELETE FROM console.state_next_event");
+    await tx.run("DELETE FROM object_state");
+    await tx.run("UPDATE console.state_engine SET cursor = NULL");
+    await tx.run("DELETE FROM console.state_next_event");
     await tx.query("SELECT * FROM console.state_engine_run($1, true)", [AT]);
     const epoch = (column: string) => `extract(epoch FROM ${column})::float8`;
     return {

@@ -90,8 +90,8 @@ describe.runIf(postgres)("the console killed in the middle of its work (PostgreS
     url = created.url as string;
     drops = [created.drop, other.drop];
     for (const d of [db, reference]) {
-      await migrate(d.sql);
-      await seedDemo(d.sql, options, () => {}, options.now);
+      await migrate(d.direct);
+      await seedDemo(d.direct, options, () => {}, options.now);
     }
   });
   afterAll(async () => {

@@ -26,8 +26,8 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    await seedDemo(db.sql, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
+    await migrate(db.direct);
+    await seedDemo(db.direct, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
     admin = await signedInAs(db, "admin");
     writes = () =>
       db.sql.query(

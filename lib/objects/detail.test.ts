@@ -76,14 +76,14 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
       });
       ids["inherited.cz"] = inherited;
       // The state triggers' deferred work runs now: a table with pending trigger events cannot be altered.
-      await tx.exec("SET CONSTRAINTS ALL IMMEDIATE");
-      await tx.exec("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
+      await tx.run("SET CONSTRAINTS ALL IMMEDIATE");
+      await tx.run("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
       ids.automatic = await createRequest(tx, inherited, "expired", "2026-01-01T00:00:00Z");
       ids.first = await createRequest(tx, inherited, "serverBlocked", "2026-02-01T00:00:00Z");
       ids.second = await createRequest(tx, inherited, "serverBlocked", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
-      await tx.exec("SET CONSTRAINTS ALL IMMEDIATE");
-      await tx.exec("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
-      await tx.exec("SET CONSTRAINTS ALL DEFERRED");
+      await tx.run("SET CONSTRAINTS ALL IMMEDIATE");
+      await tx.run("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
+      await tx.run("SET CONSTRAINTS ALL DEFERRED");
       ids.future = await createRequest(tx, inherited, "serverUpdateProhibited", "2026-05-01T00:00:00Z", null, "2099-01-01T00:00:00Z");
       // Canceled before it began, as FRED's legacy cancel_multiple_object_states did: libfred's out_of_turn.
       ids.outOfTurn = await createRequest(tx, inherited, "serverTransferProhibited", "2026-06-01T00:00:00Z", null, "2026-05-20T10:00:00Z");

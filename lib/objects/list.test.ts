@@ -33,8 +33,8 @@ describe.each(testBackends())("object list on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
-    await seedDemo(db.sql, { domains: 150, seed: 5, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
+    await migrate(db.direct);
+    await seedDemo(db.direct, { domains: 150, seed: 5, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
     [{ live }] = await db.sql.query<{ live: number }>("SELECT count(*)::int AS live FROM object_registry WHERE erdate IS NULL");
     const support = await signedInAs(db, "support");
     list = (params) => actAs(support, () => listObjects(params));

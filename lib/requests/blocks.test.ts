@@ -73,7 +73,7 @@ async function fred<T>(db: Database, objectId: number, work: (tx: SqlExecutor) =
   return db.sql.transaction(async (tx) => {
     await tx.query("SET LOCAL TIME ZONE 'UTC'");
     const result = await work(tx);
-    await tx.query("SELECT update_object_states($1)", [objectId]);
+    await tx.run("SELECT update_object_states($1)", [objectId]);
     return result;
   });
 }

@@ -215,7 +215,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
     const outcomes = await db.sql.transaction(async (tx) => {
       // All the objects' locks first, in id order: two bulk changes over the same objects, or a
       // bulk change and a single one, wait for each other instead of deadlocking.
-      await tx.query("SELECT console.lock_objects($1::int[])", [targets.flatMap((t) => (t.id === null ? [] : [t.id]))]);
+      await tx.run("SELECT console.lock_objects($1::int[])", [targets.flatMap((t) => (t.id === null ? [] : [t.id]))]);
       if (data.apply) {
         const [again] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
           data.batchId,

@@ -223,7 +223,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
       go = resolve;
     });
     const run = db.sql.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock(7353002, 0)");
+      await tx.run("SELECT pg_advisory_xact_lock(7353002, 0)");
       held();
       await proceed;
       await tx.query("SELECT * FROM console.state_engine_run(clock_timestamp(), false)");

@@ -81,7 +81,7 @@ export async function checkRequest(
   now: Date,
   options: { viaBlock?: boolean } = {},
 ): Promise<Checked> {
-  await tx.query(LOCK_OBJECT.byId, [data.objectId]);
+  await tx.run(LOCK_OBJECT.byId, [data.objectId]);
   const [object] = await tx.query<{ id: number; name: string; type: string; type_id: number; erdate: Date | null }>(
     `SELECT o.id, o.name, t.name AS type, o.type AS type_id, o.erdate FROM object_registry o JOIN enum_object_type t ON t.id = o.type
       WHERE o.id = $1`,
@@ -197,7 +197,7 @@ export function requestChange<S extends z.ZodType, T extends { message: Message 
 ): Promise<T> {
   return auditedChange("requests.write", action, schema, input, async (tx, data, actor) => {
     const [sql, id] = lock(data);
-    await tx.query(sql, [id]);
+    await tx.run(sql, [id]);
     const now = await changeInstant(tx);
     const result = await work(tx, data, actor, now);
     return { result, audit: { objectIds: [result.objectId], input: result.audited } };

@@ -84,8 +84,8 @@ describe.each(testBackends())("state engine properties on $name", (backend) => {
   async function registry(seed: number): Promise<Database> {
     const { db, drop } = await backend.create();
     drops.push(drop);
-    await migrate(db.sql);
-    await seedDemo(db.sql, { domains: 150, seed, now: DEMO_NOW, timeZone: "Europe/Prague" }, () => {}, null);
+    await migrate(db.direct);
+    await seedDemo(db.direct, { domains: 150, seed, now: DEMO_NOW, timeZone: "Europe/Prague" }, () => {}, null);
     return db;
   }
 

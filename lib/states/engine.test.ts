@@ -192,7 +192,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
     let f: Fixture;
     beforeAll(async () => {
       ({ db, drop } = await backend.create());
-      await migrate(db.sql);
+      await migrate(db.direct);
       f = await buildFixture(db);
       await runStateEngine(db.sql, { at: new Date(HORIZON), full: true });
     });
@@ -210,7 +210,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
     it("gives the same history when it steps through every boundary as when it runs once", async () => {
       const stepped = await backend.create();
       try {
-        await migrate(stepped.db.sql);
+        await migrate(stepped.db.direct);
         await buildFixture(stepped.db);
         const instants = [...new Set(BOUNDARIES.map((b) => b[3]))].sort();
         await runStateEngine(stepped.db.sql, { at: new Date("2019-01-01T00:00:00Z") });
@@ -253,7 +253,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
     let f: Fixture;
     beforeAll(async () => {
       ({ db, drop } = await backend.create());
-      await migrate(db.sql);
+      await migrate(db.direct);
       f = await db.sql.transaction(async (tx) => {
         await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
         await baseRegistry(tx);

@@ -230,8 +230,8 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     // Adopted and seeded as the owner of FRED's tables, as the README says.
     const db = await openDatabase({ databaseUrl: fred.fredUrl, pgliteDir: "" });
     try {
-      await migrate(db.sql);
-      await seedDemo(db.sql, { domains: 300, seed: 25, now: new Date(), timeZone: ZONE });
+      await migrate(db.direct);
+      await seedDemo(db.direct, { domains: 300, seed: 25, now: new Date(), timeZone: ZONE });
     } finally {
       await db.close();
     }

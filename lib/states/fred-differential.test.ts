@@ -53,8 +53,8 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine again
       // The console's database: adopted, demo registry, edge cases, FRED's bug cases.
       const db = await openDatabase({ databaseUrl: console_.url, pgliteDir: "" });
       try {
-        await migrate(db.sql);
-        await seedDemo(db.sql, { domains: 1000, seed, now: new Date(), timeZone: ZONE });
+        await migrate(db.direct);
+        await seedDemo(db.direct, { domains: 1000, seed, now: new Date(), timeZone: ZONE });
       } finally {
         await db.close();
       }

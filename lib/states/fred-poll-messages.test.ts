@@ -95,8 +95,8 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("FRED's poll messages on th
     fred = await createFredDatabase(adminUrl as string);
     const db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
     try {
-      await migrate(db.sql);
-      await seedDemo(db.sql, { domains: 2000, seed: 4, now: new Date(), timeZone: ZONE });
+      await migrate(db.direct);
+      await seedDemo(db.direct, { domains: 2000, seed: 4, now: new Date(), timeZone: ZONE });
     } finally {
       await db.close();
     }
@@ -175,10 +175,18 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("FRED's poll messages on th
       ].join("\n"),
     );
     expect(unexplained).toEqual([]);
+    // In the hour(s) when the UTC date is not yet the registry's (23:00–24:00 UTC in Prague's
+    // winter), FRED's CURRENT_DATE explains the expiration it writes before the request case does.
+    const { rows: dates } = await client.query<{ differ: boolean }>(
+      "SELECT ($1::timestamptz AT TIME ZONE 'UTC')::date <> ($1::timestamptz AT TIME ZONE $2)::date AS differ",
+      [at, ZONE],
+    );
     expect([...tally.keys()]).toEqual(
       expect.arrayContaining([
         "a date late in the evening UTC (FRED takes the stored UTC date): idle_delete_contact (FRED only)",
-        "a request for an automatic or another type's state (FRED applies it): expiration (FRED only)",
+        dates[0].differ
+          ? "FRED's CURRENT_DATE: the session's date, not the registry's: expiration (FRED only)"
+          : "a request for an automatic or another type's state (FRED applies it): expiration (FRED only)",
       ]),
     );
     // A state that opened before the object was transferred: its message goes to the registrar of

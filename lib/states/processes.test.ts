@@ -19,10 +19,10 @@ describe.runIf(postgres)("the state engine run by two processes at once", () => 
     const created = await postgres.create();
     ({ db, drop } = created);
     url = created.url as string;
-    await migrate(db.sql);
+    await migrate(db.direct);
     // History up to two days ago: a run now has two days of work.
     const then = new Date(Date.now() - 2 * DAY);
-    await seedDemo(db.sql, { domains: 3000, seed: 11, now: then, timeZone: "Europe/Prague" }, () => {}, then);
+    await seedDemo(db.direct, { domains: 3000, seed: 11, now: then, timeZone: "Europe/Prague" }, () => {}, then);
   });
   afterAll(() => drop?.());
 

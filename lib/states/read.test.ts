@@ -13,7 +13,7 @@ describe.each(testBackends())("objects that had a state at an instant, on $name"
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     await baseRegistry(db.sql);
     for (const name of ["AT-A", "AT-B", "AT-C", "AT-D"]) ids.push(await createObject(db.sql, TYPE.contact, name, "2025-01-01T00:00:00Z"));
     const [a, b, c, d] = ids;

@@ -157,7 +157,7 @@ export async function registryAt(
   build: (tx: SqlExecutor) => Promise<void>,
 ): Promise<{ db: Database; drop(): Promise<void>; url?: string }> {
   const created = await create();
-  await migrate(created.db.sql);
+  await migrate(created.db.direct);
   await created.db.sql.transaction(async (tx) => {
     await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
     await baseRegistry(tx);

@@ -13,7 +13,7 @@ describe.each(testBackends())("user administration rules on $name", (backend) =>
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     admin = await signedInAs(db, "admin", "root-admin");
   });
   afterAll(() => drop());

@@ -21,7 +21,7 @@ describe.each(testBackends())("changing one's own password on $name", (backend) 
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
   });
   afterAll(() => drop());
 

@@ -16,7 +16,7 @@ describe.each(testBackends())("each user's language on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     support = await signedInAs(db, "support", "jana");
   });
   afterAll(() => drop());

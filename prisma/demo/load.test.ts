@@ -174,9 +174,9 @@ describe.each(testBackends())("demo registry on $name", (backend) => {
 
   beforeAll(async () => {
     ({ db, drop } = await backend.create());
-    await migrate(db.sql);
+    await migrate(db.direct);
     schemaBefore = (await db.sql.query<{ item: string }>(SCHEMA_SQL)).map((r) => r.item);
-    await seedDemo(db.sql, OPTIONS);
+    await seedDemo(db.direct, OPTIONS);
   });
 
   it("builds again every index and constraint it set aside for the bulk load, and they hold", async () => {
@@ -209,8 +209,8 @@ describe.each(testBackends())("demo registry on $name", (backend) => {
   it("loads the same rows for the same seed into another database", async () => {
     const other = await backend.create();
     try {
-      await migrate(other.db.sql);
-      await seedDemo(other.db.sql, OPTIONS);
+      await migrate(other.db.direct);
+      await seedDemo(other.db.direct, OPTIONS);
       expect(await fingerprint(other.db)).toEqual(await fingerprint(db));
     } finally {
       await other.drop();
@@ -227,7 +227,7 @@ describe.each(testBackends())("demo registry on $name", (backend) => {
 
   it("refuses to load into a registry that already has data, and changes nothing", async () => {
     const before = await fingerprint(db);
-    await expect(seedDemo(db.sql, { ...OPTIONS, seed: 12 })).rejects.toThrow(/already holds \d+ objects/);
+    await expect(seedDemo(db.direct, { ...OPTIONS, seed: 12 })).rejects.toThrow(/already holds \d+ objects/);
     expect(await fingerprint(db)).toEqual(before);
   });
 });
@@ -241,8 +241,8 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("demo registry on a FRED 2.
   beforeAll(async () => {
     fred = await createFredDatabase(adminUrl as string);
     db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
-    await migrate(db.sql);
-    await seedDemo(db.sql, OPTIONS);
+    await migrate(db.direct);
+    await seedDemo(db.direct, OPTIONS);
   });
   afterAll(async () => {
     await db?.close();
@@ -268,7 +268,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("demo registry on a FRED 2.
 
   it("leaves FRED's history triggers on, so the states FRED's programs and the engine open next get their versions", async () => {
     const triggers = await db.sql.query<{ name: string; enabled: string }>(
-      `SELECT tgname AS name, tgenabled AS enabled FROM pg_trigger
+      `SELECT tgname AS name, tgenabled::text AS enabled FROM pg_trigger
         WHERE tgname IN ('trigger_object_state_hid', 'trigger_object_history', 'trigger_object_registry_update_history_rec') ORDER BY 1`,
     );
     expect(triggers).toEqual([

@@ -1,4 +1,4 @@
-import type { SqlDriver, SqlExecutor } from "../../lib/db/driver";
+import type { DirectDriver, ScriptExecutor } from "../../lib/db/driver";
 import { StartupError } from "../../lib/db/errors";
 import { runStateEngine } from "../../lib/states/engine";
 import {
@@ -89,7 +89,7 @@ const COLUMNS: Record<TableName, Record<string, string>> = {
 const SERIAL_TABLES = ["registrar", "zone", "history", "object_registry", "host", "host_ipaddr_map", "object_state_request"] as const;
 
 /** One statement per table and chunk: each column travels as one array parameter. */
-async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promise<void> {
+async function insertRows(tx: ScriptExecutor, table: TableName, rows: Row[]): Promise<void> {
   const columns = Object.entries(COLUMNS[table]);
   const names = columns.map(([name]) => `"${name}"`).join(", ");
   const arrays = columns.map(([name]) => rows.map((row) => row[name] ?? null));
@@ -103,7 +103,7 @@ async function insertRows(tx: SqlExecutor, table: TableName, rows: Row[]): Promi
  * which checks every row once in bulk instead of row by row. Primary keys stay. Returns the
  * statements that rebuild what was dropped.
  */
-async function deferIndexes(tx: SqlExecutor, tables: readonly string[]): Promise<string[]> {
+async function deferIndexes(tx: ScriptExecutor, tables: readonly string[]): Promise<string[]> {
   const constraints = await tx.query<{ tbl: string; name: string; def: string }>(
     `SELECT c.conrelid::regclass::text AS tbl, c.conname AS name, pg_get_constraintdef(c.oid) AS def
        FROM pg_constraint c
@@ -161,7 +161,7 @@ const TYPE_HISTORY = [
   ["enumval_history", "enumval", "domainid"],
 ] as const;
 
-async function existingTypeHistory(tx: SqlExecutor): Promise<(typeof TYPE_HISTORY)[number][]> {
+async function existingTypeHistory(tx: ScriptExecutor): Promise<(typeof TYPE_HISTORY)[number][]> {
   const present = new Set(
     (
       await tx.query<{ name: string }>("SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'")
@@ -176,7 +176,7 @@ async function existingTypeHistory(tx: SqlExecutor): Promise<(typeof TYPE_HISTOR
  * bulk. A deleted object's live rows are gone: its one version gets the type's row with the data a
  * deletion leaves behind (a deleted domain expired 61 days before it was deleted).
  */
-async function writeTypeHistory(tx: SqlExecutor, tables: (typeof TYPE_HISTORY)[number][]): Promise<void> {
+async function writeTypeHistory(tx: ScriptExecutor, tables: (typeof TYPE_HISTORY)[number][]): Promise<void> {
   for (const [history, live, key] of tables) {
     const columns = (
       await tx.query<{ name: string }>(
@@ -234,7 +234,7 @@ WITH version AS (
 UPDATE object_state s SET ohid_from = versions.ohid_from, ohid_to = versions.ohid_to FROM versions WHERE versions.id = s.id`;
 
 /** FRED's row trigger on `table` named `name`, when it is there and enabled. */
-async function enabledTrigger(tx: SqlExecutor, table: string, name: string): Promise<boolean> {
+async function enabledTrigger(tx: ScriptExecutor, table: string, name: string): Promise<boolean> {
   const [row] = await tx.query<{ on: boolean }>(
     "SELECT EXISTS (SELECT FROM pg_trigger WHERE tgrelid = to_regclass($1) AND tgname = $2 AND tgenabled <> 'D') AS on",
     [table, name],
@@ -256,7 +256,7 @@ export interface SeedProgress {
  * leaves nothing behind.
  */
 export async function seedDemo(
-  db: SqlDriver,
+  db: DirectDriver,
   options: DemoOptions,
   onProgress: (progress: SeedProgress) => void = () => {},
   /** The instant the state engine builds history up to after loading; null leaves it to the caller. */
