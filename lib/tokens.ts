@@ -6,7 +6,7 @@ import { idSchema } from "./actions/ids";
 import { type Message, msg, zodError } from "./actions/message";
 import { InputError } from "./actions/result";
 import { authorize } from "./auth/guard";
-import type { SqlExecutor } from "./db/driver";
+import type { ConsoleExecutor } from "./db/driver";
 
 // API tokens: the clients that may read the state change feed (lib/feed.ts). Administrators
 // create and revoke them; only a token's hash is kept.
@@ -19,13 +19,10 @@ export interface FeedClient {
 }
 
 /** The client an `Authorization: Bearer <token>` header names, if its token is valid and not revoked. */
-export async function feedClient(db: SqlExecutor, authorization: string | null): Promise<FeedClient | null> {
+export async function feedClient(db: ConsoleExecutor, authorization: string | null): Promise<FeedClient | null> {
   const token = /^Bearer\s+(rsc_[A-Za-z0-9_-]{20,100})$/.exec(authorization?.trim() ?? "")?.[1];
   if (!token) return null;
-  const [client] = await db.query<FeedClient>("SELECT id, name FROM console.api_tokens WHERE token_hash = $1 AND revoked_at IS NULL", [
-    hash(token),
-  ]);
-  return client ?? null;
+  return db.prisma.apiToken.findFirst({ where: { tokenHash: hash(token), revokedAt: null }, select: { id: true, name: true } });
 }
 
 export interface ApiTokenRecord {
@@ -42,25 +39,13 @@ export interface ApiTokenRecord {
 /** The feed's clients, for administrators. */
 export async function listApiTokens(): Promise<ApiTokenRecord[]> {
   const { db } = await authorize("users.manage", "tokens.list");
-  const rows = await db.sql.query<{
-    id: number;
-    name: string;
-    created_by: string;
-    created_at: Date;
-    revoked_at: Date | null;
-    revoked_by: string | null;
-    last_used_at: Date | null;
-    last_after: string | null;
-  }>("SELECT id, name, created_by, created_at, revoked_at, revoked_by, last_used_at, last_after::text FROM console.api_tokens ORDER BY id");
+  const rows = await db.prisma.apiToken.findMany({ orderBy: { id: "asc" }, omit: { tokenHash: true } });
   return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    createdBy: r.created_by,
-    createdAt: r.created_at.toISOString(),
-    revokedAt: r.revoked_at?.toISOString() ?? null,
-    revokedBy: r.revoked_by,
-    lastUsedAt: r.last_used_at?.toISOString() ?? null,
-    lastAfter: r.last_after === null ? null : Number(r.last_after),
+    ...r,
+    createdAt: r.createdAt.toISOString(),
+    revokedAt: r.revokedAt?.toISOString() ?? null,
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    lastAfter: r.lastAfter === null ? null : Number(r.lastAfter),
   }));
 }
 
@@ -75,13 +60,13 @@ const createTokenSchema = z.object({
 /** A new token for a client; the token itself is in the result only, never stored. */
 export function createApiToken(input: unknown): Promise<{ message: Message; token: string }> {
   return auditedChange("users.manage", "token.create", createTokenSchema, input, async (tx, data, actor) => {
-    const [taken] = await tx.query("SELECT 1 FROM console.api_tokens WHERE lower(name) = lower($1)", [data.name]);
+    const taken = await tx.prisma.apiToken.findFirst({ where: { name: { equals: data.name, mode: "insensitive" } }, select: { id: true } });
     if (taken) throw new InputError(msg("tokens.nameTaken", { name: data.name }), { name: [msg("field.taken")] });
     const token = `rsc_${randomBytes(32).toString("base64url")}`;
-    const [{ id }] = await tx.query<{ id: number }>(
-      "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ($1, $2, $3) RETURNING id",
-      [data.name, hash(token), actor.username],
-    );
+    const { id } = await tx.prisma.apiToken.create({
+      data: { name: data.name, tokenHash: hash(token), createdBy: actor.username },
+      select: { id: true },
+    });
     return {
       result: { message: msg("tokens.created", { name: data.name }), token },
       audit: { input: { tokenId: id, name: data.name } },
@@ -94,13 +79,14 @@ const revokeTokenSchema = z.object({ tokenId: idSchema("token") });
 /** Revokes a client's token: its next request is refused. */
 export function revokeApiToken(input: unknown): Promise<{ message: Message }> {
   return auditedChange("users.manage", "token.revoke", revokeTokenSchema, input, async (tx, data, actor) => {
-    const [token] = await tx.query<{ name: string; revoked_at: Date | null }>(
-      "SELECT name, revoked_at FROM console.api_tokens WHERE id = $1 FOR UPDATE",
-      [data.tokenId],
-    );
+    // One statement decides: of two administrators revoking at once, the second is told it is done.
+    const { count } = await tx.prisma.apiToken.updateMany({
+      where: { id: data.tokenId, revokedAt: null },
+      data: { revokedAt: new Date(), revokedBy: actor.username },
+    });
+    const token = await tx.prisma.apiToken.findUnique({ where: { id: data.tokenId }, select: { name: true } });
     if (!token) throw new InputError(msg("tokens.noToken", { id: String(data.tokenId) }));
-    if (token.revoked_at) throw new InputError(msg("tokens.alreadyRevoked", { name: token.name }));
-    await tx.query("UPDATE console.api_tokens SET revoked_at = now(), revoked_by = $2 WHERE id = $1", [data.tokenId, actor.username]);
+    if (count === 0) throw new InputError(msg("tokens.alreadyRevoked", { name: token.name }));
     return {
       result: { message: msg("tokens.revoked", { name: token.name }) },
       audit: { input: { tokenId: data.tokenId, name: token.name } },

@@ -4,7 +4,7 @@ import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
-import type { SqlExecutor } from "../db/driver";
+import type { ConsoleExecutor } from "../db/driver";
 import { InputError, parseInput } from "./result";
 
 /**
@@ -18,7 +18,7 @@ export async function auditedChange<S extends z.ZodType, T>(
   schema: S,
   input: unknown,
   work: (
-    tx: SqlExecutor,
+    tx: ConsoleExecutor,
     data: z.output<S>,
     actor: Actor,
   ) => Promise<{ result: T; audit: { objectIds?: number[]; input: Record<string, unknown> } }>,

@@ -2,6 +2,7 @@ import "server-only";
 import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
+import type { Prisma } from "../generated/prisma/client";
 import { type Params, readParams } from "../input/params";
 import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
 
@@ -46,33 +47,25 @@ export async function listAudit(params: Params): Promise<AuditPage> {
     from: text("from"),
     to: text("to"),
   };
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const add = (clause: (n: string) => string, value: unknown) => {
-    values.push(value);
-    where.push(clause(`$${values.length}`));
-  };
-
-  if (filters.actor) add((n) => `lower(actor) = lower(${n})`, filters.actor);
-  if (filters.action) add((n) => `(action = ${n} OR action LIKE ${n} || '.%')`, filters.action);
+  const where: Prisma.AuditEntryWhereInput[] = [];
+  if (filters.actor) where.push({ actor: { equals: filters.actor, mode: "insensitive" } });
+  if (filters.action) where.push({ OR: [{ action: filters.action }, { action: { startsWith: `${filters.action}.` } }] });
   if (filters.object) {
     // An object id, else a name or handle (digits beyond an id's range may still be a handle).
     const id = parseId(filters.object);
-    const [match] = id
-      ? [{ id }]
-      : await db.sql.query<{ id: number }>(
-          "SELECT id FROM object_registry WHERE name IN (lower($1), upper($1)) ORDER BY erdate IS NULL DESC, id DESC LIMIT 1",
-          [filters.object],
-        );
-    if (match) add((n) => `object_ids @> ARRAY[${n}::int]`, match.id);
+    const match = id
+      ? { id }
+      : await db.prisma.objectRegistry.findFirst({
+          where: { name: { in: [filters.object.toLowerCase(), filters.object.toUpperCase()] } },
+          orderBy: [{ erdate: { sort: "desc", nulls: "first" } }, { id: "desc" }],
+          select: { id: true },
+        });
+    if (match) where.push({ objectIds: { has: match.id } });
     else if (/^\d+$/.test(filters.object)) notices.push(msg("audit.noObjectId", { object: filters.object.slice(0, 40), max: DB_INT_MAX }));
     else notices.push(msg("audit.noObject", { object: filters.object }));
   }
   const timeZone = readConfig().registryTimeZone;
-  for (const [key, op] of [
-    ["from", ">="],
-    ["to", "<"],
-  ] as const) {
+  for (const key of ["from", "to"] as const) {
     const value = filters[key];
     if (!value) continue;
     const instant = parseInstant(value, timeZone);
@@ -81,61 +74,39 @@ export async function listAudit(params: Params): Promise<AuditPage> {
       filters[key] = "";
       continue;
     }
-    add((n) => `at ${op} ${n}`, instant);
+    where.push({ at: key === "from" ? { gte: instant } : { lt: instant } });
   }
   // The page position: the last entry shown (audit entries' ids are bigint).
   const beforeText = text("before");
   if (beforeText) {
     const before = parseId(beforeText, Number.MAX_SAFE_INTEGER);
-    if (before) add((n) => `id < ${n}`, before);
+    if (before) where.push({ id: { lt: before } });
     else notices.push(msg("audit.position", { value: beforeText.slice(0, 40) }));
   }
 
-  values.push(PAGE_SIZE + 1);
-  const rows = await db.sql.query<{
-    id: string;
-    at: Date;
-    actor: string | null;
-    role: string | null;
-    session_id: string | null;
-    client_address: string | null;
-    action: string;
-    object_ids: number[];
-    input: Record<string, unknown>;
-    result: string;
-    error_code: string | null;
-  }>(
-    `SELECT id::text AS id, at, actor, role, session_id, client_address, action, object_ids, input, result, error_code
-       FROM console.audit_log ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY audit_log.id DESC LIMIT $${values.length}`,
-    values,
-  );
-  const actions = (await db.sql.query<{ action: string }>("SELECT DISTINCT action FROM console.audit_log ORDER BY action")).map(
-    (r) => r.action,
-  );
+  const rows = await db.prisma.auditEntry.findMany({
+    where: { AND: where },
+    orderBy: { id: "desc" },
+    take: PAGE_SIZE + 1,
+    omit: { prevHash: true, hash: true, actorId: true },
+  });
+  const actions = (await db.prisma.auditEntry.groupBy({ by: ["action"], orderBy: { action: "asc" } })).map((r) => r.action);
   const page = rows.slice(0, PAGE_SIZE);
-  const ids = [...new Set(page.flatMap((r) => r.object_ids))];
+  const ids = [...new Set(page.flatMap((r) => r.objectIds))];
   const names = new Map(
     ids.length === 0
       ? []
-      : (await db.sql.query<{ id: number; name: string }>("SELECT id, name FROM object_registry WHERE id = ANY ($1::int[])", [ids])).map(
+      : (await db.prisma.objectRegistry.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } })).map(
           (o) => [o.id, o.name] as const,
         ),
   );
   return {
     rows: page.map((r) => ({
+      ...r,
       id: Number(r.id),
       at: r.at.toISOString(),
-      actor: r.actor,
-      role: r.role,
-      sessionId: r.session_id,
-      clientAddress: r.client_address,
-      action: r.action,
-      objectIds: r.object_ids,
-      objects: r.object_ids.map((id) => ({ id, name: names.get(id) ?? null })),
-      input: r.input,
-      result: r.result,
-      errorCode: r.error_code,
+      objects: r.objectIds.map((id) => ({ id, name: names.get(id) ?? null })),
+      input: r.input as Record<string, unknown>,
     })),
     filters,
     notices,

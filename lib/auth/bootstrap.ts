@@ -31,12 +31,10 @@ export async function ensureAuthSecret(db: SqlDriver, env: Env = process.env): P
       "NEXTAUTH_SECRET is not set. On PostgreSQL every console instance must sign sessions with the same secret: generate one with `openssl rand -base64 32` and set NEXTAUTH_SECRET.",
     );
   }
-  const [row] = await db.query<{ value: string }>(
-    `INSERT INTO console.settings (key, value) VALUES ('nextauth_secret', $1)
-     ON CONFLICT (key) DO UPDATE SET value = console.settings.value RETURNING value`,
-    [randomBytes(32).toString("base64")],
-  );
-  env.NEXTAUTH_SECRET = row.value;
+  // Of two processes starting at once, the first one's secret is kept and both use it.
+  const key = "nextauth_secret";
+  await db.prisma.setting.createMany({ data: [{ key, value: randomBytes(32).toString("base64") }], skipDuplicates: true });
+  env.NEXTAUTH_SECRET = (await db.prisma.setting.findUniqueOrThrow({ where: { key } })).value;
 }
 
 /**

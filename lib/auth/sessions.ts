@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { SqlExecutor } from "../db/driver";
+import type { ConsoleExecutor } from "../db/driver";
 import { isLocale, type Locale } from "../i18n/config";
 import { isRole, type Role } from "./roles";
 
@@ -22,31 +22,24 @@ export interface Actor {
 export type SessionEnd = "signed_out" | "idle" | "expired" | "disabled" | "revoked";
 
 export async function openSession(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   userId: number,
   info: { clientAddress: string | null; userAgent: string | null },
 ): Promise<string> {
   const id = randomUUID();
-  await db.query(
-    `INSERT INTO console.sessions (id, user_id, session_version, client_address, user_agent)
-     SELECT $1, id, session_version, $3, left($4, 400) FROM console.users WHERE id = $2`,
-    [id, userId, info.clientAddress, info.userAgent],
-  );
+  const user = await db.prisma.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } });
+  if (user) {
+    await db.prisma.session.create({
+      data: {
+        id,
+        userId,
+        sessionVersion: user.sessionVersion,
+        clientAddress: info.clientAddress,
+        userAgent: info.userAgent?.slice(0, 400),
+      },
+    });
+  }
   return id;
-}
-
-interface SessionRow {
-  id: string;
-  ended_at: Date | null;
-  created_at: Date;
-  last_seen_at: Date;
-  session_version: number;
-  user_id: number;
-  username: string;
-  role: string;
-  disabled_at: Date | null;
-  user_version: number;
-  locale: string | null;
 }
 
 /**
@@ -54,47 +47,44 @@ interface SessionRow {
  * disabled, re-roled or signed out elsewhere loses access on the very next request.
  */
 export async function validateSession(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   sessionId: string,
   now: Date = new Date(),
 ): Promise<{ actor: Omit<Actor, "clientAddress"> } | { ended: SessionEnd | "unknown" }> {
-  const [row] = await db.query<SessionRow>(
-    `SELECT s.id, s.ended_at, s.created_at, s.last_seen_at, s.session_version,
-            u.id AS user_id, u.username, u.role, u.disabled_at, u.session_version AS user_version, u.locale
-       FROM console.sessions s JOIN console.users u ON u.id = s.user_id
-      WHERE s.id = $1`,
-    [sessionId],
-  );
+  const row = await db.prisma.session.findUnique({
+    where: { id: sessionId },
+    include: { user: { select: { username: true, role: true, disabledAt: true, sessionVersion: true, locale: true } } },
+  });
   if (!row) return { ended: "unknown" };
-  if (row.ended_at) return { ended: "signed_out" };
-  const end: SessionEnd | null = row.disabled_at
+  if (row.endedAt) return { ended: "signed_out" };
+  const end: SessionEnd | null = row.user.disabledAt
     ? "disabled"
-    : row.session_version !== row.user_version
+    : row.sessionVersion !== row.user.sessionVersion
       ? "revoked"
-      : now.getTime() - row.created_at.getTime() >= ABSOLUTE_LIFETIME_MS
+      : now.getTime() - row.createdAt.getTime() >= ABSOLUTE_LIFETIME_MS
         ? "expired"
-        : now.getTime() - row.last_seen_at.getTime() >= IDLE_TIMEOUT_MS
+        : now.getTime() - row.lastSeenAt.getTime() >= IDLE_TIMEOUT_MS
           ? "idle"
           : null;
   if (end) {
     await endSession(db, sessionId, end, now);
     return { ended: end };
   }
-  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_INTERVAL_MS) {
-    await db.query("UPDATE console.sessions SET last_seen_at = $2 WHERE id = $1", [sessionId, now]);
+  if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+    await db.prisma.session.update({ where: { id: sessionId }, data: { lastSeenAt: now }, select: { id: true } });
   }
-  if (!isRole(row.role)) return { ended: "revoked" };
+  if (!isRole(row.user.role)) return { ended: "revoked" };
   return {
     actor: {
-      userId: row.user_id,
-      username: row.username,
-      role: row.role,
+      userId: row.userId,
+      username: row.user.username,
+      role: row.user.role,
       sessionId: row.id,
-      locale: isLocale(row.locale) ? row.locale : null,
+      locale: isLocale(row.user.locale) ? row.user.locale : null,
     },
   };
 }
 
-export async function endSession(db: SqlExecutor, sessionId: string, reason: SessionEnd, now: Date = new Date()): Promise<void> {
-  await db.query("UPDATE console.sessions SET ended_at = $2, end_reason = $3 WHERE id = $1 AND ended_at IS NULL", [sessionId, now, reason]);
+export async function endSession(db: ConsoleExecutor, sessionId: string, reason: SessionEnd, now: Date = new Date()): Promise<void> {
+  await db.prisma.session.updateMany({ where: { id: sessionId, endedAt: null }, data: { endedAt: now, endReason: reason } });
 }

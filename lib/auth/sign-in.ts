@@ -19,14 +19,6 @@ export type SignInResult =
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
-interface UserRow {
-  id: number;
-  username: string;
-  role: string;
-  password_hash: string | null;
-  disabled_at: Date | null;
-}
-
 export function normalizeUsername(typed: string): string {
   return typed.trim().toLowerCase().slice(0, 200);
 }
@@ -64,21 +56,22 @@ export async function signInWithPassword(
     return { ok: false, reason: "throttled", scope: attempt.scope, retryAfterSeconds: attempt.retryAfterSeconds };
   }
 
-  const [user] = await db.query<UserRow>("SELECT id, username, role, password_hash, disabled_at FROM console.users WHERE username = $1", [
-    username,
-  ]);
+  const user = await db.prisma.user.findUnique({
+    where: { username },
+    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true },
+  });
   const problem = !user
     ? "unknown_user"
-    : !user.password_hash
+    : !user.passwordHash
       ? "no_password"
-      : !(await verifyPassword(password, user.password_hash))
+      : !(await verifyPassword(password, user.passwordHash))
         ? "wrong_password"
-        : user.disabled_at
+        : user.disabledAt
           ? "disabled"
           : !isRole(user.role)
             ? "unknown_role"
             : null;
-  if (!user?.password_hash) await spendPasswordCheck(password);
+  if (!user?.passwordHash) await spendPasswordCheck(password);
 
   if (problem || !user || !isRole(user.role)) {
     await db.transaction(async (tx) => {
@@ -90,12 +83,12 @@ export async function signInWithPassword(
 
   // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd
   // byte) is replaced while the password is at hand.
-  const upgraded = user.password_hash && needsRehash(user.password_hash) ? await hashPassword(password) : null;
+  const upgraded = user.passwordHash && needsRehash(user.passwordHash) ? await hashPassword(password) : null;
   const role = user.role;
   const sessionId = await db.transaction(async (tx) => {
     await settleAttempt(tx, attempt.id);
     if (upgraded) {
-      await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.password_hash, upgraded]);
+      await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.passwordHash, upgraded]);
     }
     const id = await openSession(tx, user.id, request);
     await audit(tx, {

@@ -3,7 +3,7 @@ import { type Message, msg } from "../actions/message";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
-import type { SqlDriver, SqlExecutor } from "../db/driver";
+import type { ConsoleExecutor, SqlDriver, SqlExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
@@ -132,20 +132,24 @@ interface ListRequest {
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
 
 /** The catalogues the list reads its URL with; state descriptions in `locale` (else English). */
-async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
-  const [types, states, registrars] = await Promise.all([
-    db.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
-    db.query<{ id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }>(
-      `SELECT s.id, s.name, coalesce(d.description, en.description) AS description, s.manual, s.external,
-              ARRAY(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id) AS types
-         FROM enum_object_states s
-         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $1
-         LEFT JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN'
-        ORDER BY s.importance DESC NULLS LAST, s.id`,
-      [descriptionLang(locale)],
-    ),
-    db.query<{ id: number; handle: string }>("SELECT id, handle FROM registrar ORDER BY handle"),
+async function readCatalogue(db: ConsoleExecutor, locale: Locale = DEFAULT_LOCALE) {
+  const lang = descriptionLang(locale);
+  const [types, definitions, registrars] = await Promise.all([
+    db.prisma.objectType.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" } }),
+    db.prisma.stateDefinition.findMany({
+      include: { descriptions: { where: { lang: { in: [lang, "EN"] } } } },
+      orderBy: [{ importance: { sort: "desc", nulls: "last" } }, { id: "asc" }],
+    }),
+    db.prisma.registrar.findMany({ select: { id: true, handle: true }, orderBy: { handle: "asc" } }),
   ]);
+  const states = definitions.map((s) => ({
+    id: s.id,
+    name: s.name,
+    description: (s.descriptions.find((d) => d.lang === lang) ?? s.descriptions.find((d) => d.lang === "EN"))?.description ?? null,
+    manual: s.manual,
+    external: s.external,
+    types: types.filter((t) => s.types.includes(t.id)).map((t) => t.name),
+  }));
   return { types, states, registrars };
 }
 
@@ -421,7 +425,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
  * are more. For callers that have authorised a change on them (bulk requests).
  */
 /** A list's filter read from its URL parameters, as the WHERE clause over object_registry o it gives now. */
-async function matchingWhere(db: SqlExecutor, params: Params) {
+async function matchingWhere(db: ConsoleExecutor, params: Params) {
   const request = parseRequest(params, await readCatalogue(db));
   const { where, params: values } = whereOf(request, new Date());
   return { request, where, values };
@@ -429,7 +433,7 @@ async function matchingWhere(db: SqlExecutor, params: Params) {
 
 /** How many objects a list's filter matches, up to `cap` (more: past it), without reading them: what a bulk change would touch. */
 export async function countMatching(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   params: Params,
   cap: number,
 ): Promise<{ count: number; more: boolean; notices: Message[] }> {
@@ -442,7 +446,7 @@ export async function countMatching(
 }
 
 export async function objectsMatching(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   params: Params,
   cap: number,
 ): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: Message[] }> {

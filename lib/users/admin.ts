@@ -6,7 +6,7 @@ import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { passwordProblem } from "../auth/password-policy";
 import type { Actor } from "../auth/sessions";
-import type { SqlExecutor } from "../db/driver";
+import type { ConsoleExecutor } from "../db/driver";
 import { createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
 import { countActiveAdmins, findUser, insertUser, listUserRecords, type UserRecord, updateUser } from "./store";
 
@@ -26,7 +26,7 @@ function change<S extends z.ZodType>(
   schema: S,
   input: unknown,
   work: (
-    tx: SqlExecutor,
+    tx: ConsoleExecutor,
     data: z.output<S>,
     actor: Actor,
   ) => Promise<{ message: Message; userId: number; audited?: Record<string, unknown> }>,
@@ -43,14 +43,14 @@ async function acceptablePassword(password: string, userInputs: (string | null |
   if (problem) throw new InputError(problem, { password: [problem] });
 }
 
-async function existingUser(tx: SqlExecutor, userId: number) {
+async function existingUser(tx: ConsoleExecutor, userId: number) {
   const user = await findUser(tx, userId);
   if (!user) throw new InputError(msg("users.noUser", { id: String(userId) }));
   return user;
 }
 
 /** Refuses a change that would leave the console without an active admin. */
-async function keepAnAdmin(tx: SqlExecutor, user: { role: string; disabled: boolean }, losesAdmin: boolean): Promise<void> {
+async function keepAnAdmin(tx: ConsoleExecutor, user: { role: string; disabled: boolean }, losesAdmin: boolean): Promise<void> {
   if (losesAdmin && user.role === "admin" && !user.disabled && (await countActiveAdmins(tx)) <= 1) {
     throw new InputError(msg("users.lastAdmin"));
   }

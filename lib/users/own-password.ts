@@ -82,21 +82,26 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
       hash,
     ]);
     if (!set) return null;
-    const [changed] = await tx.query<{ session_version: number }>(
-      "UPDATE console.users SET session_version = session_version + 1, updated_at = now() WHERE id = $1 RETURNING session_version",
-      [actor.userId],
-    );
+    const now = new Date();
+    const changed = await tx.prisma.user.update({
+      where: { id: actor.userId },
+      data: { sessionVersion: { increment: 1 }, updatedAt: now },
+      select: { sessionVersion: true },
+    });
     // The other sessions end; this one is moved to the new version and stays.
-    const others = await tx.query(
-      `UPDATE console.sessions SET ended_at = now(), end_reason = 'revoked'
-        WHERE user_id = $1 AND ended_at IS NULL AND id IS DISTINCT FROM $2::uuid RETURNING id`,
-      [actor.userId, actor.sessionId],
-    );
+    const others = await tx.prisma.session.updateMany({
+      where: { userId: actor.userId, endedAt: null, ...(actor.sessionId ? { id: { not: actor.sessionId } } : {}) },
+      data: { endedAt: now, endReason: "revoked" },
+    });
     if (actor.sessionId) {
-      await tx.query("UPDATE console.sessions SET session_version = $2 WHERE id = $1::uuid", [actor.sessionId, changed.session_version]);
+      await tx.prisma.session.update({
+        where: { id: actor.sessionId },
+        data: { sessionVersion: changed.sessionVersion },
+        select: { id: true },
+      });
     }
-    await audit(tx, { action: ACTION, result: "ok", actor, input: { userId: actor.userId, otherSessionsEnded: others.length } });
-    return others.length;
+    await audit(tx, { action: ACTION, result: "ok", actor, input: { userId: actor.userId, otherSessionsEnded: others.count } });
+    return others.count;
   });
   if (ended === null) throw await refuse("conflict", msg("users.passwordChangedMeanwhile"), "currentPassword");
   return { message: msg("users.ownPasswordChanged", { count: ended }) };
@@ -105,9 +110,6 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
 /** What /preferences shows of the signed-in person's own account. */
 export async function ownAccount(): Promise<{ username: string; role: Role; hasPassword: boolean }> {
   const { actor, db } = await authorize("self.password", "account.read");
-  const [row] = await db.sql.query<{ has_password: boolean }>(
-    "SELECT password_hash IS NOT NULL AS has_password FROM console.users WHERE id = $1",
-    [actor.userId],
-  );
-  return { username: actor.username, role: actor.role, hasPassword: row?.has_password ?? false };
+  const hasPassword = (await db.prisma.user.count({ where: { id: actor.userId, passwordHash: { not: null } } })) > 0;
+  return { username: actor.username, role: actor.role, hasPassword };
 }

@@ -22,7 +22,7 @@ async function rememberInBrowser(locale: Locale): Promise<void> {
 export async function setOwnLanguage(input: { locale?: unknown }): Promise<{ message: string }> {
   const { actor, db } = await authorize("self.preferences", "language.set");
   const { locale } = parseInput(languageSchema, input);
-  await db.sql.query("UPDATE console.users SET locale = $2 WHERE id = $1", [actor.userId, locale]);
+  await db.prisma.user.update({ where: { id: actor.userId }, data: { locale }, select: { id: true } });
   await rememberInBrowser(locale);
   return { message: translator(locale, "common")("language.changed") };
 }
@@ -35,8 +35,8 @@ const columnsSchema = z.object({
 /** The columns the signed-in person hides in `table` (theirs, on every browser). */
 export async function ownHiddenColumns(table: TableName): Promise<HiddenColumns> {
   const { actor, db } = await authorize("self.preferences", "columns.read");
-  const [row] = await db.sql.query<{ table_columns: unknown }>("SELECT table_columns FROM console.users WHERE id = $1", [actor.userId]);
-  return hiddenColumnsOf(table, row?.table_columns);
+  const row = await db.prisma.user.findUnique({ where: { id: actor.userId }, select: { tableColumns: true } });
+  return hiddenColumnsOf(table, row?.tableColumns);
 }
 
 /**
@@ -56,6 +56,7 @@ export async function setOwnHiddenColumns(input: {
       hidden: [msg("field.invalid")],
     });
   const choice: HiddenColumns = Object.fromEntries(hidden.map((column) => [column, false] as const));
+  // Raw: jsonb_set changes this table's entry alone, so two browsers saving two tables at once keep both.
   await db.sql.query("UPDATE console.users SET table_columns = jsonb_set(table_columns, ARRAY[$2::text], $3::jsonb) WHERE id = $1", [
     actor.userId,
     table,

@@ -1,6 +1,6 @@
 import { hashPassword } from "../auth/passwords";
 import type { Role } from "../auth/roles";
-import type { SqlExecutor } from "../db/driver";
+import type { ConsoleExecutor } from "../db/driver";
 
 /** Plain reads and writes of console.users; callers check permissions and audit. */
 
@@ -16,22 +16,24 @@ export interface UserRecord {
 }
 
 export async function insertUser(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   input: { username: string; displayName?: string | null; role: Role; password: string | null },
 ): Promise<number> {
   const hash = input.password === null ? null : await hashPassword(input.password);
-  const [row] = await db.query<{ id: number }>(
-    `INSERT INTO console.users (username, display_name, role, password_hash) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (username) DO NOTHING RETURNING id`,
-    [input.username, input.displayName || null, input.role, hash],
-  );
+  // ON CONFLICT DO NOTHING: a name taken meanwhile does not abort the caller's transaction.
+  const [row] = await db.prisma.user.createManyAndReturn({
+    data: [{ username: input.username, displayName: input.displayName || null, role: input.role, passwordHash: hash }],
+    skipDuplicates: true,
+    select: { id: true },
+  });
   return row?.id ?? 0;
 }
 
 export async function findUser(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   id: number,
 ): Promise<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean } | null> {
+  // FOR UPDATE: the change that read the user holds it until it commits (Prisma's models do not lock).
   const [row] = await db.query<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean }>(
     `SELECT id, username, display_name AS "displayName", role, disabled_at IS NOT NULL AS disabled FROM console.users WHERE id = $1 FOR UPDATE`,
     [id],
@@ -39,21 +41,17 @@ export async function findUser(
   return row ?? null;
 }
 
-export async function countActiveAdmins(db: SqlExecutor): Promise<number> {
-  const [{ admins }] = await db.query<{ admins: number }>(
-    "SELECT count(*)::int AS admins FROM console.users WHERE role = 'admin' AND disabled_at IS NULL",
-  );
-  return admins;
+export async function countActiveAdmins(db: ConsoleExecutor): Promise<number> {
+  return db.prisma.user.count({ where: { role: "admin", disabledAt: null } });
 }
 
-export async function countUsers(db: SqlExecutor): Promise<number> {
-  const [{ users }] = await db.query<{ users: number }>("SELECT count(*)::int AS users FROM console.users");
-  return users;
+export async function countUsers(db: ConsoleExecutor): Promise<number> {
+  return db.prisma.user.count();
 }
 
 /** Applies a change and ends every session of the user: the next request must sign in again. */
 export async function updateUser(
-  db: SqlExecutor,
+  db: ConsoleExecutor,
   id: number,
   change: { role?: Role; disabled?: boolean; password?: string },
 ): Promise<void> {
@@ -61,19 +59,25 @@ export async function updateUser(
   // through the one function that does only that (migration 20261125230000_database_roles).
   if (change.password !== undefined)
     await db.query("SELECT console.user_set_password_hash($1, $2)", [id, await hashPassword(change.password)]);
-  await db.query(
-    `UPDATE console.users SET
-        role = coalesce($2, role),
-        disabled_at = CASE WHEN $3::boolean IS NULL THEN disabled_at WHEN $3 THEN coalesce(disabled_at, now()) ELSE NULL END,
-        session_version = session_version + 1,
-        updated_at = now()
-      WHERE id = $1`,
-    [id, change.role ?? null, change.disabled ?? null],
-  );
-  await db.query("UPDATE console.sessions SET ended_at = now(), end_reason = 'revoked' WHERE user_id = $1 AND ended_at IS NULL", [id]);
+  const now = new Date();
+  // Disabling an account already disabled keeps the instant it was first disabled.
+  if (change.disabled) await db.prisma.user.updateMany({ where: { id, disabledAt: null }, data: { disabledAt: now } });
+  await db.prisma.user.update({
+    where: { id },
+    data: {
+      role: change.role,
+      disabledAt: change.disabled === false ? null : undefined,
+      sessionVersion: { increment: 1 },
+      updatedAt: now,
+    },
+    select: { id: true },
+  });
+  await db.prisma.session.updateMany({ where: { userId: id, endedAt: null }, data: { endedAt: now, endReason: "revoked" } });
 }
 
-export async function listUserRecords(db: SqlExecutor): Promise<UserRecord[]> {
+export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]> {
+  // Raw: a session counts as open only at its user's current version, a comparison of two tables'
+  // columns that Prisma's filters cannot express.
   const rows = await db.query<{
     id: number;
     username: string;
