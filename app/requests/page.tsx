@@ -5,9 +5,9 @@ import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
 import { actorMay } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { getFormat, getLocale, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
+import { getCancellationFormat, getLocale, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
-import { listRequests, PHASES, type Phase, type RequestRow } from "@/lib/requests/read";
+import { listRequests, PHASES, type Phase } from "@/lib/requests/read";
 import { ownHiddenColumns } from "@/lib/users/preferences";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -19,11 +19,10 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
   const params = await props.searchParams;
   const list = await forPage(() => listRequests(params));
   const canWrite = await actorMay("requests.write");
-  const [t, tc, to, fmt, hidden] = await Promise.all([
+  const [t, tc, to, hidden] = await Promise.all([
     getTranslations("requests"),
     getTranslations("common"),
     getTranslations("objects"),
-    getFormat(),
     ownHiddenColumns("requests"),
   ]);
   const locale = await getLocale();
@@ -40,16 +39,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
         ]),
       );
   const sortColumn = f.sort.endsWith("id") ? "request" : "period";
-  const period = await getPeriodFormat();
-  // When a request was canceled, by whom and why; null when it was not.
-  const cancellation = (r: RequestRow) => {
-    if (!r.canceled) return null;
-    const when = fmt.instant(r.canceled);
-    if (r.canceledBy && r.cancelReason) return t("list.cancellation.full", { when, who: r.canceledBy, reason: r.cancelReason });
-    if (r.canceledBy) return t("list.cancellation.by", { when, who: r.canceledBy });
-    if (r.cancelReason) return t("list.cancellation.reason", { when, reason: r.cancelReason });
-    return t("list.cancellation.plain", { when });
-  };
+  const [period, cancellation] = await Promise.all([getPeriodFormat(), getCancellationFormat()]);
   return (
     <>
       <div className="page-head">

@@ -1,31 +1,13 @@
 import type * as z from "zod";
-import { AccessError } from "../auth/guard";
-import { currentRequest } from "../auth/request-context";
-import { isDatabaseUnavailable } from "../db/errors";
-import { DEFAULT_LOCALE, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { MAX_JSON_DEPTH } from "../input/body";
 import { hasNul } from "../input/values";
+import { answerLocale, answerTo } from "./answer";
+import { InputError } from "./input-error";
 import { english, type Message, msg, render, schemaMessage, type Text, zodOwnMessage } from "./message";
 
+export { InputError } from "./input-error";
 export { english, type Message, msg, type Text } from "./message";
-
-/**
- * Bad input: nothing was changed. Field errors name the form fields at fault. The message is
- * English (logs, the audit log, tests); `text` and `fieldErrors` are said in the request's
- * language by toActionResult.
- */
-export class InputError extends Error {
-  override name = "InputError";
-  readonly text: Text;
-  constructor(
-    message: Text,
-    readonly fieldErrors: Record<string, Text[]> = {},
-  ) {
-    super(english(message));
-    this.text = message;
-  }
-}
 
 export type ActionResult<T = undefined> =
   | { ok: true; message: string; data?: T }
@@ -36,32 +18,22 @@ export type ActionResult<T = undefined> =
       fieldErrors?: Record<string, string[]>;
     };
 
-/** The request's language without asking the database (which may be what failed): the browser's. */
-async function browserLocale(): Promise<Locale> {
-  return (await currentRequest().catch(() => null))?.locale ?? DEFAULT_LOCALE;
-}
-
 /**
- * Turns the outcome of a data-access call into what a form shows, in the request's language;
- * unexpected errors stay in the log.
+ * Turns the outcome of a data-access call into what a form shows, in the request's language
+ * (lib/actions/answer.ts decides what each error is); unexpected errors stay in the log.
  */
 export async function toActionResult<T>(work: () => Promise<{ message: Text; data?: T }>): Promise<ActionResult<T>> {
   try {
     const { message, data } = await work();
     return { ok: true, message: render(message, await getLocale()), data };
   } catch (error) {
-    if (error instanceof AccessError) return { ok: false, code: error.code, error: render(error.text, await getLocale()) };
-    if (error instanceof InputError) {
-      const locale = await getLocale();
-      const fieldErrors = Object.fromEntries(
-        Object.entries(error.fieldErrors).map(([field, texts]) => [field, texts.map((text) => render(text, locale))]),
-      );
-      return { ok: false, code: "invalid", error: render(error.text, locale), fieldErrors };
-    }
-    console.error(error);
-    if (isDatabaseUnavailable(error))
-      return { ok: false, code: "unavailable", error: render(msg("common.errors.unavailable"), await browserLocale()) };
-    return { ok: false, code: "error", error: render(msg("common.errors.failed"), await getLocale()) };
+    const answer = answerTo(error);
+    const locale = await answerLocale(answer);
+    if (answer.code !== "invalid") return { ok: false, code: answer.code, error: render(answer.text, locale) };
+    const fieldErrors = Object.fromEntries(
+      Object.entries(answer.fieldErrors).map(([field, texts]) => [field, texts.map((text) => render(text, locale))]),
+    );
+    return { ok: false, code: "invalid", error: render(answer.text, locale), fieldErrors };
   }
 }
 

@@ -1,7 +1,6 @@
 import "server-only";
 import { forbidden, redirect, unauthorized } from "next/navigation";
-import { isDatabaseUnavailable } from "../db/errors";
-import { AccessError } from "./guard";
+import { answerTo } from "../actions/answer";
 
 /** The page being rendered (set by proxy.ts), to come back to; null outside a request. */
 async function currentPath(): Promise<string | null> {
@@ -22,15 +21,14 @@ export async function forPage<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AccessError) {
-      if (error.status === 401) unauthorized();
-      forbidden();
-    }
-    if (isDatabaseUnavailable(error)) {
-      console.error(error);
+    const answer = answerTo(error);
+    if (answer.code === "unauthenticated") unauthorized();
+    if (answer.code === "forbidden") forbidden();
+    if (answer.code === "unavailable") {
       const back = await currentPath();
       redirect(back ? `/unavailable?next=${encodeURIComponent(back)}` : "/unavailable");
     }
+    // Bad input and the unexpected: the page's error boundary (app/error.tsx).
     throw error;
   }
 }

@@ -84,7 +84,3 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return isDatabaseUnavailable(e.cause, depth + 1);
 }
-
-/** What a person is told when the database cannot be reached. */
-export const DATABASE_UNAVAILABLE =
-  "The registry database is unavailable right now (restarting, or the network to it is down). Nothing was half-done: every change is saved whole or not at all. Try again in a moment; a form sent again never makes its change twice.";

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequestAction } from "../../app/objects/[id]/actions";
 import { bulkAction } from "../../app/requests/bulk/actions";
+import { english, msg } from "../actions/message";
 import { forPage } from "../auth/page";
 import { checkDatabase } from "../check";
 import { listObjects } from "../objects/list";
@@ -10,7 +11,7 @@ import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { type TcpProxy, tcpProxy } from "../testing/tcp-proxy";
 import { type Database, openDatabase } from "./client";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "./errors";
+import { isDatabaseUnavailable } from "./errors";
 
 // PostgreSQL goes away while people work, and comes back: a relay between the console's connection
 // pool and the server is cut (every connection dropped, new ones refused) and restored.
@@ -68,7 +69,7 @@ describe.runIf(postgres)("a database outage (PostgreSQL)", () => {
     expect(await actAs(operator, () => createRequestAction(null, form(fields)))).toEqual({
       ok: false,
       code: "unavailable",
-      error: DATABASE_UNAVAILABLE,
+      error: english(msg("common.errors.unavailable")),
     });
     proxy.restore();
     expect(await requests()).toBe(before);

@@ -10,7 +10,8 @@ import { type ConsoleExecutor, runAgainIfVictim, type SqlDriver } from "./driver
  *
  * - Parameters: instants go as ISO 8601 in UTC. (Prisma's adapters would send a Date as a wall-clock
  *   text without zone, which a `timestamptz` comparison reads in the session's time zone.)
- * - Rows: `bigint` becomes a number (a string above 2^53), `numeric` its decimal text; a `date`
+ * - Rows: `bigint` becomes a number (a string above 2^53), `numeric` its decimal text (without
+ *   trailing zeros: Prisma reads it as a Decimal); a `date`
  *   column must be read as `::text` in the query (Prisma makes it a Date at UTC midnight); a
  *   `void` function is called with `run`; `interval` and range columns are cast (Prisma reads neither).
  * - Errors: a failed statement becomes a {@link DatabaseError} with PostgreSQL's SQLSTATE `code`,

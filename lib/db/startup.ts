@@ -1,3 +1,4 @@
+import { loadDemoIfEmpty } from "../../prisma/demo/first-start";
 import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
@@ -10,7 +11,8 @@ import { actAsRuntimeRole, checkRuntimeRole, databaseIdentity, databaseRole } fr
 
 /** Migrates (and loads demo data) on `db`, then writes REGISTRY_TIMEZONE when the role may. */
 async function prepareAsOwner(db: Database, config: ConsoleConfig): Promise<void> {
-  await prepareDatabase(db.direct, config);
+  await prepareDatabase(db.direct);
+  await loadDemoIfEmpty(db.direct, config);
   if (process.env.REGISTRY_TIMEZONE) {
     const { owner } = await databaseRole(db.sql);
     await applyRegistryTimeZone(db.sql, config.registryTimeZone, { write: owner, log: console.log, warn: console.warn });

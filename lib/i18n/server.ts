@@ -43,6 +43,21 @@ export async function getFormat(): Promise<ConsoleFormat> {
   return consoleFormat(await getLocale(), registryZone());
 }
 
+/** When a request was canceled, by whom and why, as every page writes it; null when it was not. */
+export async function getCancellationFormat(): Promise<
+  (r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }) => string | null
+> {
+  const [tc, fmt] = await Promise.all([getTranslations("common"), getFormat()]);
+  return ({ canceled, canceledBy: who, cancelReason: reason }) => {
+    if (!canceled) return null;
+    const when = fmt.instant(canceled);
+    if (who && reason) return tc("cancellation.full", { when, who, reason });
+    if (who) return tc("cancellation.by", { when, who });
+    if (reason) return tc("cancellation.reason", { when, reason });
+    return tc("cancellation.plain", { when });
+  };
+}
+
 /** A period as every page writes it: "from → to", or "from → open-ended", in the request's language and the registry's zone. */
 export async function getPeriodFormat(): Promise<(from: string, to: string | null) => string> {
   const [tc, fmt] = await Promise.all([getTranslations("common"), getFormat()]);

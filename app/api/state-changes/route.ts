@@ -1,9 +1,12 @@
-import { InputError } from "@/lib/actions/result";
-import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from "@/lib/db/errors";
+import { answerHeaders, answerTo } from "@/lib/actions/answer";
+import { english } from "@/lib/actions/message";
 import { readStateChanges } from "@/lib/feed";
 
-const json = (body: unknown, status = 200) =>
-  Response.json(body, { status, headers: { "Cache-Control": "no-store", ...(status === 401 ? { "WWW-Authenticate": "Bearer" } : {}) } });
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  Response.json(body, {
+    status,
+    headers: { "Cache-Control": "no-store", ...(status === 401 ? { "WWW-Authenticate": "Bearer" } : {}), ...headers },
+  });
 
 /**
  * GET /api/state-changes?after=<id>&states=outzone,serverBlocked&limit=500 with
@@ -17,8 +20,8 @@ export async function GET(request: Request): Promise<Response> {
     if (!page) return json({ error: "A valid API token is required: Authorization: Bearer <token>." }, 401);
     return json(page);
   } catch (error) {
-    if (error instanceof InputError) return json({ error: error.message }, 400);
-    if (isDatabaseUnavailable(error)) return json({ error: DATABASE_UNAVAILABLE }, 503);
-    throw error;
+    // A program reads the feed: its answers are in English.
+    const answer = answerTo(error);
+    return json({ error: english(answer.text) }, answer.status, answerHeaders(answer));
   }
 }

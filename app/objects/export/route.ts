@@ -1,11 +1,6 @@
-import { msg, render } from "@/lib/actions/message";
-import { AccessError } from "@/lib/auth/guard";
-import { currentRequest } from "@/lib/auth/request-context";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { answerHeaders, answerText, answerTo } from "@/lib/actions/answer";
 import { registryZone } from "@/lib/format/datetime";
 import { wallTime } from "@/lib/format/instant";
-import { DEFAULT_LOCALE } from "@/lib/i18n/config";
-import { getLocale } from "@/lib/i18n/server";
 import { exportObjects } from "@/lib/objects/list";
 
 /**
@@ -19,14 +14,8 @@ export async function GET(request: Request): Promise<Response> {
   try {
     result = await exportObjects(params);
   } catch (error) {
-    if (error instanceof AccessError) return new Response(render(error.text, await getLocale()), { status: error.status });
-    if (isDatabaseUnavailable(error)) {
-      console.error(error);
-      // The browser's language: the person's saved one is in the database that did not answer.
-      const locale = (await currentRequest().catch(() => null))?.locale ?? DEFAULT_LOCALE;
-      return new Response(render(msg("common.errors.unavailable"), locale), { status: 503, headers: { "Retry-After": "5" } });
-    }
-    throw error;
+    const answer = answerTo(error);
+    return new Response(await answerText(answer), { status: answer.status, headers: answerHeaders(answer) });
   }
   const { chunks } = result;
   const encoder = new TextEncoder();

@@ -5,7 +5,7 @@ import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
 import type { ActionResult } from "@/lib/actions/result";
 import { readConfig } from "@/lib/config";
-import { getFormat, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
+import { getCancellationFormat, getFormat, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail, StateRequest } from "@/lib/objects/detail";
 import { REASON_MAX } from "@/lib/requests/limits";
 
@@ -32,16 +32,8 @@ export async function RequestsPanel({
   const [t, tc, fmt] = await Promise.all([getTranslations("object"), getTranslations("common"), getFormat()]);
   const timeZone = readConfig().registryTimeZone;
   const none = tc("none");
-  const period = await getPeriodFormat();
-  // When, by whom and why a request was canceled.
-  const cancellation = (r: { canceled: string | null; canceledBy: string | null; cancelReason: string | null }) => {
-    if (!r.canceled) return none;
-    const at = fmt.instant(r.canceled);
-    if (r.canceledBy && r.cancelReason) return t("requests.canceledByWhy", { when: at, who: r.canceledBy, reason: r.cancelReason });
-    if (r.canceledBy) return t("requests.canceledBy", { when: at, who: r.canceledBy });
-    if (r.cancelReason) return t("requests.canceledWhy", { when: at, reason: r.cancelReason });
-    return t("requests.canceledAt", { when: at });
-  };
+  const [period, canceledText] = await Promise.all([getPeriodFormat(), getCancellationFormat()]);
+  const cancellation = (r: Parameters<typeof canceledText>[0]) => canceledText(r) ?? none;
   const { create: createRequestAction, preview: previewRequestAction, cancel: cancelRequestAction } = actions;
   return (
     <>

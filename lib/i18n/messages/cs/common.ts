@@ -40,6 +40,12 @@ export const common: Catalog<typeof en> = {
   openEnded: "bez konce",
   inForce: "platí",
   period: "{from} → {to}",
+  cancellation: {
+    full: "{when} uživatelem {who}: {reason}",
+    by: "{when} uživatelem {who}",
+    reason: "{when}: {reason}",
+    plain: "{when}",
+  },
   system: "systém",
   loading: "Načítá se…",
   pageError: {

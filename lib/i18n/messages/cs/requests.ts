@@ -40,12 +40,6 @@ export const requests: Catalog<typeof en> = {
       canceled: "Zrušeno",
     },
     empty: "Filtru neodpovídá žádný požadavek.",
-    cancellation: {
-      full: "{when} uživatelem {who}: {reason}",
-      by: "{when} uživatelem {who}",
-      reason: "{when}: {reason}",
-      plain: "{when}",
-    },
     pager: { label: "Stránky", next: "Další ›" },
   },
   bulk: {

@@ -37,6 +37,13 @@ export const common = {
   openEnded: "open-ended",
   inForce: "in force",
   period: "{from} → {to}",
+  /** When a request was canceled, by whom and why (who and why may be unknown). */
+  cancellation: {
+    full: "{when} by {who}: {reason}",
+    by: "{when} by {who}",
+    reason: "{when}: {reason}",
+    plain: "{when}",
+  },
   system: "system",
   loading: "Loading…",
   pageError: {

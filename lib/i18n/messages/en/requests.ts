@@ -40,13 +40,6 @@ export const requests = {
       canceled: "Canceled",
     },
     empty: "No requests match.",
-    /** When a request was canceled, by whom and why (who and why may be unknown). */
-    cancellation: {
-      full: "{when} by {who}: {reason}",
-      by: "{when} by {who}",
-      reason: "{when}: {reason}",
-      plain: "{when}",
-    },
     pager: { label: "Pages", next: "Next ›" },
   },
   bulk: {
