@@ -90,4 +90,48 @@ describe("the project's imports", () => {
       .filter(([, lines]) => lines > 150);
     expect(long).toEqual([]);
   });
+
+  it("reach the database through Prisma: only the listed places use the direct connection or a driver", () => {
+    // The console's reads and writes go through Prisma (lib/db/prisma-sql.ts and the models). The
+    // direct connection and the drivers are for what Prisma does not do, in these places only:
+    const allowed = new Set([
+      // the connection itself, PGlite's lock and start-up, the console's role on PGlite
+      "lib/db/client.ts",
+      "lib/db/driver.ts",
+      "lib/db/pglite.ts",
+      "lib/db/roles.ts",
+      "lib/db/startup.ts",
+      // the migration runner and adoption (scripts of many statements, DDL)
+      "lib/db/migrations.ts",
+      "lib/db/prepare.ts",
+      "lib/db/adopt.ts",
+      "scripts/migrate.ts",
+      "scripts/adopt.ts",
+      "scripts/unadopt.ts",
+      "scripts/sql-definitions.ts",
+      // the demo registry's bulk load (first start, npm run db:seed)
+      "prisma/demo/load.ts",
+      "prisma/demo/first-start.ts",
+      "scripts/seed.ts",
+      // command-line tools migrate before they act (their work itself goes through Prisma)
+      "scripts/user.ts",
+      "scripts/states-update.ts",
+      // benchmarks: their registries, FRED's own procedure as a baseline, and the bare SQL they compare with
+      "scripts/bench-list.ts",
+      "scripts/bench-states.ts",
+      "scripts/bench-fred.ts",
+      "scripts/bench-registry.ts",
+      // test fixtures
+      "lib/states/testing.ts",
+      "lib/testing/databases.ts",
+      "lib/testing/fred.ts",
+      "lib/testing/libfred.ts",
+      "lib/testing/tcp-proxy.ts",
+    ]);
+    const files = [...DIRS, "prisma"].flatMap((dir) => sources(path.join(ROOT, dir)));
+    const direct = files
+      .filter((file) => /\.direct\b|from "pg"|@electric-sql\/pglite|pgExecutor|DirectDriver|ScriptExecutor/.test(readFileSync(file, "utf8")))
+      .map((file) => path.relative(ROOT, file));
+    expect(direct.filter((file) => !allowed.has(file))).toEqual([]);
+  });
 });

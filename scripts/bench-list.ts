@@ -48,13 +48,13 @@ function recording(db: Database, log: Recorded[]): Database {
   return { ...db, sql };
 }
 
-/** Runs recorded queries again, one after another. */
+/** Runs recorded queries again, one after another, on the direct connection (not through Prisma). */
 async function replay(db: Database, queries: Recorded[]): Promise<void> {
   for (const q of queries) {
-    if (!q.group) await db.sql.query(q.sql, q.params);
+    if (!q.group) await db.direct.query(q.sql, q.params);
     else {
       const group = q.group;
-      await db.sql
+      await db.direct
         .transaction(async (tx) => {
           for (const g of group) await tx.query(g.sql, g.params);
         })
@@ -168,7 +168,7 @@ try {
     say("");
     say(
       "Server: the data-access call a page request makes (session check, catalogue, count or estimate, exact-name lookup, page; count and page run in parallel). " +
-        "Bare SQL: the data queries it sent (count under its 25 ms budget, estimate, page), run again directly one after another. Targets: p95 under 100 ms for every page query, server within 2× of bare SQL.",
+        "Bare SQL: the data queries it sent (count under its 25 ms budget, estimate, page), run again one after another on the pg driver directly, without Prisma. Targets: p95 under 100 ms for every page query, server within 2× of bare SQL.",
     );
     writeResults("## Object list", lines);
   } finally {
