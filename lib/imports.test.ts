@@ -130,7 +130,9 @@ describe("the project's imports", () => {
     ]);
     const files = [...DIRS, "prisma"].flatMap((dir) => sources(path.join(ROOT, dir)));
     const direct = files
-      .filter((file) => /\.direct\b|from "pg"|@electric-sql\/pglite|pgExecutor|DirectDriver|ScriptExecutor/.test(readFileSync(file, "utf8")))
+      .filter((file) =>
+        /\.direct\b|from "pg"|@electric-sql\/pglite|pgExecutor|DirectDriver|ScriptExecutor/.test(readFileSync(file, "utf8")),
+      )
       .map((file) => path.relative(ROOT, file));
     expect(direct.filter((file) => !allowed.has(file))).toEqual([]);
   });

@@ -13,26 +13,8 @@ import {
 import { useEffect, useMemo, useState } from "react";
 import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
 import { useTranslations } from "@/lib/i18n/client";
+import type { ObjectListRow, StateInfo } from "@/lib/objects/list";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
-
-export interface ObjectsTableRow {
-  id: number;
-  name: string;
-  type: string;
-  sponsoringRegistrar: string | null;
-  /** Already formatted in the registry's time zone. */
-  created: string;
-  expires: string | null;
-  states: string[];
-  pendingRequests: number;
-}
-
-export interface StateBadgeInfo {
-  name: string;
-  description: string;
-  manual: boolean;
-  external: boolean;
-}
 
 type Column = TableColumn<"objects">;
 /** The row-choosing column's id (not one a person hides). */
@@ -42,8 +24,9 @@ const SELECT = "select";
 const features = tableFeatures({ columnVisibilityFeature, rowSelectionFeature, rowSortingFeature });
 
 interface ObjectsTableProps {
-  rows: ObjectsTableRow[];
-  states: StateBadgeInfo[];
+  /** The list's rows as lib reads them, `created` already written in the registry's time zone. */
+  rows: ObjectListRow[];
+  states: Omit<StateInfo, "types">[];
   /** The list's order: the column and its direction. */
   sort: { key: string; desc: boolean };
   /** Sort links for each sortable column, per direction, built by the server from the current URL. */
@@ -103,7 +86,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
 
   // The column model: one definition per column, its cell drawn from the row.
   const columns = useMemo(() => {
-    const cells: Record<Column, (row: ObjectsTableRow) => React.ReactNode> = {
+    const cells: Record<Column, (row: ObjectListRow) => React.ReactNode> = {
       name: (row) => (
         <a href={`/objects/${row.id}`} className="name">
           {row.name}
@@ -138,7 +121,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
         ),
     };
     // What each column holds (its value, for TanStack's column state; the order is the server's).
-    const values: Record<Column, (row: ObjectsTableRow) => string | number | null> = {
+    const values: Record<Column, (row: ObjectListRow) => string | number | null> = {
       name: (row) => row.name,
       type: (row) => row.type,
       registrar: (row) => row.sponsoringRegistrar,
@@ -147,7 +130,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
       expires: (row) => row.expires,
       pending: (row) => row.pendingRequests,
     };
-    const defs: ColumnDef<typeof features, ObjectsTableRow>[] = TABLE_COLUMNS.objects.map((id) => ({
+    const defs: ColumnDef<typeof features, ObjectListRow>[] = TABLE_COLUMNS.objects.map((id) => ({
       id,
       accessorFn: values[id],
       header: t(`table.columns.${id}`),

@@ -4,7 +4,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ConsoleConfig, readConfig } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
 import { type DirectDriver, describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver } from "./driver";
-import { explainConnectionError } from "./errors";
+import { explainConnectionError, StartupError } from "./errors";
 import { openPglite } from "./pglite";
 import { prismaSql } from "./prisma-sql";
 
@@ -36,21 +36,26 @@ function database(prisma: PrismaClient, direct: DirectDriver): Database {
 
 async function openPostgres(url: string, variable?: string): Promise<Database> {
   const location = describePostgresUrl(url);
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20 });
+  // Prisma's pg adapter reads a timestamptz as if the session's zone were UTC (it drops the offset),
+  // so every connection of the console starts in UTC, whatever the database's default zone is; the
+  // console's SQL names every other zone it needs (the registry's) explicitly.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20, options: "-c TimeZone=UTC" });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on("error", (error) => console.error(`PostgreSQL connection lost (${location}): ${error.message}`));
-  // Prisma's pg adapter reads a timestamptz as if the session's zone were UTC (it drops the
-  // offset), so every connection of the console runs in UTC, whatever the database's default zone
-  // is; the console's SQL names every other zone it needs (the registry's) explicitly. The
-  // statement is queued on the new connection ahead of any query it is checked out for.
-  pool.on("connect", (client) => {
-    client.query("SET TimeZone TO 'UTC'").catch(() => {});
-  });
+  let zone: string;
   try {
-    await pool.query("SELECT 1");
+    zone = (await pool.query<{ zone: string }>("SELECT current_setting('TimeZone') AS zone")).rows[0].zone;
   } catch (error) {
     await pool.end().catch(() => {});
     throw explainConnectionError(error, location, variable);
+  }
+  if (zone !== "UTC") {
+    await pool.end().catch(() => {});
+    throw new StartupError(
+      `PostgreSQL at ${location} runs the console's sessions in time zone ${zone}, not UTC (the "options" in ${variable ?? "DATABASE_URL"}, ` +
+        "or a connection pooler that drops the startup option, overrides the console's). Remove the TimeZone option, or set the login role's zone: " +
+        "ALTER ROLE <role> SET TimeZone = 'UTC'.",
+    );
   }
   // One pool for Prisma and plain SQL: one set of connections, one error handler.
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { onConnectionError: () => {} }) });

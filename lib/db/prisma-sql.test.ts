@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../testing/databases";
-import type { Database } from "./client";
+import { type Database, openDatabase } from "./client";
 import { DatabaseError } from "./prisma-sql";
 
 // The console's SQL through Prisma reads and fails the same way on PGlite and on PostgreSQL (whose
@@ -8,8 +8,9 @@ import { DatabaseError } from "./prisma-sql";
 describe.each(testBackends())("SQL through Prisma on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
+  let url: string | undefined;
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
+    ({ db, drop, url } = await backend.create());
   });
   afterAll(() => drop());
 
@@ -55,5 +56,13 @@ describe.each(testBackends())("SQL through Prisma on $name", (backend) => {
       .catch((error: unknown) => error);
     expect(duplicate).toMatchObject({ code: "23505" });
     expect(await db.sql.query("SELECT * FROM probe")).toEqual([]);
+  });
+
+  it.runIf(backend.name === "postgres")("refuses to start when its sessions would not run in UTC, saying what to change", async () => {
+    const zoned = new URL(url as string);
+    zoned.searchParams.set("options", "-c TimeZone=Europe/Prague");
+    await expect(openDatabase({ databaseUrl: zoned.toString(), pgliteDir: "" })).rejects.toThrow(
+      /time zone Europe\/Prague, not UTC .*ALTER ROLE <role> SET TimeZone = 'UTC'/,
+    );
   });
 });

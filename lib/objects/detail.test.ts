@@ -276,6 +276,8 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
     const detail = await actAs(support, () => objectDetail(ids["kept-out.cz"]));
     if (!detail) throw new Error("no detail");
     expect(detail.domain?.registrant).toEqual({ id: ids.HOLDER, name: "HOLDER" });
+    // A calendar date stays the date FRED stores, whatever the driver makes of a `date` column.
+    expect(detail.domain).toMatchObject({ expires: "2030-01-01", validationExpires: null });
     expect(detail.domain?.nsset).toEqual({ id: ids["NS-1"], name: "NS-1" });
     expect(detail.states.find((s) => s.name === "serverOutzoneManual")).toMatchObject({ manual: true, requestId: ids.request });
     expect(detail.requests).toEqual([

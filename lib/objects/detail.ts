@@ -377,7 +377,7 @@ async function typeSpecific(sql: SqlExecutor, type: string, id: number) {
       keyset_id: number | null;
       keyset: string | null;
     }>(
-      `SELECT z.fqdn AS zone, d.exdate, e.exdate AS val_exdate, d.registrant AS registrant_id, rc.name AS registrant,
+      `SELECT z.fqdn AS zone, d.exdate::text AS exdate, e.exdate::text AS val_exdate, d.registrant AS registrant_id, rc.name AS registrant,
               d.nsset AS nsset_id, ns.name AS nsset, d.keyset AS keyset_id, ks.name AS keyset
          FROM domain d JOIN zone z ON z.id = d.zone JOIN object_registry rc ON rc.id = d.registrant
          LEFT JOIN enumval e ON e.domainid = d.id
