@@ -90,9 +90,7 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
     cached.figures,
     stateEngineStatus(db.sql),
     roleAllows(actor.role, "audit.read")
-      ? db.sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
-          "SELECT at, actor, action, result FROM console.audit_log ORDER BY id DESC LIMIT 8",
-        )
+      ? db.prisma.auditEntry.findMany({ select: { at: true, actor: true, action: true, result: true }, orderBy: { id: "desc" }, take: 8 })
       : Promise.resolve(null),
     getLocale(),
   ]);

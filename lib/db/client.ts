@@ -3,7 +3,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ConsoleConfig, readConfig } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
-import { type DirectDriver, describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver } from "./driver";
+import { type DirectDriver, describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver, type SqlReader } from "./driver";
 import { explainConnectionError, StartupError } from "./errors";
 import { openPglite } from "./pglite";
 import { prismaSql } from "./prisma-sql";
@@ -65,6 +65,20 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
 async function openEmbedded(dataDir: string): Promise<Database> {
   const { db, release } = await openPglite(dataDir);
   return database(new PrismaClient({ adapter: new PrismaPGlite(db) }), pgliteDriver(db, `embedded database ${dataDir}`, release));
+}
+
+/**
+ * The measured exception to "every read and write through Prisma": the registry-heavy page reads
+ * (the object list, its count and CSV export, the object page, the request list, the overview) run
+ * on the driver Prisma sits on, without Prisma. Through Prisma's raw SQL each statement costs
+ * 0.1–0.6 ms more CPU in the console's one Node thread, and a page sends 5–15: bench:list's first
+ * page went from 4.7 to 6.3 ms (p50), bench:detail's typical object page from 8.9 to 12.4 ms, and
+ * bench:load's data access of every page kind grew by 1–3 ms (bench/RESULTS.md, "Prisma and the
+ * page reads"). They only read: every change, and every read of the console's own tables, still
+ * goes through Prisma. lib/imports.test.ts lists the files that may call this.
+ */
+export function pageReads(db: Database): SqlReader {
+  return db.direct;
 }
 
 /** DATABASE_URL set: PostgreSQL through @prisma/adapter-pg; unset: the embedded PGlite at pgliteDir. */

@@ -13,6 +13,13 @@ export interface SqlExecutor {
   run(sql: string, params?: unknown[]): Promise<number>;
 }
 
+/** What a read needs: statements, and a transaction (a statement timeout, one consistent view). */
+export interface SqlReader extends SqlExecutor {
+  readonly kind: "pglite" | "postgres";
+  readonly location: string;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
 /** The console's executor (prisma-sql.ts): raw SQL and Prisma's models, on one connection and transaction. */
 export interface ConsoleExecutor extends SqlExecutor {
   /** Prisma's model API, inside the same transaction as `query` and `run`. */

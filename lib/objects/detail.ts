@@ -2,6 +2,7 @@ import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import { type Anomaly, registryAnomalies } from "../db/adopt";
+import { pageReads } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
 import { getLocale } from "../i18n/server";
@@ -165,7 +166,7 @@ export async function objectIdByName(name: string, type: string | null): Promise
   // No name is empty, longer than 255 or holds a NUL character; no type name is longer than 50.
   if (name.length === 0 || name.length > 255 || hasNul(name)) return null;
   if (type !== null && (type.length > 50 || hasNul(type))) return null;
-  const rows = await liveObjectsNamed(db.sql, name, type);
+  const rows = await liveObjectsNamed(pageReads(db), name, type);
   return rows.length === 1 ? rows[0].id : null;
 }
 
@@ -173,7 +174,7 @@ export async function objectIdByName(name: string, type: string | null): Promise
 export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const { db, actor } = await authorize("registry.read", "objects.detail");
   if (!isId(id)) return null;
-  const sql = db.sql;
+  const sql = pageReads(db);
   const [object] = await sql.query<{
     id: number;
     roid: string;

@@ -3,7 +3,8 @@ import { type Message, msg } from "../actions/message";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
-import type { ConsoleExecutor, SqlDriver, SqlExecutor } from "../db/driver";
+import { pageReads } from "../db/client";
+import type { SqlExecutor, SqlReader } from "../db/driver";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
@@ -132,24 +133,20 @@ interface ListRequest {
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
 
 /** The catalogues the list reads its URL with; state descriptions in `locale` (else English). */
-async function readCatalogue(db: ConsoleExecutor, locale: Locale = DEFAULT_LOCALE) {
-  const lang = descriptionLang(locale);
-  const [types, definitions, registrars] = await Promise.all([
-    db.prisma.objectType.findMany({ select: { id: true, name: true }, orderBy: { id: "asc" } }),
-    db.prisma.stateDefinition.findMany({
-      include: { descriptions: { where: { lang: { in: [lang, "EN"] } } } },
-      orderBy: [{ importance: { sort: "desc", nulls: "last" } }, { id: "asc" }],
-    }),
-    db.prisma.registrar.findMany({ select: { id: true, handle: true }, orderBy: { handle: "asc" } }),
+async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
+  const [types, states, registrars] = await Promise.all([
+    db.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
+    db.query<{ id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }>(
+      `SELECT s.id, s.name, coalesce(d.description, en.description) AS description, s.manual, s.external,
+              ARRAY(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id) AS types
+         FROM enum_object_states s
+         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $1
+         LEFT JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN'
+        ORDER BY s.importance DESC NULLS LAST, s.id`,
+      [descriptionLang(locale)],
+    ),
+    db.query<{ id: number; handle: string }>("SELECT id, handle FROM registrar ORDER BY handle"),
   ]);
-  const states = definitions.map((s) => ({
-    id: s.id,
-    name: s.name,
-    description: (s.descriptions.find((d) => d.lang === lang) ?? s.descriptions.find((d) => d.lang === "EN"))?.description ?? null,
-    manual: s.manual,
-    external: s.external,
-    types: types.filter((t) => s.types.includes(t.id)).map((t) => t.name),
-  }));
   return { types, states, registrars };
 }
 
@@ -245,7 +242,7 @@ const FAST_START_SQL =
   "SELECT set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)";
 
 /** count(*) of `sql` (at most `limit` rows when given) within `budgetMs`; null when the budget ran out. */
-async function countWithin(db: SqlDriver, sql: string, params: unknown[], budgetMs: number, limit?: number): Promise<number | null> {
+async function countWithin(db: SqlReader, sql: string, params: unknown[], budgetMs: number, limit?: number): Promise<number | null> {
   try {
     return await db.transaction(async (tx) => {
       await tx.query(`${SERIAL_SQL}, set_config('statement_timeout', $1, true)`, [String(Math.max(1, Math.floor(budgetMs)))]);
@@ -271,7 +268,7 @@ async function countWithin(db: SqlDriver, sql: string, params: unknown[], budget
  * budget per attempt. `all`: the whole count was asked for, within COUNT_ALL_BUDGET_MS.
  */
 export async function countMatches(
-  db: SqlDriver,
+  db: SqlReader,
   request: Pick<ListRequest, "filter">,
   now: Date,
   budgetMs = COUNT_BUDGET_MS,
@@ -332,7 +329,8 @@ async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: List
  */
 export async function listObjects(params: Params): Promise<ObjectListPage> {
   const { db } = await authorize("registry.read", "objects.list");
-  const catalogue = await readCatalogue(db.sql, await getLocale());
+  const reads = pageReads(db);
+  const catalogue = await readCatalogue(reads, await getLocale());
   const request = parseRequest(params, catalogue);
   const { notices } = request;
   const param = readParams(params, notices);
@@ -361,16 +359,16 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const now = new Date();
   // Past now the list is a forecast: say from when, and what it rests on.
   if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
-  request.nameFirst = await readsNameFirst(db.sql, request.filter);
+  request.nameFirst = await readsNameFirst(reads, request.filter);
 
   const read = async (from: Position) => {
     const query = pageQuery(request, from, pageSize + 1, now);
     const records = probesHistory(request.filter)
-      ? await db.sql.transaction(async (tx) => {
+      ? await reads.transaction(async (tx) => {
           await tx.query(SERIAL_SQL);
           return tx.query<ListRecord>(query.sql, query.values);
         })
-      : await db.sql.query<ListRecord>(query.sql, query.values);
+      : await reads.query<ListRecord>(query.sql, query.values);
     const more = records.length > pageSize;
     const page = records.slice(0, pageSize);
     if (query.reversed) page.reverse();
@@ -378,8 +376,8 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   };
   // Count and page at once: on PostgreSQL they run on separate connections.
   const [count, exact, firstRead] = await Promise.all([
-    countMatches(db.sql, request, now, COUNT_BUDGET_MS, param("count") === "all"),
-    exactMatch(db.sql, request.filter, catalogue),
+    countMatches(reads, request, now, COUNT_BUDGET_MS, param("count") === "all"),
+    exactMatch(reads, request.filter, catalogue),
     read(position),
   ]);
   let result = firstRead;
@@ -425,7 +423,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
  * are more. For callers that have authorised a change on them (bulk requests).
  */
 /** A list's filter read from its URL parameters, as the WHERE clause over object_registry o it gives now. */
-async function matchingWhere(db: ConsoleExecutor, params: Params) {
+async function matchingWhere(db: SqlExecutor, params: Params) {
   const request = parseRequest(params, await readCatalogue(db));
   const { where, params: values } = whereOf(request, new Date());
   return { request, where, values };
@@ -433,7 +431,7 @@ async function matchingWhere(db: ConsoleExecutor, params: Params) {
 
 /** How many objects a list's filter matches, up to `cap` (more: past it), without reading them: what a bulk change would touch. */
 export async function countMatching(
-  db: ConsoleExecutor,
+  db: SqlExecutor,
   params: Params,
   cap: number,
 ): Promise<{ count: number; more: boolean; notices: Message[] }> {
@@ -446,7 +444,7 @@ export async function countMatching(
 }
 
 export async function objectsMatching(
-  db: ConsoleExecutor,
+  db: SqlExecutor,
   params: Params,
   cap: number,
 ): Promise<{ objects: { id: number; name: string }[]; more: boolean; notices: Message[] }> {
@@ -489,10 +487,11 @@ export interface ObjectExport {
  */
 export async function exportObjects(params: Params, batch = 5_000): Promise<ObjectExport> {
   const { db, actor } = await authorize("registry.read", "objects.export");
-  const catalogue = await readCatalogue(db.sql);
+  const reads = pageReads(db);
+  const catalogue = await readCatalogue(reads);
   const request = parseRequest(params, catalogue);
   const now = new Date();
-  const count = await countMatches(db.sql, request, now);
+  const count = await countMatches(reads, request, now);
   await audit(db.sql, {
     action: "objects.export",
     result: "ok",
@@ -504,7 +503,7 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
     yield `${CSV_COLUMNS.join(",")}\r\n`;
     const { where, params: values } = whereOf(request, now);
     const page = pageSql(request.sort, { kind: "first" }, values.length);
-    const ids = await db.sql.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, values);
+    const ids = await reads.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, values);
     // A batch's rows are looked up in id order (nearby rows, nearby pages), then put in list order.
     const inner = `SELECT o.id, o.name, o.type, o.crdate, NULL::text AS sort_value, k.n AS sort_column
                      FROM unnest($1::int[], $2::int[]) AS k (id, n) JOIN object_registry o ON o.id = k.id`;
@@ -512,7 +511,7 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
     for (let start = 0; start < ids.length; start += batch) {
       const slice = ids.slice(start, start + batch).map((r, i) => [r.id, start + i] as const);
       slice.sort((a, b) => a[0] - b[0]);
-      const records = await db.sql.query<ListRecord>(sql, [slice.map((r) => r[0]), slice.map((r) => r[1]), now]);
+      const records = await reads.query<ListRecord>(sql, [slice.map((r) => r[0]), slice.map((r) => r[1]), now]);
       yield records.map((r) => csvLine(toRow(r))).join("");
     }
   }

@@ -2,6 +2,7 @@ import "server-only";
 import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
+import { pageReads } from "../db/client";
 import { type Params, readParams } from "../input/params";
 import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
 
@@ -74,8 +75,9 @@ export const PHASE_SQL = `CASE WHEN ${CANCELED_SQL} <= (now() AT TIME ZONE 'UTC'
  */
 export async function listRequests(params: Params): Promise<RequestList> {
   const { db } = await authorize("registry.read", "requests.list");
+  const reads = pageReads(db);
   const notices: Message[] = [];
-  const states = (await db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY id")).map((s) => s.name);
+  const states = (await reads.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY id")).map((s) => s.name);
   const param = readParams(params, notices);
   const text = (key: string) => param(key) ?? null;
   const zone = readConfig().registryTimeZone;
@@ -179,7 +181,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
     else where.push(`(${sortKey}, r.id) ${order === "DESC" ? "<" : ">"} (${p(match[1])}::timestamp, ${p(cursorId)}::int)`);
   }
 
-  const rows = await db.sql.query<{
+  const rows = await reads.query<{
     id: number;
     object_id: number;
     object: string;
