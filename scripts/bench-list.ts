@@ -4,7 +4,7 @@
 // count, page) and, separately, the bare SQL it sends for the data (count and page), and prints
 // p50/p95 of both. Figures go into bench/RESULTS.md.
 import type { Database } from "../lib/db/client";
-import type { ConsoleExecutor, SqlDriver } from "../lib/db/driver";
+import type { DirectDriver, SqlDriver, SqlExecutor } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
 import { exportObjects, listObjects } from "../lib/objects/list";
 import { actAs, signedInAs } from "../lib/testing/sessions";
@@ -22,30 +22,37 @@ interface Recorded {
 
 const isDataQuery = (text: string) => /object_registry o\b/.test(text);
 
-function recordingExecutor(target: ConsoleExecutor, log: Recorded[], all = false): ConsoleExecutor {
+function recordingExecutor<X extends SqlExecutor>(target: X, log: Recorded[], all = false): X {
   return {
-    prisma: target.prisma,
-    query: (text, params = []) => {
+    ...target,
+    query: (text: string, params: unknown[] = []) => {
       // The audit row a change appends is not replayed: it names the id it takes in the chain.
       if ((all && !/console\.audit_/.test(text)) || isDataQuery(text)) log.push({ sql: text, params });
       return target.query(text, params);
     },
-    run: (text, params) => target.run(text, params),
   };
 }
 
-/** The same database, noting every query that reads object_registry (the list's data queries). */
-function recording(db: Database, log: Recorded[]): Database {
-  const sql: SqlDriver = {
-    ...db.sql,
-    ...recordingExecutor(db.sql, log),
-    transaction: (work) => {
+/** A driver that notes what it sends; a transaction's statements are noted as one group. */
+function recordingDriver<D extends SqlExecutor & { transaction: SqlDriver["transaction"] | DirectDriver["transaction"] }>(
+  driver: D,
+  log: Recorded[],
+): D {
+  return {
+    ...recordingExecutor(driver, log),
+    transaction: (work: (tx: never) => Promise<unknown>) => {
       const group: Recorded[] = [];
       log.push({ sql: "", params: [], group });
-      return db.sql.transaction((tx) => work(recordingExecutor(tx, group, true)));
+      return (driver.transaction as (w: (tx: SqlExecutor) => Promise<unknown>) => Promise<unknown>)((tx) =>
+        work(recordingExecutor(tx, group, true) as never),
+      );
     },
-  };
-  return { ...db, sql };
+  } as D;
+}
+
+/** The same database, noting every query that reads object_registry (the list's data queries), through Prisma or not. */
+function recording(db: Database, log: Recorded[]): Database {
+  return { ...db, sql: recordingDriver(db.sql, log), direct: recordingDriver(db.direct, log) };
 }
 
 /** Runs recorded queries again, one after another, on the direct connection (not through Prisma). */
