@@ -72,6 +72,8 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
           if (!result.ok) {
             // Raised inside authorize(), next-auth hands the message to the sign-in form as `error`.
             if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
+            if (result.reason === "directory_unavailable") throw new Error("DirectoryUnavailable");
+            if (result.reason === "no_console_group") throw new Error("NoConsoleGroup");
             return null;
           }
           return { id: String(result.user.userId), name: result.user.username, sid: result.user.sessionId };

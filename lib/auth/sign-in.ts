@@ -1,6 +1,8 @@
 import { audit } from "../audit/log";
-import type { SqlDriver } from "../db/driver";
+import type { ConsoleExecutor, SqlDriver } from "../db/driver";
 import { logAnonymousRefusal } from "../log";
+import { insertUser, updateUser } from "../users/store";
+import { type LdapOutcome, ldapAuthenticate, readLdapConfig } from "./ldap";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
 import { openSession } from "./sessions";
@@ -16,7 +18,7 @@ export interface SignedIn {
 
 export type SignInResult =
   | { ok: true; user: SignedIn }
-  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
 export function normalizeUsername(typed: string): string {
@@ -58,8 +60,44 @@ export async function signInWithPassword(
 
   const user = await db.prisma.user.findUnique({
     where: { username },
-    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true },
+    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, directoryDn: true },
   });
+  // A refusal counts as a guess against the limits, except when no password was wrong: the directory
+  // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
+  const refuse = async (problem: string, method: string, reason: "invalid" | "directory_unavailable" | "no_console_group" = "invalid") => {
+    await db.transaction(async (tx) => {
+      if (reason !== "invalid") await settleAttempt(tx, attempt.id);
+      await forgetOldFailures(tx);
+      await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem, actor: who, input: { method } });
+    });
+    return { ok: false as const, reason };
+  };
+
+  // The registry's directory first, when there is one (lib/auth/ldap.ts).
+  const ldap = readLdapConfig();
+  const outcome = ldap ? await ldapAuthenticate(ldap, username, password) : null;
+  if (outcome?.kind === "member") {
+    if (user?.disabledAt) return refuse("disabled", "ldap");
+    return openSignedIn(db, attempt.id, await directoryUser(db, username, outcome, user), request, "ldap");
+  }
+  if (outcome?.kind === "no_group") {
+    // Taken out of every console group: their sessions end now, and they may not sign in.
+    if (user) await db.transaction((tx) => updateUser(tx, user.id, {}));
+    return refuse("not_in_console_group", "ldap", "no_console_group");
+  }
+  // A directory account signs in through the directory only; other accounts with their console
+  // password, unless LDAP_LOCAL_PASSWORDS=off.
+  const local = !ldap || (ldap.localPasswords && !user?.directoryDn);
+  if (outcome?.kind === "unavailable" && !(local && user?.passwordHash)) {
+    console.error(`LDAP directory ${ldap?.url} unavailable at sign-in of ${username}: ${outcome.detail}`);
+    await spendPasswordCheck(password);
+    return refuse("directory_unavailable", "ldap", "directory_unavailable");
+  }
+  if (!local) {
+    await spendPasswordCheck(password);
+    return refuse(outcome?.kind === "wrong_password" ? "wrong_password" : "unknown_user", "ldap");
+  }
+
   const problem = !user
     ? "unknown_user"
     : !user.passwordHash
@@ -72,32 +110,77 @@ export async function signInWithPassword(
             ? "unknown_role"
             : null;
   if (!user?.passwordHash) await spendPasswordCheck(password);
-
-  if (problem || !user || !isRole(user.role)) {
-    await db.transaction(async (tx) => {
-      await forgetOldFailures(tx);
-      await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem ?? "invalid", actor: who });
-    });
-    return { ok: false, reason: "invalid" };
-  }
+  if (problem || !user || !isRole(user.role)) return refuse(problem ?? "invalid", "password");
 
   // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd
   // byte) is replaced while the password is at hand.
   const upgraded = user.passwordHash && needsRehash(user.passwordHash) ? await hashPassword(password) : null;
-  const role = user.role;
-  const sessionId = await db.transaction(async (tx) => {
-    await settleAttempt(tx, attempt.id);
-    if (upgraded) {
-      await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.passwordHash, upgraded]);
+  return openSignedIn(db, attempt.id, { id: user.id, username: user.username, role: user.role }, request, "password", async (tx) => {
+    if (upgraded) await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.passwordHash, upgraded]);
+  });
+}
+
+/** The console user of a directory member: made on their first sign-in, their role and name kept as the directory says. */
+async function directoryUser(
+  db: SqlDriver,
+  username: string,
+  member: Extract<LdapOutcome, { kind: "member" }>,
+  existing: { id: number; role: string; directoryDn: string | null } | null,
+): Promise<{ id: number; username: string; role: Role }> {
+  return db.transaction(async (tx) => {
+    if (!existing) {
+      const id = await insertUser(tx, {
+        username,
+        displayName: member.displayName,
+        role: member.role,
+        password: null,
+        directoryDn: member.dn,
+      });
+      // Made meanwhile by a parallel sign-in: that one's row is this person's too.
+      const row = id ? { id } : await tx.prisma.user.findUniqueOrThrow({ where: { username }, select: { id: true } });
+      await audit(tx, {
+        action: "user.create",
+        result: "ok",
+        actor: { username: "directory", clientAddress: null },
+        input: { userId: row.id, username, role: member.role, directoryDn: member.dn },
+      });
+      return { id: row.id, username, role: member.role };
     }
+    if (existing.role !== member.role || existing.directoryDn !== member.dn) {
+      // A new role ends the sessions opened under the old one.
+      await updateUser(tx, existing.id, { role: member.role });
+      await tx.prisma.user.update({ where: { id: existing.id }, data: { directoryDn: member.dn }, select: { id: true } });
+      await audit(tx, {
+        action: "user.set_role",
+        result: "ok",
+        actor: { username: "directory", clientAddress: null },
+        input: { userId: existing.id, role: member.role, was: existing.role, directoryDn: member.dn },
+      });
+    }
+    return { id: existing.id, username, role: member.role };
+  });
+}
+
+/** Opens the session of a checked sign-in, takes its attempt back and audits it. */
+async function openSignedIn(
+  db: SqlDriver,
+  attemptId: string,
+  user: { id: number; username: string; role: Role },
+  request: { clientAddress: string | null; userAgent: string | null },
+  method: "password" | "ldap",
+  more: (tx: ConsoleExecutor) => Promise<void> = async () => {},
+): Promise<SignInResult> {
+  const sessionId = await db.transaction(async (tx) => {
+    await settleAttempt(tx, attemptId);
+    await more(tx);
     const id = await openSession(tx, user.id, request);
     await audit(tx, {
       action: "auth.sign_in",
       result: "ok",
-      actor: { userId: user.id, username: user.username, role, sessionId: id, clientAddress: request.clientAddress },
-      input: { method: "password" },
+      actor: { userId: user.id, username: user.username, role: user.role, sessionId: id, clientAddress: request.clientAddress },
+      input: { method },
     });
     return id;
   });
-  return { ok: true, user: { userId: user.id, username: user.username, role, sessionId } };
+  return { ok: true, user: { userId: user.id, username: user.username, role: user.role, sessionId } };
 }

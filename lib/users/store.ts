@@ -17,12 +17,20 @@ export interface UserRecord {
 
 export async function insertUser(
   db: ConsoleExecutor,
-  input: { username: string; displayName?: string | null; role: Role; password: string | null },
+  input: { username: string; displayName?: string | null; role: Role; password: string | null; directoryDn?: string },
 ): Promise<number> {
   const hash = input.password === null ? null : await hashPassword(input.password);
   // ON CONFLICT DO NOTHING: a name taken meanwhile does not abort the caller's transaction.
   const [row] = await db.prisma.user.createManyAndReturn({
-    data: [{ username: input.username, displayName: input.displayName || null, role: input.role, passwordHash: hash }],
+    data: [
+      {
+        username: input.username,
+        displayName: input.displayName || null,
+        role: input.role,
+        passwordHash: hash,
+        directoryDn: input.directoryDn,
+      },
+    ],
     skipDuplicates: true,
     select: { id: true },
   });

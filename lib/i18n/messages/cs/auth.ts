@@ -16,6 +16,10 @@ export const auth: Catalog<typeof en> = {
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
+      DirectoryUnavailable:
+        "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit. Zkuste to za chvíli; účty vedené jen v konzoli se přihlásit mohou.",
+      NoConsoleGroup:
+        "Váš účet v adresáři není v žádné ze skupin, které dávají přístup do této konzole, proto jste byli všude odhlášeni. Požádejte správce o zařazení do skupiny konzole.",
       other: "Přihlášení se nezdařilo. Zkuste to znovu.",
       throttled: {
         address: "Příliš mnoho neúspěšných pokusů o přihlášení z vaší adresy. Počkejte {wait} a zkuste to znovu.",

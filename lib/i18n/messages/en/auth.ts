@@ -13,6 +13,10 @@ export const auth = {
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
+      DirectoryUnavailable:
+        "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked. Try again in a moment; console-only accounts can still sign in.",
+      NoConsoleGroup:
+        "Your directory account is in none of the groups that give access to this console, so you were signed out everywhere. Ask an administrator to add you to a console group.",
       other: "Sign-in failed. Try again.",
       /** The password was not checked: a limit on guessing (lib/auth/throttle.ts) asks to wait. */
       throttled: {

@@ -1,0 +1,149 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../db/client";
+import { StartupError } from "../db/errors";
+import { migrate } from "../db/migrations";
+import { testBackends } from "../testing/databases";
+import { personDn, type Slapd, slapdAvailable, startSlapd } from "../testing/slapd";
+import { insertUser } from "../users/store";
+import { readLdapConfig } from "./ldap";
+import { validateSession } from "./sessions";
+import { signInWithPassword } from "./sign-in";
+
+// Each sign-in from an address of its own: the limits on guessing (lib/auth/throttle.ts) are not under test here.
+let addresses = 0;
+const from = () => ({ clientAddress: `192.0.2.${++addresses}`, userAgent: "vitest" });
+const LOCAL_PASSWORD = "a console-only password";
+
+describe("LDAP settings", () => {
+  it("reads nothing without LDAP_URL, and refuses a half or contradictory setting with what to fix", () => {
+    expect(readLdapConfig({})).toBeNull();
+    const base = { LDAP_URL: "ldap://dir.example:389", LDAP_ADMIN_GROUP: "cn=a,dc=x" };
+    expect(() => readLdapConfig(base)).toThrow(StartupError);
+    expect(() => readLdapConfig(base)).toThrow(/either LDAP_USER_DN .* or LDAP_SEARCH_BASE/);
+    expect(() => readLdapConfig({ ...base, LDAP_USER_DN: "uid=x,dc=x" })).toThrow(/LDAP_USER_DN must contain \{username\}/);
+    expect(() => readLdapConfig({ LDAP_URL: "ldap://dir.example", LDAP_USER_DN: "uid={username},dc=x" })).toThrow(
+      /at least one of LDAP_ADMIN_GROUP/,
+    );
+    expect(() => readLdapConfig({ ...base, LDAP_URL: "http://dir.example" })).toThrow(/ldap:\/\/host/);
+    expect(() =>
+      readLdapConfig({ ...base, LDAP_URL: "ldaps://dir.example", LDAP_USER_DN: "uid={username}", LDAP_STARTTLS: "true" }),
+    ).toThrow(/LDAP_STARTTLS is for ldap:\/\//);
+    expect(() => readLdapConfig({ ...base, LDAP_USER_DN: "uid={username}", LDAP_CA_FILE: "/nonexistent/ca.pem" })).toThrow(
+      /LDAP_CA_FILE \/nonexistent\/ca.pem cannot be read/,
+    );
+    expect(readLdapConfig({ ...base, LDAP_USER_DN: "uid={username},dc=x", LDAP_SUPPORT_GROUP: "cn=s,dc=x" })).toMatchObject({
+      groups: [
+        { role: "admin", dn: "cn=a,dc=x" },
+        { role: "support", dn: "cn=s,dc=x" },
+      ],
+      localPasswords: true,
+      startTls: false,
+    });
+  });
+});
+
+describe.skipIf(!slapdAvailable()).each(testBackends())("sign-in through a real OpenLDAP directory on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let slapd: Slapd;
+
+  beforeAll(async () => {
+    ({ db, drop } = await backend.create());
+    await migrate(db.direct);
+    await insertUser(db.sql, { username: "local", role: "support", password: LOCAL_PASSWORD });
+    slapd = await startSlapd([
+      { uid: "ada", password: "ada's directory password", name: "Ada Lovelace", groups: ["operator"] },
+      { uid: "bob", password: "bob's directory password", name: "Bob", groups: [] },
+      { uid: "local", password: "local's directory password", name: "Local", groups: [] },
+    ]);
+  });
+  afterAll(async () => {
+    await slapd?.remove();
+    await drop?.();
+  });
+  const useDirectory = (env: Record<string, string>) => {
+    for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
+  };
+  afterEach(() => vi.unstubAllEnvs());
+
+  const signIn = (username: string, password: string) => signInWithPassword(db.sql, username, password, from());
+  const userRow = (username: string) =>
+    db.prisma.user.findUnique({
+      where: { username },
+      select: { id: true, role: true, directoryDn: true, passwordHash: true, displayName: true },
+    });
+  const endReason = async (id: string) => (await db.prisma.session.findUnique({ where: { id } }))?.endReason;
+  const lastAudit = async (username: string) =>
+    (await db.prisma.auditEntry.findFirst({ where: { actor: username, action: "auth.sign_in" }, orderBy: { id: "desc" } })) ?? null;
+
+  it("signs a group member in with the directory password, making the console user with the group's role", async () => {
+    useDirectory(slapd.env);
+    const result = await signIn("ada", "ada's directory password");
+    expect(result).toMatchObject({ ok: true, user: { username: "ada", role: "operator" } });
+    expect(await userRow("ada")).toMatchObject({
+      role: "operator",
+      directoryDn: personDn("ada"),
+      passwordHash: null,
+      displayName: "Ada Lovelace",
+    });
+    expect(await lastAudit("ada")).toMatchObject({ result: "ok", input: { method: "ldap" } });
+    // A wrong or empty password is refused; an empty one would be an anonymous bind.
+    expect(await signIn("ada", "wrong")).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn("ada", "")).toEqual({ ok: false, reason: "invalid" });
+    expect(await lastAudit("ada")).toMatchObject({ result: "refused", errorCode: "unknown_user" });
+  });
+
+  it("finds people by a search as a service account too", async () => {
+    useDirectory(slapd.searchEnv);
+    expect(await signIn("ada", "ada's directory password")).toMatchObject({ ok: true, user: { role: "operator" } });
+    expect(await signIn("ada", "wrong")).toEqual({ ok: false, reason: "invalid" });
+    expect(await signIn("nobody", "whatever it is")).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("takes the role from the groups at every sign-in: promoted, the old sessions end; removed from all, every session ends", async () => {
+    useDirectory(slapd.env);
+    const first = await signIn("ada", "ada's directory password");
+    if (!first.ok) throw new Error("not signed in");
+    await slapd.setGroups("ada", ["operator", "admin"]);
+    const promoted = await signIn("ada", "ada's directory password");
+    expect(promoted).toMatchObject({ ok: true, user: { role: "admin" } });
+    expect(await validateSession(db.sql, first.user.sessionId)).toHaveProperty("ended");
+    expect(await endReason(first.user.sessionId)).toBe("revoked");
+    if (!promoted.ok) throw new Error("not signed in");
+    expect(await validateSession(db.sql, promoted.user.sessionId)).toMatchObject({ actor: { role: "admin" } });
+
+    await slapd.setGroups("ada", []);
+    expect(await signIn("ada", "ada's directory password")).toEqual({ ok: false, reason: "no_console_group" });
+    expect(await validateSession(db.sql, promoted.user.sessionId)).toHaveProperty("ended");
+    expect(await endReason(promoted.user.sessionId)).toBe("revoked");
+    expect(await lastAudit("ada")).toMatchObject({ result: "refused", errorCode: "not_in_console_group" });
+    // A person the directory knows but no group admits gets no console user at all.
+    expect(await signIn("bob", "bob's directory password")).toEqual({ ok: false, reason: "no_console_group" });
+    expect(await userRow("bob")).toBeNull();
+    await slapd.setGroups("ada", ["operator"]);
+  });
+
+  it("keeps console-only accounts signing in with their console password, unless LDAP_LOCAL_PASSWORDS=off", async () => {
+    useDirectory(slapd.env);
+    expect(await signIn("local", LOCAL_PASSWORD)).toMatchObject({ ok: true, user: { username: "local", role: "support" } });
+    expect(await lastAudit("local")).toMatchObject({ result: "ok", input: { method: "password" } });
+    vi.stubEnv("LDAP_LOCAL_PASSWORDS", "off");
+    expect(await signIn("local", LOCAL_PASSWORD)).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("says the directory is unreachable when it is down, and console-only accounts still sign in", async () => {
+    useDirectory(slapd.env);
+    await slapd.stop();
+    try {
+      const log = vi.spyOn(console, "error").mockImplementation(() => {});
+      expect(await signIn("ada", "ada's directory password")).toEqual({ ok: false, reason: "directory_unavailable" });
+      expect(await lastAudit("ada")).toMatchObject({ result: "refused", errorCode: "directory_unavailable" });
+      expect(await signIn("local", LOCAL_PASSWORD)).toMatchObject({ ok: true });
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/LDAP directory ldap:\/\/127\.0\.0\.1:\d+ unavailable at sign-in of ada/));
+      log.mockRestore();
+    } finally {
+      await slapd.start();
+    }
+    expect(await signIn("ada", "ada's directory password")).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,170 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Attribute, Change, Client } from "ldapts";
+import type { Role } from "../auth/roles";
+
+/**
+ * A real OpenLDAP server (Debian's slapd) for the tests: a throw-away directory on a loopback port
+ * with people and the console's three groups. `.ci/run` installs slapd.
+ */
+export const SLAPD = "/usr/sbin/slapd";
+export const slapdAvailable = () => existsSync(SLAPD);
+
+export const BASE_DN = "dc=registry,dc=test";
+export const PEOPLE_DN = `ou=people,${BASE_DN}`;
+const ROOT_DN = `cn=admin,${BASE_DN}`;
+const ROOT_PASSWORD = "directory-root-secret";
+/** A service account that may search people (search-then-bind). */
+export const SERVICE_DN = `cn=console,${BASE_DN}`;
+export const SERVICE_PASSWORD = "service-account-secret";
+export const groupDn = (role: Role) => `cn=console-${role},ou=groups,${BASE_DN}`;
+export const personDn = (uid: string) => `uid=${uid},${PEOPLE_DN}`;
+
+export interface Person {
+  uid: string;
+  password: string;
+  name: string;
+  groups: Role[];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function ldif(people: Person[]): string {
+  const entries = [
+    `dn: ${BASE_DN}\nobjectClass: dcObject\nobjectClass: organization\no: Registry\ndc: registry`,
+    `dn: ${PEOPLE_DN}\nobjectClass: organizationalUnit\nou: people`,
+    `dn: ou=groups,${BASE_DN}\nobjectClass: organizationalUnit\nou: groups`,
+    `dn: ${SERVICE_DN}\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: console\nuserPassword: ${SERVICE_PASSWORD}`,
+    ...people.map(
+      (p) => `dn: ${personDn(p.uid)}\nobjectClass: inetOrgPerson\nuid: ${p.uid}\ncn: ${p.name}\nsn: ${p.name}\nuserPassword: ${p.password}`,
+    ),
+    // groupOfNames needs a member: the service account holds every group open.
+    ...(["admin", "operator", "support"] as Role[]).map(
+      (role) =>
+        `dn: ${groupDn(role)}\nobjectClass: groupOfNames\ncn: console-${role}\nmember: ${SERVICE_DN}\n` +
+        people
+          .filter((p) => p.groups.includes(role))
+          .map((p) => `member: ${personDn(p.uid)}`)
+          .join("\n"),
+    ),
+  ];
+  return `${entries.map((e) => e.trimEnd()).join("\n\n")}\n`;
+}
+
+export interface Slapd {
+  url: string;
+  /** The environment that points the console at this directory (direct bind by DN template). */
+  env: Record<string, string>;
+  /** The same, finding people by a search as the service account. */
+  searchEnv: Record<string, string>;
+  setGroups(uid: string, groups: Role[]): Promise<void>;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** Starts slapd with `people` in its directory. */
+export async function startSlapd(people: Person[]): Promise<Slapd> {
+  const dir = mkdtempSync(path.join(tmpdir(), "rsc-slapd-"));
+  const data = path.join(dir, "data");
+  mkdirSync(data);
+  const conf = path.join(dir, "slapd.conf");
+  writeFileSync(
+    conf,
+    [
+      ...["core", "cosine", "inetorgperson", "nis"].map((schema) => `include /etc/ldap/schema/${schema}.schema`),
+      "modulepath /usr/lib/ldap",
+      "moduleload back_mdb",
+      `pidfile ${path.join(dir, "slapd.pid")}`,
+      "database mdb",
+      "maxsize 10485760",
+      `suffix "${BASE_DN}"`,
+      `rootdn "${ROOT_DN}"`,
+      `rootpw ${ROOT_PASSWORD}`,
+      `directory ${data}`,
+      // Passwords are readable by no one but the entry itself (for its bind); the rest by anyone bound.
+      "access to attrs=userPassword by self write by anonymous auth by * none",
+      "access to * by users read by * none",
+      "",
+    ].join("\n"),
+  );
+  const load = spawnSync("/usr/sbin/slapadd", ["-f", conf], { input: ldif(people), encoding: "utf8" });
+  if (load.status !== 0) throw new Error(`slapadd failed: ${load.stderr}`);
+  const port = await freePort();
+  const url = `ldap://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    child = spawn(SLAPD, ["-f", conf, "-h", `${url}/`, "-d", "0"], { stdio: "ignore" });
+    // Ready when a bind answers.
+    for (let attempt = 0; ; attempt++) {
+      const client = new Client({ url, connectTimeout: 500 });
+      try {
+        await client.bind(ROOT_DN, ROOT_PASSWORD);
+        await client.unbind();
+        return;
+      } catch (error) {
+        if (attempt > 100) throw new Error(`slapd did not start on ${url}: ${(error as Error).message}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  };
+  const stop = async () => {
+    const running = child;
+    child = null;
+    if (!running || running.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      running.once("exit", () => resolve());
+      running.kill("SIGTERM");
+    });
+  };
+  await start();
+
+  const groups = { LDAP_ADMIN_GROUP: groupDn("admin"), LDAP_OPERATOR_GROUP: groupDn("operator"), LDAP_SUPPORT_GROUP: groupDn("support") };
+  return {
+    url,
+    env: { LDAP_URL: url, LDAP_USER_DN: `uid={username},${PEOPLE_DN}`, ...groups, LDAP_TIMEOUT_MS: "2000" },
+    searchEnv: {
+      LDAP_URL: url,
+      LDAP_SEARCH_BASE: PEOPLE_DN,
+      LDAP_SEARCH_FILTER: "(&(objectClass=inetOrgPerson)(uid={username}))",
+      LDAP_BIND_DN: SERVICE_DN,
+      LDAP_BIND_PASSWORD: SERVICE_PASSWORD,
+      ...groups,
+      LDAP_TIMEOUT_MS: "2000",
+    },
+    async setGroups(uid, roles) {
+      const client = new Client({ url });
+      try {
+        await client.bind(ROOT_DN, ROOT_PASSWORD);
+        for (const role of ["admin", "operator", "support"] as Role[]) {
+          const member = new Attribute({ type: "member", values: [personDn(uid)] });
+          await client
+            .modify(groupDn(role), new Change({ operation: roles.includes(role) ? "add" : "delete", modification: member }))
+            // Already (not) a member.
+            .catch(() => {});
+        }
+      } finally {
+        await client.unbind();
+      }
+    },
+    stop,
+    start,
+    async remove() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
