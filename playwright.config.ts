@@ -27,6 +27,8 @@ export default defineConfig({
     env: { E2E_PORT: String(port) },
     reuseExistingServer: false,
     timeout: 180_000,
+    // SIGTERM, so e2e/server.ts stops the directory (slapd) it started along with the console.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
     stdout: "ignore", // the server's log is in .data/e2e-server.log
   },
 });

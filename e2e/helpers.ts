@@ -6,6 +6,14 @@ export const E2E_ADMIN_PASSWORD = "e2e admin password 2026";
 /** Where e2e/server.ts keeps the server's log. */
 export const E2E_SERVER_LOG = ".data/e2e-server.log";
 
+/** The people of the end-to-end suite's LDAP directory (e2e/server.ts starts it). */
+export const E2E_DIRECTORY = [
+  { uid: "dana", password: "dana's directory password", name: "Dana Directory", groups: ["operator" as const] },
+  { uid: "emil", password: "emil's directory password", name: "Emil Directory", groups: ["support" as const] },
+];
+/** Where e2e/server.ts says how to reach and control that directory. */
+export const E2E_SLAPD_INFO = ".data/e2e-slapd.json";
+
 /** Signs in on the suite's server, or on another console at `base` (http://host:port). */
 export async function signIn(page: Page, username: string, password: string, base = ""): Promise<void> {
   await page.goto(`${base}/login`);

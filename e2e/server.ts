@@ -1,8 +1,9 @@
 // The console as the end-to-end suite sees it: the production build on a fresh embedded database,
 // which the server migrates and fills with the default demo registry as `npm start` does.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { E2E_ADMIN_PASSWORD, E2E_SERVER_LOG } from "./helpers";
+import { startSlapd } from "../lib/testing/slapd";
+import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_SERVER_LOG, E2E_SLAPD_INFO } from "./helpers";
 import { serveBuild } from "./serve";
 
 const dataDir = path.resolve(".data", "e2e-pglite");
@@ -15,9 +16,18 @@ rmSync(`${dataDir}.lock`, { force: true });
 const port = process.env.E2E_PORT ?? "3100";
 // The server's log goes to the terminal and to a file the log test reads.
 rmSync(E2E_SERVER_LOG, { force: true });
+// The registry's directory: a real OpenLDAP server with the people e2e/directory-sign-in.spec.ts
+// signs in as; the specs control it through the file it is described in.
+const slapd = await startSlapd(E2E_DIRECTORY);
+writeFileSync(E2E_SLAPD_INFO, JSON.stringify(slapd.info));
 const server = serveBuild(
   port,
-  { ...process.env, DATABASE_URL: "", PGLITE_DIR: dataDir, CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+  { ...process.env, DATABASE_URL: "", PGLITE_DIR: dataDir, CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...slapd.env },
   E2E_SERVER_LOG,
 );
-server.on("exit", (code) => process.exit(code ?? 0));
+const stop = async (code: number) => {
+  await slapd.remove().catch(() => {});
+  process.exit(code);
+};
+server.on("exit", (code) => void stop(code ?? 0));
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => server.kill(signal));

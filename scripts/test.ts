@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { findChromium } from "../e2e/chromium";
 import { FRED_STRUCTURE_SQL, fredSchemaAvailable } from "../lib/testing/fred";
+import { SLAPD, slapdAvailable } from "../lib/testing/slapd";
 
 const bin = (pkg: string, file: string) => path.join("node_modules", pkg, file);
 
@@ -37,6 +38,12 @@ try {
   process.exit(1);
 }
 console.log(`Browser for end-to-end tests: ${browser}`);
+if (!slapdAvailable()) {
+  console.error(
+    `npm test: ${SLAPD} is missing. The directory (LDAP) sign-in tests run a real OpenLDAP server: on Debian, apt-get install slapd.`,
+  );
+  process.exit(1);
+}
 console.log(
   process.env.TEST_DATABASE_URL
     ? "Integration tests run on PGlite and on PostgreSQL (TEST_DATABASE_URL)."

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -63,8 +63,77 @@ function ldif(people: Person[]): string {
   return `${entries.map((e) => e.trimEnd()).join("\n\n")}\n`;
 }
 
+/** Where a running test directory is, for another process (the end-to-end specs) to control it. */
+export interface SlapdInfo {
+  url: string;
+  conf: string;
+  pidfile: string;
+}
+
+/** Starts, stops and regroups the slapd that `info` names (it runs as a daemon: any process may). */
+export function slapdControl(info: SlapdInfo) {
+  const running = () => {
+    try {
+      const pid = Number(readFileSync(info.pidfile, "utf8").trim());
+      process.kill(pid, 0);
+      return pid;
+    } catch {
+      return null;
+    }
+  };
+  const answers = async () => {
+    const client = new Client({ url: info.url, connectTimeout: 500 });
+    try {
+      await client.bind(ROOT_DN, ROOT_PASSWORD);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await client.unbind().catch(() => {});
+    }
+  };
+  return {
+    info,
+    async start() {
+      if (running()) return;
+      const started = spawnSync(SLAPD, ["-f", info.conf, "-h", `${info.url}/`], { encoding: "utf8" });
+      if (started.status !== 0) throw new Error(`slapd did not start: ${started.stderr}`);
+      for (let attempt = 0; !(await answers()); attempt++) {
+        if (attempt > 100) throw new Error(`slapd does not answer on ${info.url}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async stop() {
+      const pid = running();
+      if (!pid) return;
+      process.kill(pid, "SIGTERM");
+      for (let attempt = 0; running(); attempt++) {
+        if (attempt > 100) throw new Error(`slapd (pid ${pid}) does not stop`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    /** Makes `uid` a member of exactly the groups of `roles`. */
+    async setGroups(uid: string, roles: Role[]) {
+      const client = new Client({ url: info.url });
+      try {
+        await client.bind(ROOT_DN, ROOT_PASSWORD);
+        for (const role of ["admin", "operator", "support"] as Role[]) {
+          const member = new Attribute({ type: "member", values: [personDn(uid)] });
+          await client
+            .modify(groupDn(role), new Change({ operation: roles.includes(role) ? "add" : "delete", modification: member }))
+            // Already (not) a member.
+            .catch(() => {});
+        }
+      } finally {
+        await client.unbind();
+      }
+    },
+  };
+}
+
 export interface Slapd {
   url: string;
+  info: SlapdInfo;
   /** The environment that points the console at this directory (direct bind by DN template). */
   env: Record<string, string>;
   /** The same, finding people by a search as the service account. */
@@ -77,6 +146,8 @@ export interface Slapd {
 
 /** Starts slapd with `people` in its directory. */
 export async function startSlapd(people: Person[]): Promise<Slapd> {
+  if (!slapdAvailable())
+    throw new Error(`${SLAPD} is missing: the directory sign-in tests need OpenLDAP's server (Debian: apt-get install slapd)`);
   const dir = mkdtempSync(path.join(tmpdir(), "rsc-slapd-"));
   const data = path.join(dir, "data");
   mkdirSync(data);
@@ -103,34 +174,16 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
   const load = spawnSync("/usr/sbin/slapadd", ["-f", conf], { input: ldif(people), encoding: "utf8" });
   if (load.status !== 0) throw new Error(`slapadd failed: ${load.stderr}`);
   const port = await freePort();
-  const url = `ldap://127.0.0.1:${port}`;
-  let child: ChildProcess | null = null;
-
-  const start = async () => {
-    child = spawn(SLAPD, ["-f", conf, "-h", `${url}/`, "-d", "0"], { stdio: "ignore" });
-    // Ready when a bind answers.
-    for (let attempt = 0; ; attempt++) {
-      const client = new Client({ url, connectTimeout: 500 });
-      try {
-        await client.bind(ROOT_DN, ROOT_PASSWORD);
-        await client.unbind();
-        return;
-      } catch (error) {
-        if (attempt > 100) throw new Error(`slapd did not start on ${url}: ${(error as Error).message}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+  const control = slapdControl({ url: `ldap://127.0.0.1:${port}`, conf, pidfile: path.join(dir, "slapd.pid") });
+  await control.start();
+  // A test process that ends without stopping it does not leave it running.
+  const kill = () => {
+    try {
+      process.kill(Number(readFileSync(control.info.pidfile, "utf8").trim()), "SIGTERM");
+    } catch {}
   };
-  const stop = async () => {
-    const running = child;
-    child = null;
-    if (!running || running.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      running.once("exit", () => resolve());
-      running.kill("SIGTERM");
-    });
-  };
-  await start();
+  process.once("exit", kill);
+  const url = control.info.url;
 
   const groups = { LDAP_ADMIN_GROUP: groupDn("admin"), LDAP_OPERATOR_GROUP: groupDn("operator"), LDAP_SUPPORT_GROUP: groupDn("support") };
   return {
@@ -145,25 +198,13 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
       ...groups,
       LDAP_TIMEOUT_MS: "2000",
     },
-    async setGroups(uid, roles) {
-      const client = new Client({ url });
-      try {
-        await client.bind(ROOT_DN, ROOT_PASSWORD);
-        for (const role of ["admin", "operator", "support"] as Role[]) {
-          const member = new Attribute({ type: "member", values: [personDn(uid)] });
-          await client
-            .modify(groupDn(role), new Change({ operation: roles.includes(role) ? "add" : "delete", modification: member }))
-            // Already (not) a member.
-            .catch(() => {});
-        }
-      } finally {
-        await client.unbind();
-      }
-    },
-    stop,
-    start,
+    info: control.info,
+    setGroups: control.setGroups,
+    stop: control.stop,
+    start: control.start,
     async remove() {
-      await stop();
+      await control.stop();
+      process.off("exit", kill);
       rmSync(dir, { recursive: true, force: true });
     },
   };
