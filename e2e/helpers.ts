@@ -11,6 +11,13 @@ export const E2E_DIRECTORY = [
   { uid: "dana", password: "dana's directory password", name: "Dana Directory", groups: ["operator" as const] },
   { uid: "emil", password: "emil's directory password", name: "Emil Directory", groups: ["support" as const] },
 ];
+/** The people of the end-to-end suite's OpenID provider, by login, with their groups. */
+export const E2E_SSO_PEOPLE = {
+  olga: { name: "Olga Single-Sign-On", groups: ["console-operators"] },
+  petr: { name: "Petr Single-Sign-On", groups: ["staff"] },
+};
+/** Where e2e/server.ts says how to reach and control the OpenID provider. */
+export const E2E_OIDC_INFO = ".data/e2e-oidc.json";
 /** Where e2e/server.ts says how to reach and control that directory. */
 export const E2E_SLAPD_INFO = ".data/e2e-slapd.json";
 

@@ -1,9 +1,11 @@
 // The console as the end-to-end suite sees it: the production build on a fresh embedded database,
 // which the server migrates and fills with the default demo registry as `npm start` does.
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { freePort } from "../lib/testing/free-port";
+import { killOidcProvider, type OidcProviderInfo, oidcEnv, spawnOidcProvider, writeOidcAccounts } from "../lib/testing/oidc-provider";
 import { startSlapd } from "../lib/testing/slapd";
-import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_SERVER_LOG, E2E_SLAPD_INFO } from "./helpers";
+import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_OIDC_INFO, E2E_SERVER_LOG, E2E_SLAPD_INFO, E2E_SSO_PEOPLE } from "./helpers";
 import { serveBuild } from "./serve";
 
 const dataDir = path.resolve(".data", "e2e-pglite");
@@ -18,14 +20,34 @@ const port = process.env.E2E_PORT ?? "3100";
 rmSync(E2E_SERVER_LOG, { force: true });
 // The registry's directory: a real OpenLDAP server with the people e2e/directory-sign-in.spec.ts
 // signs in as; the specs control it through the file it is described in.
+mkdirSync(".data", { recursive: true });
 const slapd = await startSlapd(E2E_DIRECTORY);
 writeFileSync(E2E_SLAPD_INFO, JSON.stringify(slapd.info));
+// The registry's identity provider: a real OpenID provider (oidc-provider) as a process of its own,
+// with the people of e2e/oidc-sign-in.spec.ts, which may rewrite their groups and stop it.
+const oidc: OidcProviderInfo = {
+  port: await freePort(),
+  consoleUrl: `http://127.0.0.1:${port}`,
+  accountsFile: path.resolve(".data", "e2e-oidc-accounts.json"),
+  pidfile: path.resolve(".data", "e2e-oidc.pid"),
+};
+writeOidcAccounts(oidc.accountsFile, E2E_SSO_PEOPLE);
+await spawnOidcProvider(oidc);
+writeFileSync(E2E_OIDC_INFO, JSON.stringify(oidc));
 const server = serveBuild(
   port,
-  { ...process.env, DATABASE_URL: "", PGLITE_DIR: dataDir, CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, ...slapd.env },
+  {
+    ...process.env,
+    DATABASE_URL: "",
+    PGLITE_DIR: dataDir,
+    CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+    ...slapd.env,
+    ...oidcEnv(oidc.port),
+  },
   E2E_SERVER_LOG,
 );
 const stop = async (code: number) => {
+  killOidcProvider(oidc);
   await slapd.remove().catch(() => {});
   process.exit(code);
 };

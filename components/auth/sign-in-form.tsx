@@ -6,7 +6,14 @@ import { parseThrottledCode } from "@/lib/auth/throttled-code";
 import { useTranslations } from "@/lib/i18n/client";
 
 /** The sign-in errors (next-auth's codes) that have a message of their own; others get a general one. */
-const KNOWN_ERRORS = ["CredentialsSignin", "AccessDenied", "DirectoryUnavailable", "NoConsoleGroup"] as const;
+const KNOWN_ERRORS = [
+  "CredentialsSignin",
+  "AccessDenied",
+  "DirectoryUnavailable",
+  "NoConsoleGroup",
+  "OAuthSignin",
+  "OAuthCallback",
+] as const;
 type KnownError = (typeof KNOWN_ERRORS)[number];
 
 function isKnownError(code: string): code is KnownError {

@@ -61,7 +61,7 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
     await slapd?.remove();
     await drop?.();
   });
-  const useDirectory = (env: Record<string, string>) => {
+  const pointAt = (env: Record<string, string>) => {
     for (const [key, value] of Object.entries(env)) vi.stubEnv(key, value);
   };
   afterEach(() => vi.unstubAllEnvs());
@@ -77,7 +77,7 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
     (await db.prisma.auditEntry.findFirst({ where: { actor: username, action: "auth.sign_in" }, orderBy: { id: "desc" } })) ?? null;
 
   it("signs a group member in with the directory password, making the console user with the group's role", async () => {
-    useDirectory(slapd.env);
+    pointAt(slapd.env);
     const result = await signIn("ada", "ada's directory password");
     expect(result).toMatchObject({ ok: true, user: { username: "ada", role: "operator" } });
     expect(await userRow("ada")).toMatchObject({
@@ -94,14 +94,14 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
   });
 
   it("finds people by a search as a service account too", async () => {
-    useDirectory(slapd.searchEnv);
+    pointAt(slapd.searchEnv);
     expect(await signIn("ada", "ada's directory password")).toMatchObject({ ok: true, user: { role: "operator" } });
     expect(await signIn("ada", "wrong")).toEqual({ ok: false, reason: "invalid" });
     expect(await signIn("nobody", "whatever it is")).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("takes the role from the groups at every sign-in: promoted, the old sessions end; removed from all, every session ends", async () => {
-    useDirectory(slapd.env);
+    pointAt(slapd.env);
     const first = await signIn("ada", "ada's directory password");
     if (!first.ok) throw new Error("not signed in");
     await slapd.setGroups("ada", ["operator", "admin"]);
@@ -124,7 +124,7 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
   });
 
   it("keeps console-only accounts signing in with their console password, unless LDAP_LOCAL_PASSWORDS=off", async () => {
-    useDirectory(slapd.env);
+    pointAt(slapd.env);
     expect(await signIn("local", LOCAL_PASSWORD)).toMatchObject({ ok: true, user: { username: "local", role: "support" } });
     expect(await lastAudit("local")).toMatchObject({ result: "ok", input: { method: "password" } });
     vi.stubEnv("LDAP_LOCAL_PASSWORDS", "off");
@@ -132,7 +132,7 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
   });
 
   it("says the directory is unreachable when it is down, and console-only accounts still sign in", async () => {
-    useDirectory(slapd.env);
+    pointAt(slapd.env);
     await slapd.stop();
     try {
       const log = vi.spyOn(console, "error").mockImplementation(() => {});

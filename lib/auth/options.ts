@@ -1,6 +1,9 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { audit } from "../audit/log";
+import { provisionedUser } from "../users/provision";
+import { updateUser } from "../users/store";
+import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
 import { currentRequest, requestDatabase } from "./request-context";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
@@ -10,12 +13,14 @@ interface OidcUserRow {
   id: number;
   username: string;
   role: string;
+  disabled: boolean;
 }
 
 /**
  * OpenID Connect for registries with a single sign-on, configured only through the environment.
- * The identity provider says who someone is; the console's own user list says what they may do,
- * so a person needs a console account (matched by subject or user name) to get in.
+ * The identity provider says who someone is. What they may do: with OIDC_ROLE_CLAIM, a claim the
+ * provider sends (lib/auth/oidc.ts), the console user made or re-roled at each sign-in; without
+ * it, the console's own user list (a console account matched by subject or user name).
  */
 function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
   const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } = env;
@@ -32,20 +37,20 @@ function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
       idToken: true,
       checks: ["pkce", "state"],
       profile(profile: Record<string, unknown>) {
-        const name = String(profile.preferred_username ?? profile.email ?? profile.sub).toLowerCase();
+        const name = usernameFromClaims(profile) ?? String(profile.sub);
         return { id: String(profile.sub), name, email: typeof profile.email === "string" ? profile.email : null };
       },
     },
   ];
 }
 
-async function findOidcUser(subject: string, username: string): Promise<OidcUserRow | null> {
+async function findOidcUser(subject: string, username: string, includeDisabled = false): Promise<OidcUserRow | null> {
   const db = await requestDatabase();
   const [row] = await db.sql.query<OidcUserRow>(
-    `SELECT id, username, role FROM console.users
-      WHERE disabled_at IS NULL AND (oidc_subject = $1 OR (oidc_subject IS NULL AND username = $2))
+    `SELECT id, username, role, disabled_at IS NOT NULL AS disabled FROM console.users
+      WHERE ($3 OR disabled_at IS NULL) AND (oidc_subject = $1 OR (oidc_subject IS NULL AND username = $2))
       ORDER BY oidc_subject IS NULL LIMIT 1`,
-    [subject, username],
+    [subject, username, includeDisabled],
   );
   return row ?? null;
 }
@@ -84,19 +89,42 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
     callbacks: {
       async signIn({ account, user, profile }) {
         if (account?.provider !== "oidc") return true;
-        const row = await findOidcUser(String(profile?.sub ?? user.id), String(user.name ?? ""));
-        if (!row) {
-          const db = await requestDatabase();
-          const request = await currentRequest();
-          await audit(db.sql, {
-            action: "auth.sign_in",
-            result: "refused",
-            errorCode: "no_console_account",
-            actor: { username: String(user.name ?? user.id), clientAddress: request.clientAddress },
-            input: { method: "oidc" },
+        const claims = (profile ?? {}) as Record<string, unknown>;
+        const subject = String(claims.sub ?? user.id);
+        const username = usernameFromClaims(claims);
+        const db = await requestDatabase();
+        const request = await currentRequest();
+        const refuse = async (errorCode: string, userId?: number) => {
+          await db.sql.transaction(async (tx) => {
+            // Out of every group that gives a role: their sessions end too.
+            if (userId) await updateUser(tx, userId, {});
+            await audit(tx, {
+              action: "auth.sign_in",
+              result: "refused",
+              errorCode,
+              actor: { username: username ?? `oidc:${subject}`, clientAddress: request.clientAddress },
+              input: { method: "oidc" },
+            });
           });
           return false;
+        };
+        const roles = readOidcRoles(env);
+        if (roles) {
+          if (!username) return refuse("no_console_username");
+          const existing = await findOidcUser(subject, username, true);
+          if (existing?.disabled) return refuse("disabled");
+          const role = roleFromClaims(roles, claims);
+          if (!role) return refuse("not_in_console_group", existing?.id);
+          const displayName = typeof claims.name === "string" ? claims.name.slice(0, 200) : null;
+          await provisionedUser(
+            db.sql,
+            { username, role, displayName, source: { kind: "identity provider", oidcSubject: subject } },
+            existing,
+          );
+          return true;
         }
+        const row = await findOidcUser(subject, username ?? "");
+        if (!row) return refuse("no_console_account");
         return true;
       },
       async jwt({ token, user, account }) {

@@ -1,8 +1,9 @@
 import { audit } from "../audit/log";
 import type { ConsoleExecutor, SqlDriver } from "../db/driver";
 import { logAnonymousRefusal } from "../log";
-import { insertUser, updateUser } from "../users/store";
-import { type LdapOutcome, ldapAuthenticate, readLdapConfig } from "./ldap";
+import { provisionedUser } from "../users/provision";
+import { updateUser } from "../users/store";
+import { ldapAuthenticate, readLdapConfig } from "./ldap";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
 import { openSession } from "./sessions";
@@ -78,7 +79,13 @@ export async function signInWithPassword(
   const outcome = ldap ? await ldapAuthenticate(ldap, username, password) : null;
   if (outcome?.kind === "member") {
     if (user?.disabledAt) return refuse("disabled", "ldap");
-    return openSignedIn(db, attempt.id, await directoryUser(db, username, outcome, user), request, "ldap");
+    const person = {
+      username,
+      role: outcome.role,
+      displayName: outcome.displayName,
+      source: { kind: "directory" as const, directoryDn: outcome.dn },
+    };
+    return openSignedIn(db, attempt.id, await provisionedUser(db, person, user), request, "ldap");
   }
   if (outcome?.kind === "no_group") {
     // Taken out of every console group: their sessions end now, and they may not sign in.
@@ -117,47 +124,6 @@ export async function signInWithPassword(
   const upgraded = user.passwordHash && needsRehash(user.passwordHash) ? await hashPassword(password) : null;
   return openSignedIn(db, attempt.id, { id: user.id, username: user.username, role: user.role }, request, "password", async (tx) => {
     if (upgraded) await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.passwordHash, upgraded]);
-  });
-}
-
-/** The console user of a directory member: made on their first sign-in, their role and name kept as the directory says. */
-async function directoryUser(
-  db: SqlDriver,
-  username: string,
-  member: Extract<LdapOutcome, { kind: "member" }>,
-  existing: { id: number; role: string; directoryDn: string | null } | null,
-): Promise<{ id: number; username: string; role: Role }> {
-  return db.transaction(async (tx) => {
-    if (!existing) {
-      const id = await insertUser(tx, {
-        username,
-        displayName: member.displayName,
-        role: member.role,
-        password: null,
-        directoryDn: member.dn,
-      });
-      // Made meanwhile by a parallel sign-in: that one's row is this person's too.
-      const row = id ? { id } : await tx.prisma.user.findUniqueOrThrow({ where: { username }, select: { id: true } });
-      await audit(tx, {
-        action: "user.create",
-        result: "ok",
-        actor: { username: "directory", clientAddress: null },
-        input: { userId: row.id, username, role: member.role, directoryDn: member.dn },
-      });
-      return { id: row.id, username, role: member.role };
-    }
-    if (existing.role !== member.role || existing.directoryDn !== member.dn) {
-      // A new role ends the sessions opened under the old one.
-      await updateUser(tx, existing.id, { role: member.role });
-      await tx.prisma.user.update({ where: { id: existing.id }, data: { directoryDn: member.dn }, select: { id: true } });
-      await audit(tx, {
-        action: "user.set_role",
-        result: "ok",
-        actor: { username: "directory", clientAddress: null },
-        input: { userId: existing.id, role: member.role, was: existing.role, directoryDn: member.dn },
-      });
-    }
-    return { id: existing.id, username, role: member.role };
   });
 }
 

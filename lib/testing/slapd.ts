@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Attribute, Change, Client } from "ldapts";
 import type { Role } from "../auth/roles";
+import { freePort } from "./free-port";
 
 /**
  * A real OpenLDAP server (Debian's slapd) for the tests: a throw-away directory on a loopback port
@@ -28,17 +28,6 @@ export interface Person {
   password: string;
   name: string;
   groups: Role[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function ldif(people: Person[]): string {

@@ -17,7 +17,7 @@ export interface UserRecord {
 
 export async function insertUser(
   db: ConsoleExecutor,
-  input: { username: string; displayName?: string | null; role: Role; password: string | null; directoryDn?: string },
+  input: { username: string; displayName?: string | null; role: Role; password: string | null; directoryDn?: string; oidcSubject?: string },
 ): Promise<number> {
   const hash = input.password === null ? null : await hashPassword(input.password);
   // ON CONFLICT DO NOTHING: a name taken meanwhile does not abort the caller's transaction.

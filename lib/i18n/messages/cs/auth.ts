@@ -16,6 +16,9 @@ export const auth: Catalog<typeof en> = {
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
+      OAuthSignin:
+        "Služba jednotného přihlášení není dostupná, takže se přes ni teď přihlásit nelze. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
+      OAuthCallback: "Služba jednotného přihlášení přihlášení nedokončila. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
       DirectoryUnavailable:
         "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit. Zkuste to za chvíli; účty vedené jen v konzoli se přihlásit mohou.",
       NoConsoleGroup:

@@ -13,6 +13,10 @@ export const auth = {
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
+      OAuthSignin:
+        "The single sign-on service cannot be reached, so you cannot sign in through it now. Try again in a moment; sign-in with a user name and password still works.",
+      OAuthCallback:
+        "The single sign-on service did not complete the sign-in. Try again in a moment; sign-in with a user name and password still works.",
       DirectoryUnavailable:
         "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked. Try again in a moment; console-only accounts can still sign in.",
       NoConsoleGroup:
