@@ -49,6 +49,9 @@ test("a directory member signs in with the directory password and gets the role 
   // The directory user appears among the console's users, made by the directory.
   await second.goto("/admin/users");
   await expect(second.getByRole("row", { name: /dana/ })).toContainText("admin");
+  await expect(second.getByRole("row", { name: /dana/ })).toContainText("directory (LDAP)");
+  // Its password is the directory's: there is no console password to set.
+  await expect(second.getByRole("row", { name: /dana/ }).getByRole("button", { name: "Set password" })).toHaveCount(0);
   await second.goto("/audit?action=user.set_role");
   await expect(second.getByRole("row", { name: /directory/ }).first()).toBeVisible();
   await second.close();

@@ -21,6 +21,7 @@ export interface UserRow {
   disabled: boolean;
   openSessions: number;
   lastSeen: string;
+  source: "console" | "directory" | "identity provider";
 }
 
 /** The role choices: the role's key is what the form sends, its name in the page's language what people see. */
@@ -106,21 +107,23 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
           {t("signOutEverywhere")}
         </button>
       </ActionForm>
-      <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
-        <input type="hidden" name="userId" value={user.id} />
-        <input
-          name="password"
-          type="password"
-          required
-          minLength={MIN_PASSWORD_LENGTH}
-          placeholder={t("newPassword")}
-          aria-label={t("newPasswordFor", name)}
-          autoComplete="new-password"
-        />
-        <button type="submit" className="secondary">
-          {t("setPassword")}
-        </button>
-      </ActionForm>
+      {user.source !== "directory" && (
+        <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
+          <input type="hidden" name="userId" value={user.id} />
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={MIN_PASSWORD_LENGTH}
+            placeholder={t("newPassword")}
+            aria-label={t("newPasswordFor", name)}
+            autoComplete="new-password"
+          />
+          <button type="submit" className="secondary">
+            {t("setPassword")}
+          </button>
+        </ActionForm>
+      )}
     </div>
   );
 }

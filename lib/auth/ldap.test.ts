@@ -3,7 +3,9 @@ import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
 import { personDn, type Slapd, startSlapd } from "../testing/slapd";
+import { listUsers, setUserPassword } from "../users/admin";
 import { insertUser } from "../users/store";
 import { readLdapConfig } from "./ldap";
 import { validateSession } from "./sessions";
@@ -91,6 +93,18 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
     expect(await signIn("ada", "wrong")).toEqual({ ok: false, reason: "invalid" });
     expect(await signIn("ada", "")).toEqual({ ok: false, reason: "invalid" });
     expect(await lastAudit("ada")).toMatchObject({ result: "refused", errorCode: "unknown_user" });
+  });
+
+  it("shows a directory account as the directory's on the users page, and refuses to give it a console password", async () => {
+    const admin = { ...(await signedInAs(db, "admin")), db };
+    const users = await actAs(admin, () => listUsers());
+    expect(users.find((u) => u.username === "ada")).toMatchObject({ source: "directory" });
+    expect(users.find((u) => u.username === "local")).toMatchObject({ source: "console" });
+    const ada = await userRow("ada");
+    await expect(actAs(admin, () => setUserPassword({ userId: ada?.id, password: "a strong new console password 42" }))).rejects.toThrow(
+      /signs in with the directory's password/,
+    );
+    expect((await userRow("ada"))?.passwordHash).toBeNull();
   });
 
   it("finds people by a search as a service account too", async () => {

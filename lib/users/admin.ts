@@ -111,6 +111,8 @@ export function forceSignOut(input: unknown): Promise<{ message: Message }> {
 export function setUserPassword(input: unknown): Promise<{ message: Message }> {
   return change("user.set_password", setPasswordSchema, input, async (tx, data) => {
     const user = await existingUser(tx, data.userId);
+    // The directory checks their password; a console one would never be asked for.
+    if (user.directory) throw new InputError(msg("users.directoryPassword", { username: user.username }));
     await acceptablePassword(data.password, [user.username, user.displayName]);
     await updateUser(tx, user.id, { password: data.password });
     return { message: msg("users.passwordSet", { username: user.username }), userId: user.id };

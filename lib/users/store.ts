@@ -13,6 +13,8 @@ export interface UserRecord {
   createdAt: string;
   openSessions: number;
   lastSeen: string | null;
+  /** Who vouches for the account at sign-in: the console's own password, the directory, or the identity provider. */
+  source: "console" | "directory" | "identity provider";
 }
 
 export async function insertUser(
@@ -40,10 +42,18 @@ export async function insertUser(
 export async function findUser(
   db: ConsoleExecutor,
   id: number,
-): Promise<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean } | null> {
+): Promise<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean; directory: boolean } | null> {
   // FOR UPDATE: the change that read the user holds it until it commits (Prisma's models do not lock).
-  const [row] = await db.query<{ id: number; username: string; displayName: string | null; role: Role; disabled: boolean }>(
-    `SELECT id, username, display_name AS "displayName", role, disabled_at IS NOT NULL AS disabled FROM console.users WHERE id = $1 FOR UPDATE`,
+  const [row] = await db.query<{
+    id: number;
+    username: string;
+    displayName: string | null;
+    role: Role;
+    disabled: boolean;
+    directory: boolean;
+  }>(
+    `SELECT id, username, display_name AS "displayName", role, disabled_at IS NOT NULL AS disabled, directory_dn IS NOT NULL AS directory
+       FROM console.users WHERE id = $1 FOR UPDATE`,
     [id],
   );
   return row ?? null;
@@ -95,8 +105,11 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     created_at: Date;
     open_sessions: number;
     last_seen: Date | null;
+    source: UserRecord["source"];
   }>(
     `SELECT u.id, u.username, u.display_name, u.role, u.disabled_at IS NOT NULL AS disabled, u.created_at,
+            CASE WHEN u.directory_dn IS NOT NULL THEN 'directory' WHEN u.oidc_subject IS NOT NULL THEN 'identity provider'
+                 ELSE 'console' END AS source,
             (SELECT count(*)::int FROM console.sessions s WHERE s.user_id = u.id AND s.ended_at IS NULL
                 AND s.session_version = u.session_version) AS open_sessions,
             (SELECT max(s.last_seen_at) FROM console.sessions s WHERE s.user_id = u.id) AS last_seen
@@ -111,5 +124,6 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     createdAt: r.created_at.toISOString(),
     openSessions: r.open_sessions,
     lastSeen: r.last_seen?.toISOString() ?? null,
+    source: r.source,
   }));
 }

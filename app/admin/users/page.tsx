@@ -43,6 +43,7 @@ export default async function UsersPage() {
               <td data-label={t("users.columns.user")}>
                 <strong>{user.username}</strong>
                 {user.displayName && <div className="muted">{user.displayName}</div>}
+                <div className="muted">{t(`users.source.${user.source}`)}</div>
               </td>
               <td data-label={t("users.columns.role")}>{isRole(user.role) ? tc(`roles.${user.role}`) : user.role}</td>
               <td data-label={t("users.columns.status")}>

@@ -47,6 +47,11 @@ export const admin: Catalog<typeof en> = {
       lastSeen: "Naposledy aktivní",
       actions: "Akce",
     },
+    source: {
+      console: "heslo konzole",
+      directory: "adresář (LDAP): jeho skupiny určí roli při každém přihlášení",
+      "identity provider": "jednotné přihlášení",
+    },
     disabled: "deaktivován",
     active: "aktivní",
     sessions: "{count, plural, one {# otevřená relace} few {# otevřené relace} other {# otevřených relací}}",

@@ -125,6 +125,7 @@ export const server: Catalog<typeof en> = {
     passwordTooLong: "Heslo smí mít nejvýše {max, plural, one {# znak} few {# znaky} other {# znaků}}.",
     nameTooLong: "Jméno smí mít nejvýše {max, plural, one {# znak} few {# znaky} other {# znaků}}.",
     noUser: "Uživatel s ID {id} neexistuje.",
+    directoryPassword: "{username} se přihlašuje heslem z adresáře (LDAP): heslo konzole by se nikdy nepoužilo. Změňte ho v adresáři.",
     lastAdmin: "Toto je poslední aktivní správce; nejdřív udělejte správcem jiného uživatele.",
     taken: "Uživatelské jméno {username} je obsazené.",
     created: "Uživatel {username} ({role}) byl přidán.",

@@ -46,6 +46,12 @@ export const admin = {
     },
     disabled: "disabled",
     active: "active",
+    /** How the account signs in. */
+    source: {
+      console: "console password",
+      directory: "directory (LDAP): its groups set the role at each sign-in",
+      "identity provider": "single sign-on",
+    },
     sessions: "{count, plural, one {# open session} other {# open sessions}}",
     actions: {
       roleOf: "Role of {user}",

@@ -124,6 +124,8 @@ export const server = {
     passwordTooLong: "Passwords have at most {max, plural, other {# characters}}.",
     nameTooLong: "Names have at most {max, plural, other {# characters}}.",
     noUser: "There is no user with id {id}.",
+    directoryPassword:
+      "{username} signs in with the directory's password (LDAP): a console password would never be asked for. Change it in the directory.",
     lastAdmin: "This is the last active admin; make another user admin first.",
     taken: "The user name {username} is taken.",
     created: "User {username} ({role}) was added.",
