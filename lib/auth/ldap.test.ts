@@ -4,7 +4,7 @@ import { StartupError } from "../db/errors";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { personDn, type Slapd, startSlapd } from "../testing/slapd";
+import { personDn, type Slapd, startSlapd, strangerCa } from "../testing/slapd";
 import { listUsers, setUserPassword } from "../users/admin";
 import { insertUser } from "../users/store";
 import { readLdapConfig } from "./ldap";
@@ -159,5 +159,47 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
       await slapd.start();
     }
     expect(await signIn("ada", "ada's directory password")).toMatchObject({ ok: true });
+  });
+});
+
+describe("sign-in through a directory over TLS (ldaps:// and StartTLS)", () => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let slapd: Slapd;
+  const [pglite] = testBackends();
+
+  beforeAll(async () => {
+    ({ db, drop } = await pglite.create());
+    await migrate(db.direct);
+    slapd = await startSlapd([{ uid: "tina", password: "tina's directory password", name: "Tina", groups: ["support"] }], { tls: true });
+  });
+  afterAll(async () => {
+    await slapd?.remove();
+    await drop?.();
+  });
+  afterEach(() => vi.unstubAllEnvs());
+  const signIn = (env: Record<string, string>) => {
+    for (const [key, value] of Object.entries({ ...slapd.env, ...env })) vi.stubEnv(key, value);
+    return signInWithPassword(db.sql, "tina", "tina's directory password", from());
+  };
+
+  it("signs in over ldaps:// and over StartTLS when the directory's certificate is signed by LDAP_CA_FILE", async () => {
+    expect(await signIn({ LDAP_URL: slapd.info.ldapsUrl as string, LDAP_CA_FILE: slapd.caFile })).toMatchObject({
+      ok: true,
+      user: { role: "support" },
+    });
+    expect(await signIn({ LDAP_STARTTLS: "true", LDAP_CA_FILE: slapd.caFile })).toMatchObject({ ok: true });
+  });
+
+  it("refuses a directory whose certificate another CA signed: the password never travels", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const stranger = strangerCa();
+    expect(await signIn({ LDAP_URL: slapd.info.ldapsUrl as string, LDAP_CA_FILE: stranger })).toEqual({
+      ok: false,
+      reason: "directory_unavailable",
+    });
+    expect(await signIn({ LDAP_STARTTLS: "true", LDAP_CA_FILE: stranger })).toEqual({ ok: false, reason: "directory_unavailable" });
+    expect(log).toHaveBeenCalledWith(expect.stringMatching(/unavailable at sign-in of tina: .*certificate/i));
+    log.mockRestore();
   });
 });

@@ -121,11 +121,13 @@ export async function ldapAuthenticate(config: LdapConfig, username: string, pas
     url: config.url,
     timeout: config.timeoutMs,
     connectTimeout: config.timeoutMs,
-    tlsOptions: config.ca ? { ca: config.ca } : undefined,
+    // For ldaps:// only: ldapts's StartTLS fails when the client holds TLS options of its own.
+    tlsOptions: config.ca && config.url.startsWith("ldaps:") ? { ca: config.ca } : undefined,
   });
   let dn: string | null = null;
   try {
-    if (config.startTls) await client.startTLS(config.ca ? { ca: config.ca } : {});
+    // The certificate is checked against the URL's host (ldapts would check "localhost").
+    if (config.startTls) await client.startTLS({ ...(config.ca ? { ca: config.ca } : {}), host: new URL(config.url).hostname });
     if (config.userDn) dn = config.userDn.replaceAll("{username}", username);
     else if (config.search) {
       if (config.search.bindDn) await client.bind(config.search.bindDn, config.search.bindPassword ?? "");

@@ -55,6 +55,8 @@ function ldif(people: Person[]): string {
 /** Where a running test directory is, for another process (the end-to-end specs) to control it. */
 export interface SlapdInfo {
   url: string;
+  /** ldaps:// beside ldap:// (which also offers StartTLS), when started with TLS. */
+  ldapsUrl?: string;
   conf: string;
   pidfile: string;
 }
@@ -85,7 +87,8 @@ export function slapdControl(info: SlapdInfo) {
     info,
     async start() {
       if (running()) return;
-      const started = spawnSync(SLAPD, ["-f", info.conf, "-h", `${info.url}/`], { encoding: "utf8" });
+      const urls = [`${info.url}/`, ...(info.ldapsUrl ? [`${info.ldapsUrl}/`] : [])].join(" ");
+      const started = spawnSync(SLAPD, ["-f", info.conf, "-h", urls], { encoding: "utf8" });
       if (started.status !== 0) throw new Error(`slapd did not start: ${started.stderr}`);
       for (let attempt = 0; !(await answers()); attempt++) {
         if (attempt > 100) throw new Error(`slapd does not answer on ${info.url}`);
@@ -123,6 +126,8 @@ export function slapdControl(info: SlapdInfo) {
 export interface Slapd {
   url: string;
   info: SlapdInfo;
+  /** With TLS: the PEM file of the CA that signed the directory's certificate. */
+  caFile: string;
   /** The environment that points the console at this directory (direct bind by DN template). */
   env: Record<string, string>;
   /** The same, finding people by a search as the service account. */
@@ -134,7 +139,64 @@ export interface Slapd {
 }
 
 /** Starts slapd with `people` in its directory. */
-export async function startSlapd(people: Person[]): Promise<Slapd> {
+/**
+ * A throw-away CA and a certificate it signs for 127.0.0.1, made with openssl in `dir`: ca.pem,
+ * server.pem, server.key.
+ */
+function makeCertificates(dir: string): void {
+  const run = (args: string[]) => {
+    const result = spawnSync("openssl", args, { cwd: dir, encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`openssl ${args[0]} failed: ${result.stderr}`);
+  };
+  run([
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=Test registry CA",
+  ]);
+  run(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"]);
+  writeFileSync(path.join(dir, "ext.cnf"), "subjectAltName=IP:127.0.0.1\n");
+  run([
+    "x509",
+    "-req",
+    "-in",
+    "server.csr",
+    "-CA",
+    "ca.pem",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "server.pem",
+    "-days",
+    "2",
+    "-extfile",
+    "ext.cnf",
+  ]);
+}
+
+/** A CA certificate (PEM file) that signed nothing the test directory presents. */
+export function strangerCa(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "rsc-ca-"));
+  const result = spawnSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Another CA"],
+    { cwd: dir, encoding: "utf8" },
+  );
+  if (result.status !== 0) throw new Error(`openssl failed: ${result.stderr}`);
+  return path.join(dir, "ca.pem");
+}
+
+export async function startSlapd(people: Person[], options: { tls?: boolean } = {}): Promise<Slapd> {
   if (!slapdAvailable())
     throw new Error(`${SLAPD} is missing: the directory sign-in tests need OpenLDAP's server (Debian: apt-get install slapd)`);
   const dir = mkdtempSync(path.join(tmpdir(), "rsc-slapd-"));
@@ -154,16 +216,29 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
       `rootdn "${ROOT_DN}"`,
       `rootpw ${ROOT_PASSWORD}`,
       `directory ${data}`,
+      ...(options.tls
+        ? [
+            `TLSCACertificateFile ${path.join(dir, "ca.pem")}`,
+            `TLSCertificateFile ${path.join(dir, "server.pem")}`,
+            `TLSCertificateKeyFile ${path.join(dir, "server.key")}`,
+          ]
+        : []),
       // Passwords are readable by no one but the entry itself (for its bind); the rest by anyone bound.
       "access to attrs=userPassword by self write by anonymous auth by * none",
       "access to * by users read by * none",
       "",
     ].join("\n"),
   );
+  if (options.tls) makeCertificates(dir);
   const load = spawnSync("/usr/sbin/slapadd", ["-f", conf], { input: ldif(people), encoding: "utf8" });
   if (load.status !== 0) throw new Error(`slapadd failed: ${load.stderr}`);
   const port = await freePort();
-  const control = slapdControl({ url: `ldap://127.0.0.1:${port}`, conf, pidfile: path.join(dir, "slapd.pid") });
+  const control = slapdControl({
+    url: `ldap://127.0.0.1:${port}`,
+    ldapsUrl: options.tls ? `ldaps://127.0.0.1:${await freePort()}` : undefined,
+    conf,
+    pidfile: path.join(dir, "slapd.pid"),
+  });
   await control.start();
   // A test process that ends without stopping it does not leave it running.
   const kill = () => {
@@ -188,6 +263,7 @@ export async function startSlapd(people: Person[]): Promise<Slapd> {
       LDAP_TIMEOUT_MS: "2000",
     },
     info: control.info,
+    caFile: path.join(dir, "ca.pem"),
     setGroups: control.setGroups,
     stop: control.stop,
     start: control.start,
