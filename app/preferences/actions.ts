@@ -1,8 +1,10 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
 import { changeOwnPassword } from "@/lib/users/own-password";
 import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";
+import { confirmSecondFactor, startSecondFactor } from "@/lib/users/second-factor";
 
 // The signed-in person's own settings; the data-access layer checks the session.
 
@@ -28,4 +30,20 @@ export async function setHiddenColumnsAction(_previous: ActionResult | null, for
     const { message } = await setOwnHiddenColumns({ table: form.get("table") ?? undefined, hidden: form.getAll("hidden").map(String) });
     return { message };
   });
+}
+
+// Two-step sign-in on /preferences: start (a new key for the app), then confirm with a code.
+export async function startSecondFactorAction(_previous: ActionResult | null, _form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() => startSecondFactor());
+  revalidatePath("/preferences");
+  return result;
+}
+
+export async function confirmSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(async () => {
+    const { message } = await confirmSecondFactor({ code: form.get("code") ?? undefined });
+    return { message };
+  });
+  revalidatePath("/preferences");
+  return result;
 }

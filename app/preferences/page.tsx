@@ -1,16 +1,21 @@
 import type { Metadata } from "next";
 import { OwnPasswordForm } from "@/components/users/own-password-form";
+import { SecondFactorPanel } from "@/components/users/second-factor-panel";
 import { forPage } from "@/lib/auth/page";
+import { secondFactorPolicy } from "@/lib/auth/second-factor";
 import { getTranslations } from "@/lib/i18n/server";
 import { ownAccount } from "@/lib/users/own-password";
+import { ownSecondFactor } from "@/lib/users/second-factor";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("auth");
   return { title: t("account.title") };
 }
 
-export default async function PreferencesPage() {
+export default async function PreferencesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const account = await forPage(() => ownAccount());
+  const factor = await forPage(() => ownSecondFactor());
+  const required = (await searchParams).enrol === "required" || (account.role === "admin" && secondFactorPolicy() === "admins");
   const t = await getTranslations("auth.account");
   const tc = await getTranslations("common");
   return (
@@ -31,6 +36,7 @@ export default async function PreferencesPage() {
           <p>{t("password.noPassword")}</p>
         )}
       </section>
+      <SecondFactorPanel factor={factor} required={required} />
     </>
   );
 }

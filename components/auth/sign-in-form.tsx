@@ -13,6 +13,8 @@ const KNOWN_ERRORS = [
   "NoConsoleGroup",
   "OAuthSignin",
   "OAuthCallback",
+  "SecondFactorRequired",
+  "SecondFactorWrong",
 ] as const;
 type KnownError = (typeof KNOWN_ERRORS)[number];
 
@@ -40,6 +42,8 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
   // The error's code, translated when shown (the page's language may change while it is shown).
   const [error, setError] = useState<string | null>(initialError || null);
   const [pending, setPending] = useState(false);
+  // Asked once the password was right and the account has a second factor.
+  const [askCode, setAskCode] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,10 +53,12 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
     const result = await signIn("credentials", {
       username: String(form.get("username") ?? ""),
       password: String(form.get("password") ?? ""),
+      code: String(form.get("code") ?? ""),
       redirect: false,
     });
     setPending(false);
     if (!result || result.error) {
+      if (result?.error === "SecondFactorRequired" || result?.error === "SecondFactorWrong") setAskCode(true);
       setError(result?.error ?? "");
       return;
     }
@@ -71,6 +77,21 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
         {t("password")}
         <input name="password" type="password" autoComplete="current-password" required maxLength={200} />
       </label>
+      {askCode && (
+        <label>
+          {t("code")}
+          <input
+            name="code"
+            inputMode="text"
+            autoComplete="one-time-code"
+            required
+            maxLength={40}
+            // biome-ignore lint/a11y/noAutofocus: the code is what the person types next, right after the password was accepted
+            autoFocus
+          />
+          <span className="muted">{t("codeHint")}</span>
+        </label>
+      )}
       {error !== null && (
         <p className="form-error" role="alert">
           {errorText(error)}

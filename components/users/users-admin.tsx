@@ -5,6 +5,7 @@ import {
   disableUserAction,
   enableUserAction,
   forceSignOutAction,
+  resetSecondFactorAction,
   setUserPasswordAction,
   setUserRoleAction,
 } from "@/app/admin/users/actions";
@@ -22,6 +23,7 @@ export interface UserRow {
   openSessions: number;
   lastSeen: string;
   source: "console" | "directory" | "identity provider";
+  secondFactor: boolean;
 }
 
 /** The role choices: the role's key is what the form sends, its name in the page's language what people see. */
@@ -107,6 +109,14 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
           {t("signOutEverywhere")}
         </button>
       </ActionForm>
+      {user.secondFactor && (
+        <ActionForm action={resetSecondFactorAction} confirm={t("confirmResetSecondFactor", name)}>
+          <input type="hidden" name="userId" value={user.id} />
+          <button type="submit" className="secondary">
+            {t("resetSecondFactor")}
+          </button>
+        </ActionForm>
+      )}
       {user.source !== "directory" && (
         <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
           <input type="hidden" name="userId" value={user.id} />

@@ -5,6 +5,7 @@ import type { Message } from "../i18n/message";
 import { logAnonymousRefusal } from "../log";
 import { currentRequest, requestDatabase } from "./request-context";
 import { type Permission, roleAllows } from "./roles";
+import { secondFactorPolicy } from "./second-factor";
 import { type Actor, validateSession } from "./sessions";
 
 /**
@@ -18,6 +19,8 @@ export class AccessError extends Error {
     readonly code: "unauthenticated" | "forbidden",
     message: string,
     readonly text: Message | string = message,
+    /** Refused until the person sets up two-step sign-in (SECOND_FACTOR=admins). */
+    readonly enrolFirst = false,
   ) {
     super(message);
   }
@@ -74,6 +77,16 @@ export async function authorize(permission: Permission, attempted: string): Prom
     throw new AccessError(401, "unauthenticated", "Sign in to use the console; your session may have ended.", {
       key: "common.errors.unauthenticated",
     });
+  }
+  // SECOND_FACTOR=admins: an administrator without two-step sign-in may only see to their own account.
+  if (actor.role === "admin" && !actor.secondFactor && !permission.startsWith("self.") && secondFactorPolicy() === "admins") {
+    throw new AccessError(
+      403,
+      "forbidden",
+      "Set up two-step sign-in first: administrators need it here.",
+      { key: "common.errors.secondFactorFirst" },
+      true,
+    );
   }
   if (!roleAllows(actor.role, permission)) {
     await audit(db.sql, { action: "access.denied", result: "refused", errorCode: "forbidden", actor, input: { attempted, permission } });

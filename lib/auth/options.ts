@@ -64,7 +64,11 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
       CredentialsProvider({
         id: "credentials",
         name: "User name and password",
-        credentials: { username: { label: "User name", type: "text" }, password: { label: "Password", type: "password" } },
+        credentials: {
+          username: { label: "User name", type: "text" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Code", type: "text" },
+        },
         async authorize(credentials) {
           const db = await requestDatabase();
           const request = await currentRequest();
@@ -73,12 +77,15 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
             String(credentials?.username ?? ""),
             String(credentials?.password ?? ""),
             request,
+            { code: typeof credentials?.code === "string" ? credentials.code.slice(0, 40) : undefined },
           );
           if (!result.ok) {
             // Raised inside authorize(), next-auth hands the message to the sign-in form as `error`.
             if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
             if (result.reason === "directory_unavailable") throw new Error("DirectoryUnavailable");
             if (result.reason === "no_console_group") throw new Error("NoConsoleGroup");
+            if (result.reason === "second_factor_required") throw new Error("SecondFactorRequired");
+            if (result.reason === "second_factor_wrong") throw new Error("SecondFactorWrong");
             return null;
           }
           return { id: String(result.user.userId), name: result.user.username, sid: result.user.sessionId };

@@ -1,6 +1,7 @@
 import "server-only";
 import { forbidden, redirect, unauthorized } from "next/navigation";
 import { answerTo } from "../actions/answer";
+import { AccessError } from "./guard";
 
 /** The page being rendered (set by proxy.ts), to come back to; null outside a request. */
 async function currentPath(): Promise<string | null> {
@@ -21,6 +22,7 @@ export async function forPage<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (error instanceof AccessError && error.enrolFirst) redirect("/preferences?enrol=required");
     const answer = answerTo(error);
     if (answer.code === "unauthenticated") unauthorized();
     if (answer.code === "forbidden") forbidden();

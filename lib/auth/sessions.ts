@@ -17,6 +17,8 @@ export interface Actor {
   clientAddress: string | null;
   /** The language the person chose in the console; null or absent: not chosen, the browser's decides. */
   locale?: Locale | null;
+  /** Whether the person has two-step sign-in on (SECOND_FACTOR=admins requires it of administrators). */
+  secondFactor?: boolean;
 }
 
 export type SessionEnd = "signed_out" | "idle" | "expired" | "disabled" | "revoked";
@@ -53,7 +55,18 @@ export async function validateSession(
 ): Promise<{ actor: Omit<Actor, "clientAddress"> } | { ended: SessionEnd | "unknown" }> {
   const row = await db.prisma.session.findUnique({
     where: { id: sessionId },
-    include: { user: { select: { username: true, role: true, disabledAt: true, sessionVersion: true, locale: true } } },
+    include: {
+      user: {
+        select: {
+          username: true,
+          role: true,
+          disabledAt: true,
+          sessionVersion: true,
+          locale: true,
+          secondFactor: { select: { confirmedAt: true } },
+        },
+      },
+    },
   });
   if (!row) return { ended: "unknown" };
   if (row.endedAt) return { ended: "signed_out" };
@@ -81,6 +94,7 @@ export async function validateSession(
       role: row.user.role,
       sessionId: row.id,
       locale: isLocale(row.user.locale) ? row.user.locale : null,
+      secondFactor: Boolean(row.user.secondFactor?.confirmedAt),
     },
   };
 }

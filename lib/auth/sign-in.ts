@@ -6,6 +6,7 @@ import { updateUser } from "../users/store";
 import { ldapAuthenticate, readLdapConfig } from "./ldap";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
+import { checkSecondFactor } from "./second-factor";
 import { openSession } from "./sessions";
 import { forgetOldFailures, reserveAttempt, settleAttempt } from "./throttle";
 import type { ThrottleScope } from "./throttled-code";
@@ -19,7 +20,7 @@ export interface SignedIn {
 
 export type SignInResult =
   | { ok: true; user: SignedIn }
-  | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" }
+  | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" | "second_factor_required" | "second_factor_wrong" }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
 export function normalizeUsername(typed: string): string {
@@ -38,7 +39,7 @@ export async function signInWithPassword(
   typedUsername: string,
   password: string,
   request: { clientAddress: string | null; userAgent: string | null },
-  options: { at?: Date } = {},
+  options: { at?: Date; code?: string } = {},
 ): Promise<SignInResult> {
   const username = normalizeUsername(typedUsername);
   const who = { username: username || "(empty)", clientAddress: request.clientAddress };
@@ -65,13 +66,26 @@ export async function signInWithPassword(
   });
   // A refusal counts as a guess against the limits, except when no password was wrong: the directory
   // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
-  const refuse = async (problem: string, method: string, reason: "invalid" | "directory_unavailable" | "no_console_group" = "invalid") => {
+  type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" }>["reason"];
+  const refuse = async (problem: string, method: string, reason: Refusal = "invalid") => {
     await db.transaction(async (tx) => {
-      if (reason !== "invalid") await settleAttempt(tx, attempt.id);
+      if (reason !== "invalid" && reason !== "second_factor_wrong") await settleAttempt(tx, attempt.id);
       await forgetOldFailures(tx);
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem, actor: who, input: { method } });
     });
     return { ok: false as const, reason };
+  };
+
+  // The password (or the directory) said yes: a person with a second factor also gives its code.
+  const secondFactorThen = async (
+    signedIn: { id: number; username: string; role: Role },
+    method: "password" | "ldap",
+    more?: (tx: ConsoleExecutor) => Promise<void>,
+  ) => {
+    const check = await db.transaction((tx) => checkSecondFactor(tx, signedIn.id, options.code));
+    if (check === "missing") return refuse("second_factor_required", method, "second_factor_required");
+    if (check === "wrong") return refuse("wrong_second_factor", method, "second_factor_wrong");
+    return openSignedIn(db, attempt.id, signedIn, request, method, more, check === "none" ? undefined : check);
   };
 
   // The registry's directory first, when there is one (lib/auth/ldap.ts).
@@ -85,7 +99,7 @@ export async function signInWithPassword(
       displayName: outcome.displayName,
       source: { kind: "directory" as const, directoryDn: outcome.dn },
     };
-    return openSignedIn(db, attempt.id, await provisionedUser(db, person, user), request, "ldap");
+    return secondFactorThen(await provisionedUser(db, person, user), "ldap");
   }
   if (outcome?.kind === "no_group") {
     // Taken out of every console group: their sessions end now, and they may not sign in.
@@ -122,7 +136,7 @@ export async function signInWithPassword(
   // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd
   // byte) is replaced while the password is at hand.
   const upgraded = user.passwordHash && needsRehash(user.passwordHash) ? await hashPassword(password) : null;
-  return openSignedIn(db, attempt.id, { id: user.id, username: user.username, role: user.role }, request, "password", async (tx) => {
+  return secondFactorThen({ id: user.id, username: user.username, role: user.role }, "password", async (tx) => {
     if (upgraded) await tx.query("SELECT console.user_set_password_hash($1, $3, $2)", [user.id, user.passwordHash, upgraded]);
   });
 }
@@ -135,6 +149,7 @@ async function openSignedIn(
   request: { clientAddress: string | null; userAgent: string | null },
   method: "password" | "ldap",
   more: (tx: ConsoleExecutor) => Promise<void> = async () => {},
+  secondFactor?: "totp" | "recovery",
 ): Promise<SignInResult> {
   const sessionId = await db.transaction(async (tx) => {
     await settleAttempt(tx, attemptId);
@@ -144,7 +159,7 @@ async function openSignedIn(
       action: "auth.sign_in",
       result: "ok",
       actor: { userId: user.id, username: user.username, role: user.role, sessionId: id, clientAddress: request.clientAddress },
-      input: { method },
+      input: { method, ...(secondFactor ? { secondFactor } : {}) },
     });
     return id;
   });

@@ -15,6 +15,8 @@ export interface UserRecord {
   lastSeen: string | null;
   /** Who vouches for the account at sign-in: the console's own password, the directory, or the identity provider. */
   source: "console" | "directory" | "identity provider";
+  /** Whether two-step sign-in is on. */
+  secondFactor: boolean;
 }
 
 export async function insertUser(
@@ -106,10 +108,12 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     open_sessions: number;
     last_seen: Date | null;
     source: UserRecord["source"];
+    second_factor: boolean;
   }>(
     `SELECT u.id, u.username, u.display_name, u.role, u.disabled_at IS NOT NULL AS disabled, u.created_at,
             CASE WHEN u.directory_dn IS NOT NULL THEN 'directory' WHEN u.oidc_subject IS NOT NULL THEN 'identity provider'
                  ELSE 'console' END AS source,
+            EXISTS (SELECT 1 FROM console.second_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS second_factor,
             (SELECT count(*)::int FROM console.sessions s WHERE s.user_id = u.id AND s.ended_at IS NULL
                 AND s.session_version = u.session_version) AS open_sessions,
             (SELECT max(s.last_seen_at) FROM console.sessions s WHERE s.user_id = u.id) AS last_seen
@@ -125,5 +129,6 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     openSessions: r.open_sessions,
     lastSeen: r.last_seen?.toISOString() ?? null,
     source: r.source,
+    secondFactor: r.second_factor,
   }));
 }

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
 import { createUser, disableUser, enableUser, forceSignOut, setUserPassword, setUserRole } from "@/lib/users/admin";
+import { resetSecondFactor } from "@/lib/users/second-factor";
 
 // Form posts from /admin/users. Each one goes through the data-access layer, which checks the
 // caller's session and role, validates the input and audits the outcome.
@@ -44,4 +45,8 @@ export async function forceSignOutAction(_previous: ActionResult | null, form: F
 
 export async function setUserPasswordAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(() => setUserPassword({ userId: field(form, "userId"), password: field(form, "password") }));
+}
+
+export async function resetSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(() => resetSecondFactor({ userId: field(form, "userId") }));
 }

@@ -69,6 +69,9 @@ export const admin: Catalog<typeof en> = {
       newPasswordFor: "Nové heslo pro uživatele {user}",
       setPassword: "Nastavit heslo",
       confirmPassword: "Nastavit nové heslo pro uživatele {user}?",
+      resetSecondFactor: "Zrušit dvoufázové přihlášení",
+      confirmResetSecondFactor:
+        "Zrušit dvoufázové přihlášení uživatele {user} (ztracený telefon)? Jeho relace skončí; nastaví si ho znovu.",
     },
   },
   tokens: {

@@ -13,12 +13,16 @@ export const auth: Catalog<typeof en> = {
     submit: "Přihlásit se",
     pending: "Přihlašování…",
     withSso: "Přihlásit se přes {name}",
+    code: "Kód z aplikace pro ověřování",
+    codeHint: "Šest číslic, nebo jeden z kódů pro obnovení.",
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
       OAuthSignin:
         "Služba jednotného přihlášení není dostupná, takže se přes ni teď přihlásit nelze. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
       OAuthCallback: "Služba jednotného přihlášení přihlášení nedokončila. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
+      SecondFactorRequired: "Heslo je správné. Zadejte teď kód z aplikace pro ověřování.",
+      SecondFactorWrong: "Kód je chybný nebo už byl použit. Zadejte aktuální kód z aplikace pro ověřování, nebo kód pro obnovení.",
       DirectoryUnavailable:
         "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit. Zkuste to za chvíli; účty vedené jen v konzoli se přihlásit mohou.",
       NoConsoleGroup:
@@ -38,6 +42,18 @@ export const auth: Catalog<typeof en> = {
     },
   },
   account: {
+    secondFactor: {
+      title: "Dvoufázové přihlášení",
+      required: "Správci zde potřebují dvoufázové přihlášení: nastavte si ho, abyste mohli konzoli používat.",
+      off: "Po hesle (nebo hesle z adresáře) se konzole zeptá i na kód z aplikace pro ověřování v telefonu (jakákoli aplikace TOTP).",
+      start: "Nastavit dvoufázové přihlášení",
+      scan: "Naskenujte tento kód aplikací pro ověřování, nebo do ní opište klíč. Pak zadejte šest číslic, které ukáže.",
+      qrLabel: "QR kód klíče pro aplikaci pro ověřování",
+      key: "Klíč:",
+      code: "Kód z aplikace",
+      confirm: "Zapnout dvoufázové přihlášení",
+      on: "Zapnuto od {since}. Zbývá {left, plural, one {# kód} few {# kódy} other {# kódů}} pro obnovení. Ztracený telefon? Správce ho může zrušit.",
+    },
     title: "Váš účet",
     signedInAs: "Přihlášen(a) jako {username} ({role}).",
     password: {

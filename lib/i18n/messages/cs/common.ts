@@ -58,6 +58,7 @@ export const common: Catalog<typeof en> = {
   errors: {
     unauthenticated: "Pro práci s konzolí se přihlaste; vaše relace mohla skončit.",
     forbidden: "Vaše role ({role}) k tomu nemá oprávnění.",
+    secondFactorFirst: "Nejprve si nastavte dvoufázové přihlášení: správci ho zde potřebují (Váš účet).",
     unavailable:
       "Databáze registru teď není dostupná (restartuje se nebo je přerušeno síťové spojení s ní). Nic nezůstalo napůl: každá změna se uloží buď celá, nebo vůbec. Zkuste to za chvíli znovu; znovu odeslaný formulář změnu nikdy neprovede dvakrát.",
     failed: "Změna se nezdařila a nic nebylo změněno. Zkuste to znovu nebo požádejte správce o kontrolu logu.",

@@ -116,6 +116,18 @@ export const server: Catalog<typeof en> = {
     refused: "{refused, number} z {total, number} nelze provést; nic nebylo změněno. Opravte je nebo odeberte a zkuste to znovu.",
     noticeList: "{first} {rest}",
   },
+  secondFactor: {
+    alreadyOn: "Dvoufázové přihlášení už je zapnuté. Správce ho může zrušit (ztracený telefon).",
+    started: "Přidejte klíč do aplikace pro ověřování a zadejte kód, který ukáže.",
+    codeMissing: "Zadejte kód, který ukazuje vaše aplikace pro ověřování.",
+    codeForm: "Kód má šest číslic.",
+    notStarted: "Nejprve začněte nastavovat dvoufázové přihlášení.",
+    wrongCode: "Tento kód aplikace teď neukazuje. Zkontrolujte hodiny aplikace a zadejte aktuální kód.",
+    enrolled:
+      "Dvoufázové přihlášení je zapnuté. Kódy pro obnovení, každý platí jednou, zobrazené jen teď: {codes}. Uložte je tam, kde máte hesla.",
+    noneToReset: "{username} nemá dvoufázové přihlášení, které by šlo zrušit.",
+    reset: "Dvoufázové přihlášení uživatele {username} zrušeno: jeho relace skončily a může si ho nastavit znovu.",
+  },
   users: {
     enterUsername: "Zadejte uživatelské jméno.",
     usernameForm: "Uživatelské jméno má 2–64 znaků: písmena, číslice a . _ @ - (na začátku písmeno nebo číslice).",

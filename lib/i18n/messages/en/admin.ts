@@ -67,6 +67,8 @@ export const admin = {
       newPasswordFor: "New password for {user}",
       setPassword: "Set password",
       confirmPassword: "Set a new password for {user}?",
+      resetSecondFactor: "Reset two-step sign-in",
+      confirmResetSecondFactor: "Reset the two-step sign-in of {user} (a lost phone)? Their sessions end; they set it up again.",
     },
   },
   tokens: {

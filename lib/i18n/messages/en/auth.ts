@@ -10,6 +10,8 @@ export const auth = {
     submit: "Sign in",
     pending: "Signing in…",
     withSso: "Sign in with {name}",
+    code: "Code from your authenticator app",
+    codeHint: "Six digits, or one of your recovery codes.",
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
@@ -17,6 +19,8 @@ export const auth = {
         "The single sign-on service cannot be reached, so you cannot sign in through it now. Try again in a moment; sign-in with a user name and password still works.",
       OAuthCallback:
         "The single sign-on service did not complete the sign-in. Try again in a moment; sign-in with a user name and password still works.",
+      SecondFactorRequired: "Your password is right. Now enter the code from your authenticator app.",
+      SecondFactorWrong: "That code is wrong or already used. Enter the current code from your authenticator app, or a recovery code.",
       DirectoryUnavailable:
         "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked. Try again in a moment; console-only accounts can still sign in.",
       NoConsoleGroup:
@@ -38,6 +42,18 @@ export const auth = {
   },
   /** /preferences: the signed-in person's own account. */
   account: {
+    secondFactor: {
+      title: "Two-step sign-in",
+      required: "Administrators need two-step sign-in here: set it up to use the console.",
+      off: "After your password (or directory password), the console also asks for a code from an authenticator app on your phone (any TOTP app).",
+      start: "Set up two-step sign-in",
+      scan: "Scan this code with your authenticator app, or type the key into it. Then enter the six digits it shows.",
+      qrLabel: "QR code of the key for your authenticator app",
+      key: "Key:",
+      code: "Code from the app",
+      confirm: "Turn on two-step sign-in",
+      on: "On since {since}. {left, plural, one {# recovery code} other {# recovery codes}} left. Lost your phone? An administrator can reset it.",
+    },
     title: "Your account",
     signedInAs: "Signed in as {username} ({role}).",
     password: {

@@ -56,6 +56,7 @@ export const common = {
   errors: {
     unauthenticated: "Sign in to use the console; your session may have ended.",
     forbidden: "Your role ({role}) may not do this.",
+    secondFactorFirst: "Set up two-step sign-in first: administrators need it here (Your account).",
     unavailable:
       "The registry database is unavailable right now (restarting, or the network to it is down). Nothing was half-done: every change is saved whole or not at all. Try again in a moment; a form sent again never makes its change twice.",
     failed: "The change failed and nothing was changed. Try again, or ask an administrator to check the log.",

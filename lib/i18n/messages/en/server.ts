@@ -115,6 +115,17 @@ export const server = {
     /** Two notices of a list filter one after the other (`rest` may hold more, the same way). */
     noticeList: "{first} {rest}",
   },
+  secondFactor: {
+    alreadyOn: "Two-step sign-in is on already. An administrator can reset it (a lost phone).",
+    started: "Add the key to your authenticator app, then enter the code it shows.",
+    codeMissing: "Enter the code your authenticator app shows.",
+    codeForm: "The code is six digits.",
+    notStarted: "Start setting up two-step sign-in first.",
+    wrongCode: "That code is not the one your app shows now. Check the app's clock and try the current code.",
+    enrolled: "Two-step sign-in is on. Your recovery codes, each good once, shown only now: {codes}. Keep them where you keep passwords.",
+    noneToReset: "{username} has no two-step sign-in to reset.",
+    reset: "Two-step sign-in of {username} reset: their sessions ended, and they may set it up again.",
+  },
   users: {
     enterUsername: "Enter a user name.",
     usernameForm: "User names have 2–64 characters: letters, digits and . _ @ - (starting with a letter or digit).",

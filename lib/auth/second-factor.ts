@@ -1,0 +1,109 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import { renderSVG } from "uqr";
+import type { ConsoleExecutor } from "../db/driver";
+
+/**
+ * A second factor for password and directory sign-in: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, the
+ * authenticator apps' defaults) and ten one-time recovery codes. The secret is kept encrypted
+ * (AES-256-GCM, a key derived from NEXTAUTH_SECRET); a code is accepted in the step before, at or
+ * after now, and never twice.
+ */
+export const ISSUER = "Registry State Console";
+const PERIOD = 30;
+const RECOVERY_CODES = 10;
+
+/** SECOND_FACTOR: "optional" (default: whoever wants one enrols) or "admins" (administrators must). */
+export function secondFactorPolicy(env: Record<string, string | undefined> = process.env): "optional" | "admins" {
+  return env.SECOND_FACTOR === "admins" ? "admins" : "optional";
+}
+
+function key(): Buffer {
+  const secret = process.env.NEXTAUTH_SECRET;
+  if (!secret) throw new Error("NEXTAUTH_SECRET is not set: second factors cannot be read or written");
+  return Buffer.from(hkdfSync("sha256", secret, "registry-state-console", "second-factor secrets", 32));
+}
+
+export function sealSecret(base32: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const sealed = Buffer.concat([cipher.update(base32, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), sealed.toString("base64")].join(".");
+}
+
+export function openSecret(sealed: string): string {
+  const [version, iv, tag, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || !data) throw new Error("a second factor's secret is not in a known form");
+  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64"));
+  decipher.setAuthTag(Buffer.from(tag, "base64"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64")), decipher.final()]).toString("utf8");
+}
+
+const totp = (base32: string, username: string) =>
+  new TOTP({ issuer: ISSUER, label: username, secret: Secret.fromBase32(base32), period: PERIOD, digits: 6, algorithm: "SHA1" });
+
+/** What an authenticator app is given: the otpauth:// URI of `base32` and that URI as an SVG QR code. */
+export function enrolmentOf(base32: string, username: string): { uri: string; qrSvg: string } {
+  const uri = totp(base32, username).toString();
+  return { uri, qrSvg: renderSVG(uri, { ecc: "M" }) };
+}
+
+/** A new secret, in base32 (typed by hand when no camera is at hand). */
+export function newSecret(): string {
+  return new Secret({ size: 20 }).base32;
+}
+
+/** The step a right code is for (one before, now or one after), null for a wrong or reused one. */
+export function acceptedStep(base32: string, code: string, lastStep: number | null, now = Date.now()): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const delta = TOTP.validate({ token: code, secret: Secret.fromBase32(base32), period: PERIOD, timestamp: now, window: 1 });
+  if (delta === null) return null;
+  const step = TOTP.counter({ period: PERIOD, timestamp: now }) + delta;
+  return lastStep !== null && step <= lastStep ? null : step;
+}
+
+const hashCode = (code: string) => createHash("sha256").update(code.replace(/[\s-]/g, "").toLowerCase()).digest("hex");
+
+/** Ten recovery codes (shown once) and what is kept of them. */
+export function newRecoveryCodes(): { codes: string[]; hashes: string[] } {
+  const codes = Array.from({ length: RECOVERY_CODES }, () => {
+    const raw = randomBytes(5).toString("hex");
+    return `${raw.slice(0, 5)}-${raw.slice(5)}`;
+  });
+  return { codes, hashes: codes.map(hashCode) };
+}
+
+/** The index of the recovery code `code` is, or -1. */
+export function recoveryIndex(hashes: string[], code: string): number {
+  const hash = Buffer.from(hashCode(code));
+  return hashes.findIndex((h) => h.length === hash.length && timingSafeEqual(Buffer.from(h), hash));
+}
+
+export type SecondFactorCheck = "none" | "missing" | "wrong" | "totp" | "recovery";
+
+/**
+ * Checks the second factor of `userId` for a sign-in: "none" (the person has none), "missing" (one
+ * is needed and no code came), "wrong", or how it was passed. A passed code is used up.
+ */
+export async function checkSecondFactor(tx: ConsoleExecutor, userId: number, code: string | undefined): Promise<SecondFactorCheck> {
+  const [factor] = await tx.query<{ secret: string; last_step: string | number | null; recovery_hashes: string[] }>(
+    "SELECT secret, last_step, recovery_hashes FROM console.second_factors WHERE user_id = $1 AND confirmed_at IS NOT NULL FOR UPDATE",
+    [userId],
+  );
+  if (!factor) return "none";
+  const typed = code?.trim() ?? "";
+  if (!typed) return "missing";
+  const step = acceptedStep(openSecret(factor.secret), typed, factor.last_step === null ? null : Number(factor.last_step));
+  if (step !== null) {
+    await tx.prisma.secondFactor.update({ where: { userId }, data: { lastStep: step }, select: { userId: true } });
+    return "totp";
+  }
+  const index = recoveryIndex(factor.recovery_hashes, typed);
+  if (index < 0) return "wrong";
+  await tx.prisma.secondFactor.update({
+    where: { userId },
+    data: { recoveryHashes: factor.recovery_hashes.filter((_, i) => i !== index) },
+    select: { userId: true },
+  });
+  return "recovery";
+}
