@@ -13,8 +13,8 @@ export const E2E_DIRECTORY = [
 ];
 /** The people of the end-to-end suite's OpenID provider, by login, with their groups. */
 export const E2E_SSO_PEOPLE = {
-  olga: { name: "Olga Single-Sign-On", groups: ["console-operators"] },
-  petr: { name: "Petr Single-Sign-On", groups: ["staff"] },
+  "sso-olga": { name: "Olga Single-Sign-On", groups: ["console-operators"] },
+  "sso-petr": { name: "Petr Single-Sign-On", groups: ["staff"] },
 };
 /** Where e2e/server.ts says how to reach and control the OpenID provider. */
 export const E2E_OIDC_INFO = ".data/e2e-oidc.json";

@@ -29,9 +29,9 @@ test("a person signs in through the identity provider with the role its groups c
   page,
   browser,
 }, testInfo) => {
-  await singleSignOn(page, "olga");
+  await singleSignOn(page, "sso-olga");
   await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
-  await expect(page.getByRole("banner")).toContainText("olga");
+  await expect(page.getByRole("banner")).toContainText("sso-olga");
   await expect(page.getByRole("banner").locator(".role")).toHaveText("operator");
   await page.screenshot({ path: testInfo.outputPath("sso-operator.png") });
 
@@ -46,9 +46,9 @@ test("a person signs in through the identity provider with the role its groups c
   await replay.close();
 
   // Her groups change at the provider: the next sign-in gives the new role.
-  setGroups("olga", ["console-operators", "console-admins"]);
+  setGroups("sso-olga", ["console-operators", "console-admins"]);
   const again = await browser.newPage();
-  await singleSignOn(again, "olga");
+  await singleSignOn(again, "sso-olga");
   await expect(again.getByRole("banner").locator(".role")).toHaveText("admin");
   await again.close();
 });
@@ -57,18 +57,18 @@ test("a person whose claims give no console role is refused, and one taken out o
   page,
   browser,
 }, testInfo) => {
-  await singleSignOn(page, "petr");
+  await singleSignOn(page, "sso-petr");
   await expect(page).toHaveURL(/\/login/);
   await expect(page.locator("form").getByRole("alert")).toHaveText(/no access to this console/);
   await page.screenshot({ path: testInfo.outputPath("sso-refused.png") });
 
-  setGroups("olga", ["console-support"]);
+  setGroups("sso-olga", ["console-support"]);
   const olga = await browser.newPage();
-  await singleSignOn(olga, "olga");
+  await singleSignOn(olga, "sso-olga");
   await expect(olga.getByRole("banner").locator(".role")).toHaveText("support");
-  setGroups("olga", []);
+  setGroups("sso-olga", []);
   const later = await browser.newPage();
-  await singleSignOn(later, "olga");
+  await singleSignOn(later, "sso-olga");
   await expect(later.locator("form").getByRole("alert")).toHaveText(/no access to this console/);
   await olga.reload();
   await expect(olga.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();

@@ -44,6 +44,6 @@ export async function confirmSecondFactorAction(_previous: ActionResult | null, 
     const { message } = await confirmSecondFactor({ code: form.get("code") ?? undefined });
     return { message };
   });
-  revalidatePath("/preferences");
+  // Not revalidated: the page keeps the answer with the recovery codes until the person moves on.
   return result;
 }

@@ -11,6 +11,7 @@ export const CLIENT_NAMESPACES = [
   "common",
   "auth.signIn",
   "auth.account.password",
+  "auth.account.secondFactor",
   "dashboard",
   "objects",
   "object.timeline",

@@ -52,6 +52,7 @@ export const auth: Catalog<typeof en> = {
       key: "Klíč:",
       code: "Kód z aplikace",
       confirm: "Zapnout dvoufázové přihlášení",
+      done: "Hotovo: kódy pro obnovení mám uložené",
       on: "Zapnuto od {since}. Zbývá {left, plural, one {# kód} few {# kódy} other {# kódů}} pro obnovení. Ztracený telefon? Správce ho může zrušit.",
     },
     title: "Váš účet",

@@ -52,6 +52,7 @@ export const auth = {
       key: "Key:",
       code: "Code from the app",
       confirm: "Turn on two-step sign-in",
+      done: "Done: I have kept my recovery codes",
       on: "On since {since}. {left, plural, one {# recovery code} other {# recovery codes}} left. Lost your phone? An administrator can reset it.",
     },
     title: "Your account",
