@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import {
   createUserAction,
   disableUserAction,
@@ -9,6 +10,7 @@ import {
   setUserPasswordAction,
   setUserRoleAction,
 } from "@/app/admin/users/actions";
+import type { ActionResult } from "@/lib/actions/result";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { isRole } from "@/lib/auth/roles";
 import { useTranslations } from "@/lib/i18n/client";
@@ -72,6 +74,30 @@ export function AddUserForm({ roles }: { roles: readonly string[] }) {
   );
 }
 
+/** One button that acts on one user, after the person confirms. */
+function UserButton({
+  action,
+  confirm,
+  userId,
+  danger = false,
+  children,
+}: {
+  action: (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+  confirm: string;
+  userId: number;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <ActionForm action={action} confirm={confirm}>
+      <input type="hidden" name="userId" value={userId} />
+      <button type="submit" className={danger ? "danger" : "secondary"}>
+        {children}
+      </button>
+    </ActionForm>
+  );
+}
+
 export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: readonly string[]; isSelf: boolean }) {
   const t = useTranslations("admin.users.actions");
   const name = { user: user.username };
@@ -87,35 +113,23 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
         </button>
       </ActionForm>
       {user.disabled ? (
-        <ActionForm action={enableUserAction} confirm={t("confirmEnable", name)}>
-          <input type="hidden" name="userId" value={user.id} />
-          <button type="submit" className="secondary">
-            {t("enable")}
-          </button>
-        </ActionForm>
+        <UserButton action={enableUserAction} confirm={t("confirmEnable", name)} userId={user.id}>
+          {t("enable")}
+        </UserButton>
       ) : (
         !isSelf && (
-          <ActionForm action={disableUserAction} confirm={t("confirmDisable", name)}>
-            <input type="hidden" name="userId" value={user.id} />
-            <button type="submit" className="danger">
-              {t("disable")}
-            </button>
-          </ActionForm>
+          <UserButton action={disableUserAction} confirm={t("confirmDisable", name)} userId={user.id} danger>
+            {t("disable")}
+          </UserButton>
         )
       )}
-      <ActionForm action={forceSignOutAction} confirm={t("confirmSignOut", name)}>
-        <input type="hidden" name="userId" value={user.id} />
-        <button type="submit" className="secondary">
-          {t("signOutEverywhere")}
-        </button>
-      </ActionForm>
+      <UserButton action={forceSignOutAction} confirm={t("confirmSignOut", name)} userId={user.id}>
+        {t("signOutEverywhere")}
+      </UserButton>
       {user.secondFactor && (
-        <ActionForm action={resetSecondFactorAction} confirm={t("confirmResetSecondFactor", name)}>
-          <input type="hidden" name="userId" value={user.id} />
-          <button type="submit" className="secondary">
-            {t("resetSecondFactor")}
-          </button>
-        </ActionForm>
+        <UserButton action={resetSecondFactorAction} confirm={t("confirmResetSecondFactor", name)} userId={user.id}>
+          {t("resetSecondFactor")}
+        </UserButton>
       )}
       {user.source !== "directory" && (
         <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
