@@ -22,6 +22,10 @@ export default defineConfig({
     maxWorkers: 2,
     // Every test writes audit rows signed with this fixed key (README: Audit log), never with a key
     // file generated in the developer's .data; tests of the keys themselves set their own.
-    env: { AUDIT_KEYS: "1:test-audit-key-not-secret-0123456789abcdef" },
+    env: {
+      AUDIT_KEYS: "1:test-audit-key-not-secret-0123456789abcdef",
+      // Seals second factors' keys (lib/auth/second-factor.ts), as the running console's secret does.
+      NEXTAUTH_SECRET: "test-nextauth-secret-not-secret-0123456789abcdef",
+    },
   },
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
@@ -17,6 +18,7 @@ import { ownAccount } from "../users/own-password";
 import { hashPassword } from "./passwords";
 import type { RequestContext } from "./request-context";
 import type { Role } from "./roles";
+import { newSecret, sealSecret } from "./second-factor";
 
 /**
  * Every server action and route handler, who may call it, and a valid input for it. The lists
@@ -38,6 +40,12 @@ interface Fixtures {
   newBlock(): Promise<number>;
   /** An API token of its own, made directly in the database. */
   newToken(): Promise<number>;
+  /** Gives `userId` a second factor that is on (made directly in the database). */
+  secondFactorOn(userId: number): Promise<void>;
+  /** Every caller in the middle of setting up a second factor with one known key: a code from it. */
+  secondFactorPending(): Promise<string>;
+  /** No caller has a second factor. */
+  noSecondFactors(): Promise<void>;
 }
 
 interface ActionCase {
@@ -69,6 +77,24 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/admin/users/actions.ts#disableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#enableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#forceSignOutAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/admin/users/actions.ts#resetSecondFactorAction": {
+    allowed: ["admin"],
+    form: async (id, fx) => {
+      await fx.secondFactorOn(id);
+      return form({ userId: id });
+    },
+  },
+  "app/preferences/actions.ts#startSecondFactorAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (_, fx) => {
+      await fx.noSecondFactors();
+      return form({});
+    },
+  },
+  "app/preferences/actions.ts#confirmSecondFactorAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (_, fx) => form({ code: await fx.secondFactorPending() }),
+  },
   "app/objects/[id]/actions.ts#createRequestAction": {
     allowed: ["admin", "operator"],
     form: (_, fx) => {
@@ -236,6 +262,19 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         );
         await db.sql.query("INSERT INTO console.request_meta (request_id, author, block_id) VALUES ($1, 'matrix', $2)", [requestId, id]);
         return id;
+      },
+      secondFactorOn: async (userId) => {
+        await db.prisma.secondFactor.create({ data: { userId, secret: sealSecret(newSecret()), confirmedAt: new Date() } });
+      },
+      secondFactorPending: async () => {
+        const key = newSecret();
+        const callers = (["support", "operator", "admin"] as const).map((role) => contexts[role].claims?.uid ?? 0);
+        await db.prisma.secondFactor.deleteMany({ where: { userId: { in: callers } } });
+        await db.prisma.secondFactor.createMany({ data: callers.map((userId) => ({ userId, secret: sealSecret(key) })) });
+        return TOTP.generate({ secret: Secret.fromBase32(key) });
+      },
+      noSecondFactors: async () => {
+        await db.prisma.secondFactor.deleteMany({});
       },
       newToken: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(

@@ -22,7 +22,6 @@ describe.each(testBackends())("two-step sign-in on $name", (backend) => {
   let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
-    process.env.NEXTAUTH_SECRET ??= "a test secret that is long enough for the key derivation";
     ({ db, drop } = await backend.create());
     await migrate(db.direct);
     await insertUser(db.sql, { username: "ada", role: "operator", password: PASSWORD });
