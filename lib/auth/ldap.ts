@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { Client, EqualityFilter, InvalidCredentialsError, OrFilter } from "ldapts";
+import { Client, EqualityFilter, escapeFilter, InvalidCredentialsError, OrFilter } from "ldapts";
 import * as z from "zod";
 import { StartupError } from "../db/errors";
+import { USERNAME_PATTERN } from "../users/schemas";
 import type { Role } from "./roles";
 
 /**
@@ -98,12 +99,6 @@ export type LdapOutcome =
   /** The directory could not be asked (down, unreachable, TLS refused, a timeout). */
   | { kind: "unavailable"; detail: string };
 
-// Console user names (console.users' check) hold no character that is special in a DN or a filter.
-const USERNAME = /^[a-z0-9][a-z0-9._@-]{1,63}$/;
-
-/** RFC 4515 escaping for a value inside a filter template. */
-const escapeFilterValue = (value: string) => value.replace(/[\\*()\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
-
 const first = (value: unknown): string | null =>
   typeof value === "string"
     ? value
@@ -116,7 +111,8 @@ const first = (value: unknown): string | null =>
 /** Checks `username`'s password against the directory and reads the role their groups give. */
 export async function ldapAuthenticate(config: LdapConfig, username: string, password: string): Promise<LdapOutcome> {
   // An empty password is an "unauthenticated bind", which LDAP servers accept: it proves nothing.
-  if (!USERNAME.test(username) || password.length === 0) return { kind: "unknown" };
+  // Console user names hold no character that is special in a DN or a filter.
+  if (!USERNAME_PATTERN.test(username) || password.length === 0) return { kind: "unknown" };
   const client = new Client({
     url: config.url,
     timeout: config.timeoutMs,
@@ -133,7 +129,8 @@ export async function ldapAuthenticate(config: LdapConfig, username: string, pas
       if (config.search.bindDn) await client.bind(config.search.bindDn, config.search.bindPassword ?? "");
       const { searchEntries } = await client.search(config.search.base, {
         scope: "sub",
-        filter: config.search.filter.replaceAll("{username}", escapeFilterValue(username)),
+        // RFC 4515 escaping of the value, by ldapts, should a pattern ever allow more.
+        filter: config.search.filter.replaceAll("{username}", escapeFilter`${username}`),
         attributes: ["dn"],
         sizeLimit: 2,
       });

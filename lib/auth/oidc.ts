@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { StartupError } from "../db/errors";
+import { USERNAME_PATTERN } from "../users/schemas";
 import type { Role } from "./roles";
 
 /**
@@ -44,11 +45,8 @@ export function roleFromClaims(config: OidcRoles, claims: Record<string, unknown
   return config.values.find((v) => held.has(v.value))?.role ?? null;
 }
 
-// Console user names (console.users' check).
-const USERNAME = /^[a-z0-9][a-z0-9._@-]{1,63}$/;
-
 /** The console user name a provider's claims name, or null when they name none a console user may have. */
 export function usernameFromClaims(claims: Record<string, unknown>): string | null {
   const name = String(claims.preferred_username ?? claims.email ?? claims.sub ?? "").toLowerCase();
-  return USERNAME.test(name) ? name : null;
+  return USERNAME_PATTERN.test(name) ? name : null;
 }

@@ -83,8 +83,15 @@ export function slapdControl(info: SlapdInfo) {
       await client.unbind().catch(() => {});
     }
   };
+  /** Sends `signal` to a running slapd at once (an exit handler cannot wait); false when none runs. */
+  const signal = (name: NodeJS.Signals): boolean => {
+    const pid = running();
+    if (pid) process.kill(pid, name);
+    return pid !== null;
+  };
   return {
     info,
+    signal,
     async start() {
       if (running()) return;
       const urls = [`${info.url}/`, ...(info.ldapsUrl ? [`${info.ldapsUrl}/`] : [])].join(" ");
@@ -96,11 +103,9 @@ export function slapdControl(info: SlapdInfo) {
       }
     },
     async stop() {
-      const pid = running();
-      if (!pid) return;
-      process.kill(pid, "SIGTERM");
+      if (!signal("SIGTERM")) return;
       for (let attempt = 0; running(); attempt++) {
-        if (attempt > 100) throw new Error(`slapd (pid ${pid}) does not stop`);
+        if (attempt > 100) throw new Error("slapd does not stop");
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -241,11 +246,7 @@ export async function startSlapd(people: Person[], options: { tls?: boolean } = 
   });
   await control.start();
   // A test process that ends without stopping it does not leave it running.
-  const kill = () => {
-    try {
-      process.kill(Number(readFileSync(control.info.pidfile, "utf8").trim()), "SIGTERM");
-    } catch {}
-  };
+  const kill = () => control.signal("SIGTERM");
   process.once("exit", kill);
   const url = control.info.url;
 

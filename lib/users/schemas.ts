@@ -4,11 +4,14 @@ import { zodError } from "../actions/message";
 import { MIN_PASSWORD_LENGTH } from "../auth/password-limits";
 import { ROLES } from "../auth/roles";
 
+/** A console user name (console.users' check): also what a directory or a provider may sign in as. */
+export const USERNAME_PATTERN = /^[a-z0-9][a-z0-9._@-]{1,63}$/;
+
 export const usernameSchema = z
   .string({ error: zodError("users.enterUsername") })
   .trim()
   .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9._@-]{1,63}$/, { error: zodError("users.usernameForm") });
+  .regex(USERNAME_PATTERN, { error: zodError("users.usernameForm") });
 
 export const roleSchema = z.enum(ROLES, { error: zodError("users.chooseRole", { roles: ROLES.join(", ") }) });
 
