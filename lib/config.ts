@@ -54,6 +54,16 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^https?:\/\/[^\s/?#]+/i.test(v), {
       error: "NEXTAUTH_URL must be the console's public http:// or https:// URL",
     }),
+  SECURITY_KEY_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(v), {
+      error: "SECURITY_KEY_RP_ID must be a domain name (the console's host name or a domain it is under), without a scheme or port",
+    }),
+  PORT: z.string().optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -130,6 +140,11 @@ export interface ConsoleConfig {
   trustedProxyHops: number;
   /** NEXTAUTH_URL is https://: browsers are told to use HTTPS only (Strict-Transport-Security). */
   httpsOnly: boolean;
+  /**
+   * Where security keys (WebAuthn) are valid: the origin people use (NEXTAUTH_URL's; unset:
+   * http://localhost on PORT or 3000) and the relying party id (SECURITY_KEY_RP_ID, or that origin's host).
+   */
+  securityKeys: { origin: string; rpId: string };
 }
 
 export class ConfigError extends StartupError {}
@@ -171,7 +186,21 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     production: parsed.data.NODE_ENV === "production",
     trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
     httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
+    securityKeys: securityKeyScope(parsed.data.NEXTAUTH_URL, parsed.data.SECURITY_KEY_RP_ID, parsed.data.PORT),
   };
+}
+
+/** The origin and relying party id of security keys; the id must be the host or a domain it is under. */
+function securityKeyScope(publicUrl: string | undefined, rpIdSetting: string | undefined, port: string | undefined) {
+  const url = new URL(publicUrl ?? `http://localhost:${port || 3000}`);
+  const host = url.hostname.toLowerCase();
+  const rpId = rpIdSetting ?? host;
+  if (host !== rpId && !host.endsWith(`.${rpId}`)) {
+    throw new ConfigError(
+      `configuration: SECURITY_KEY_RP_ID ${rpId} is not the console's host name ${host} nor a domain it is under (browsers refuse such keys)`,
+    );
+  }
+  return { origin: url.origin, rpId };
 }
 
 /**

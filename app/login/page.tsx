@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { readConfig } from "@/lib/config";
 import { getTranslations } from "@/lib/i18n/server";
 import { safeLocalPath } from "@/lib/paths";
 
@@ -18,7 +19,12 @@ export default async function LoginPage(props: PageProps<"/login">) {
       <h1>{t("login.title")}</h1>
       <p className="muted">{t("login.intro")}</p>
       {/* Only paths of this console are followed after sign-in. */}
-      <SignInForm callbackUrl={safeLocalPath(params.callbackUrl, "/")} initialError={error} ssoName={ssoName} />
+      <SignInForm
+        callbackUrl={safeLocalPath(params.callbackUrl, "/")}
+        initialError={error}
+        ssoName={ssoName}
+        rpId={readConfig().securityKeys.rpId}
+      />
     </section>
   );
 }

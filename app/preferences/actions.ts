@@ -1,10 +1,12 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
+import { type ActionResult, msg, toActionResult } from "@/lib/actions/result";
 import { changeOwnPassword } from "@/lib/users/own-password";
 import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";
 import { confirmSecondFactor, startSecondFactor } from "@/lib/users/second-factor";
+import { addSecurityKey, removeSecurityKey, securityKeyOptions } from "@/lib/users/security-keys";
 
 // The signed-in person's own settings; the data-access layer checks the session.
 
@@ -45,5 +47,25 @@ export async function confirmSecondFactorAction(_previous: ActionResult | null, 
     return { message };
   });
   // Not revalidated: the page keeps the answer with the recovery codes until the person moves on.
+  return result;
+}
+
+// Security keys on /preferences: the options for the browser's registration, then its answer.
+export async function securityKeyOptionsAction(
+  _previous: ActionResult<PublicKeyCredentialCreationOptionsJSON> | null,
+  _form: FormData,
+): Promise<ActionResult<PublicKeyCredentialCreationOptionsJSON>> {
+  return toActionResult(async () => ({ message: msg("securityKeys.touch"), data: await securityKeyOptions() }));
+}
+
+export async function addSecurityKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() => addSecurityKey({ name: form.get("name") ?? undefined, response: form.get("response") ?? undefined }));
+  revalidatePath("/preferences");
+  return result;
+}
+
+export async function removeSecurityKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() => removeSecurityKey({ keyId: form.get("keyId") ?? undefined }));
+  revalidatePath("/preferences");
   return result;
 }

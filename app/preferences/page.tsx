@@ -1,11 +1,13 @@
 import type { Metadata } from "next";
 import { OwnPasswordForm } from "@/components/users/own-password-form";
 import { SecondFactorPanel } from "@/components/users/second-factor-panel";
+import { SecurityKeysPanel } from "@/components/users/security-keys-panel";
 import { forPage } from "@/lib/auth/page";
 import { secondFactorPolicy } from "@/lib/auth/second-factor";
 import { getTranslations } from "@/lib/i18n/server";
 import { ownAccount } from "@/lib/users/own-password";
 import { ownSecondFactor } from "@/lib/users/second-factor";
+import { ownSecurityKeys } from "@/lib/users/security-keys";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("auth");
@@ -15,6 +17,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function PreferencesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const account = await forPage(() => ownAccount());
   const factor = await forPage(() => ownSecondFactor());
+  const keys = await forPage(() => ownSecurityKeys());
   const required = (await searchParams).enrol === "required" || (account.role === "admin" && secondFactorPolicy() === "admins");
   const t = await getTranslations("auth.account");
   const tc = await getTranslations("common");
@@ -36,7 +39,8 @@ export default async function PreferencesPage({ searchParams }: { searchParams: 
           <p>{t("password.noPassword")}</p>
         )}
       </section>
-      <SecondFactorPanel factor={factor} required={required} />
+      <SecondFactorPanel factor={factor} required={required && keys.length === 0} />
+      <SecurityKeysPanel keys={keys} />
     </>
   );
 }

@@ -1,7 +1,9 @@
 "use client";
 
+import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
 import { signIn } from "next-auth/react";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
+import { parseSecondFactorCode, type SecondFactorAsk } from "@/lib/auth/second-factor-code";
 import { parseThrottledCode } from "@/lib/auth/throttled-code";
 import { useTranslations } from "@/lib/i18n/client";
 
@@ -15,6 +17,10 @@ const KNOWN_ERRORS = [
   "OAuthCallback",
   "SecondFactorRequired",
   "SecondFactorWrong",
+  "SecondFactorKey",
+  "SecondFactorKeyWrong",
+  "SecondFactorEither",
+  "SecondFactorEitherWrong",
 ] as const;
 type KnownError = (typeof KNOWN_ERRORS)[number];
 
@@ -22,10 +28,22 @@ function isKnownError(code: string): code is KnownError {
   return (KNOWN_ERRORS as readonly string[]).includes(code);
 }
 
+/** The message of a second factor's ask: which factors the person has, asked first or again. */
+function askMessage(ask: SecondFactorAsk): KnownError {
+  const again = ask.state === "wrong" ? "Wrong" : "";
+  if (!ask.keyChallenge) return ask.state === "wrong" ? "SecondFactorWrong" : "SecondFactorRequired";
+  return `${ask.totp ? "SecondFactorEither" : "SecondFactorKey"}${again}` as KnownError;
+}
+
 /** What the form says for an error code: a throttled sign-in says which limit and how long to wait. */
 function useErrorText(): (code: string) => string {
   const t = useTranslations("auth.signIn");
   return (code) => {
+    // The browser's own refusals of a security key (no server code).
+    if (code === "keyCancelled") return t("keyCancelled");
+    if (code === "keyUnsupported") return t("keyUnsupported");
+    const ask = parseSecondFactorCode(code);
+    if (ask) return t(`errors.${askMessage(ask)}`);
     const throttled = parseThrottledCode(code);
     if (throttled) {
       const { seconds, scope } = throttled;
@@ -36,29 +54,42 @@ function useErrorText(): (code: string) => string {
   };
 }
 
-export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl: string; initialError?: string; ssoName?: string }) {
+export function SignInForm({
+  callbackUrl,
+  initialError,
+  ssoName,
+  rpId,
+}: {
+  callbackUrl: string;
+  initialError?: string;
+  ssoName?: string;
+  /** Where security keys are valid (lib/config.ts). */
+  rpId: string;
+}) {
   const t = useTranslations("auth.signIn");
   const errorText = useErrorText();
   // The error's code, translated when shown (the page's language may change while it is shown).
   const [error, setError] = useState<string | null>(initialError || null);
   const [pending, setPending] = useState(false);
-  // Asked once the password was right and the account has a second factor.
-  const [askCode, setAskCode] = useState(false);
+  // Asked once the password was right and the account has a second factor: which ones it has.
+  const [ask, setAsk] = useState<SecondFactorAsk | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  async function send(second: { code?: string; assertion?: string }) {
+    const form = new FormData(formRef.current ?? undefined);
     setPending(true);
     setError(null);
     const result = await signIn("credentials", {
       username: String(form.get("username") ?? ""),
       password: String(form.get("password") ?? ""),
-      code: String(form.get("code") ?? ""),
+      code: second.code ?? "",
+      assertion: second.assertion ?? "",
       redirect: false,
     });
     setPending(false);
     if (!result || result.error) {
-      if (result?.error === "SecondFactorRequired" || result?.error === "SecondFactorWrong") setAskCode(true);
+      const asked = parseSecondFactorCode(result?.error ?? "");
+      if (asked) setAsk(asked);
       setError(result?.error ?? "");
       return;
     }
@@ -67,8 +98,30 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
     window.location.assign(callbackUrl);
   }
 
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void send({ code: String(new FormData(event.currentTarget).get("code") ?? "") });
+  }
+
+  // The security key signs the challenge the password step gave (any key of the person's: they are
+  // discoverable credentials, so the browser needs no list of them).
+  async function signInWithKey(challenge: string) {
+    if (!browserSupportsWebAuthn()) return setError("keyUnsupported");
+    setPending(true);
+    setError(null);
+    try {
+      const answer = await startAuthentication({
+        optionsJSON: { challenge, rpId, allowCredentials: [], userVerification: "preferred", timeout: 300_000 },
+      });
+      await send({ assertion: JSON.stringify(answer) });
+    } catch {
+      setPending(false);
+      setError("keyCancelled");
+    }
+  }
+
   return (
-    <form className="sign-in" onSubmit={onSubmit}>
+    <form className="sign-in" onSubmit={onSubmit} ref={formRef}>
       <label>
         {t("username")}
         <input name="username" autoComplete="username" required maxLength={200} />
@@ -77,7 +130,12 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
         {t("password")}
         <input name="password" type="password" autoComplete="current-password" required maxLength={200} />
       </label>
-      {askCode && (
+      {ask?.keyChallenge && (
+        <button type="button" onClick={() => ask.keyChallenge && void signInWithKey(ask.keyChallenge)} disabled={pending}>
+          {pending ? t("keyPending") : t("useKey")}
+        </button>
+      )}
+      {ask?.totp && (
         <label>
           {t("code")}
           <input
@@ -87,7 +145,7 @@ export function SignInForm({ callbackUrl, initialError, ssoName }: { callbackUrl
             required
             maxLength={40}
             // biome-ignore lint/a11y/noAutofocus: the code is what the person types next, right after the password was accepted
-            autoFocus
+            autoFocus={!ask.keyChallenge}
           />
           <span className="muted">{t("codeHint")}</span>
         </label>

@@ -7,6 +7,7 @@ import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
 import { currentRequest, requestDatabase } from "./request-context";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
+import { secondFactorCode } from "./second-factor-code";
 import { throttledCode } from "./throttled-code";
 
 interface OidcUserRow {
@@ -68,6 +69,7 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
           username: { label: "User name", type: "text" },
           password: { label: "Password", type: "password" },
           code: { label: "Code", type: "text" },
+          assertion: { label: "Security key", type: "text" },
         },
         async authorize(credentials) {
           const db = await requestDatabase();
@@ -77,15 +79,20 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
             String(credentials?.username ?? ""),
             String(credentials?.password ?? ""),
             request,
-            { code: typeof credentials?.code === "string" ? credentials.code.slice(0, 40) : undefined },
+            {
+              code: typeof credentials?.code === "string" ? credentials.code.slice(0, 40) : undefined,
+              // A security key's answer (lib/auth/security-keys.ts checks its form): a few hundred bytes.
+              assertion: typeof credentials?.assertion === "string" && credentials.assertion.length <= 16_000 ? credentials.assertion : undefined,
+            },
           );
           if (!result.ok) {
             // Raised inside authorize(), next-auth hands the message to the sign-in form as `error`.
             if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
             if (result.reason === "directory_unavailable") throw new Error("DirectoryUnavailable");
             if (result.reason === "no_console_group") throw new Error("NoConsoleGroup");
-            if (result.reason === "second_factor_required") throw new Error("SecondFactorRequired");
-            if (result.reason === "second_factor_wrong") throw new Error("SecondFactorWrong");
+            if (result.reason === "second_factor_required" || result.reason === "second_factor_wrong") {
+              throw new Error(secondFactorCode(result.ask));
+            }
             return null;
           }
           return { id: String(result.user.userId), name: result.user.username, sid: result.user.sessionId };

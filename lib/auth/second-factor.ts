@@ -1,7 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { renderSVG } from "uqr";
 import type { ConsoleExecutor } from "../db/driver";
+import { derivedKey, ISSUER } from "./factor-keys";
+import { checkSecurityKey } from "./security-keys";
 
 /**
  * A second factor for password and directory sign-in: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, the
@@ -9,7 +11,6 @@ import type { ConsoleExecutor } from "../db/driver";
  * (AES-256-GCM, a key derived from NEXTAUTH_SECRET); a code is accepted in the step before, at or
  * after now, and never twice.
  */
-export const ISSUER = "Registry State Console";
 const PERIOD = 30;
 const RECOVERY_CODES = 10;
 
@@ -18,11 +19,7 @@ export function secondFactorPolicy(env: Record<string, string | undefined> = pro
   return env.SECOND_FACTOR === "admins" ? "admins" : "optional";
 }
 
-function key(): Buffer {
-  const secret = process.env.NEXTAUTH_SECRET;
-  if (!secret) throw new Error("NEXTAUTH_SECRET is not set: second factors cannot be read or written");
-  return Buffer.from(hkdfSync("sha256", secret, "registry-state-console", "second-factor secrets", 32));
-}
+const key = () => derivedKey("second-factor secrets");
 
 export function sealSecret(base32: string): string {
   const iv = randomBytes(12);
@@ -79,31 +76,51 @@ export function recoveryIndex(hashes: string[], code: string): number {
   return hashes.findIndex((h) => h.length === hash.length && timingSafeEqual(Buffer.from(h), hash));
 }
 
-export type SecondFactorCheck = "none" | "missing" | "wrong" | "totp" | "recovery";
+/** Which second factors a person has: an authenticator app (with its recovery codes), security keys. */
+export interface SecondFactorMethods {
+  totp: boolean;
+  key: boolean;
+}
+
+export type SecondFactorCheck =
+  | { kind: "none" }
+  | { kind: "missing" | "wrong"; methods: SecondFactorMethods }
+  | { kind: "totp" | "recovery" | "security_key" };
 
 /**
  * Checks the second factor of `userId` for a sign-in: "none" (the person has none), "missing" (one
- * is needed and no code came), "wrong", or how it was passed. A passed code is used up.
+ * is needed and neither a code nor a security key's answer came), "wrong", or how it was passed. A
+ * passed code or challenge is used up.
  */
-export async function checkSecondFactor(tx: ConsoleExecutor, userId: number, code: string | undefined): Promise<SecondFactorCheck> {
+export async function checkSecondFactor(
+  tx: ConsoleExecutor,
+  userId: number,
+  given: { code?: string; assertion?: string },
+): Promise<SecondFactorCheck> {
   const [factor] = await tx.query<{ secret: string; last_step: string | number | null; recovery_hashes: string[] }>(
     "SELECT secret, last_step, recovery_hashes FROM console.second_factors WHERE user_id = $1 AND confirmed_at IS NOT NULL FOR UPDATE",
     [userId],
   );
-  if (!factor) return "none";
-  const typed = code?.trim() ?? "";
-  if (!typed) return "missing";
+  const keys = await tx.prisma.securityKey.count({ where: { userId } });
+  if (!factor && keys === 0) return { kind: "none" };
+  const methods = { totp: Boolean(factor), key: keys > 0 };
+  const typed = given.code?.trim() ?? "";
+  if (given.assertion && keys > 0) {
+    return (await checkSecurityKey(tx, userId, given.assertion)) ? { kind: "security_key" } : { kind: "wrong", methods };
+  }
+  if (!typed) return { kind: given.assertion ? "wrong" : "missing", methods };
+  if (!factor) return { kind: "wrong", methods };
   const step = acceptedStep(openSecret(factor.secret), typed, factor.last_step === null ? null : Number(factor.last_step));
   if (step !== null) {
     await tx.prisma.secondFactor.update({ where: { userId }, data: { lastStep: step }, select: { userId: true } });
-    return "totp";
+    return { kind: "totp" };
   }
   const index = recoveryIndex(factor.recovery_hashes, typed);
-  if (index < 0) return "wrong";
+  if (index < 0) return { kind: "wrong", methods };
   await tx.prisma.secondFactor.update({
     where: { userId },
     data: { recoveryHashes: factor.recovery_hashes.filter((_, i) => i !== index) },
     select: { userId: true },
   });
-  return "recovery";
+  return { kind: "recovery" };
 }

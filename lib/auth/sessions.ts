@@ -64,6 +64,7 @@ export async function validateSession(
           sessionVersion: true,
           locale: true,
           secondFactor: { select: { confirmedAt: true } },
+          _count: { select: { securityKeys: true } },
         },
       },
     },
@@ -94,7 +95,7 @@ export async function validateSession(
       role: row.user.role,
       sessionId: row.id,
       locale: isLocale(row.user.locale) ? row.user.locale : null,
-      secondFactor: Boolean(row.user.secondFactor?.confirmedAt),
+      secondFactor: Boolean(row.user.secondFactor?.confirmedAt) || row.user._count.securityKeys > 0,
     },
   };
 }

@@ -7,6 +7,8 @@ import { ldapAuthenticate, readLdapConfig } from "./ldap";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
 import { isRole, type Role } from "./roles";
 import { checkSecondFactor } from "./second-factor";
+import type { SecondFactorAsk } from "./second-factor-code";
+import { issueChallenge } from "./security-keys";
 import { openSession } from "./sessions";
 import { forgetOldFailures, reserveAttempt, settleAttempt } from "./throttle";
 import type { ThrottleScope } from "./throttled-code";
@@ -20,7 +22,9 @@ export interface SignedIn {
 
 export type SignInResult =
   | { ok: true; user: SignedIn }
-  | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" | "second_factor_required" | "second_factor_wrong" }
+  | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" }
+  /** The password was right; the person's second factor is asked for (again). */
+  | { ok: false; reason: "second_factor_required" | "second_factor_wrong"; ask: SecondFactorAsk }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
 export function normalizeUsername(typed: string): string {
@@ -39,7 +43,7 @@ export async function signInWithPassword(
   typedUsername: string,
   password: string,
   request: { clientAddress: string | null; userAgent: string | null },
-  options: { at?: Date; code?: string } = {},
+  options: { at?: Date; code?: string; assertion?: string } = {},
 ): Promise<SignInResult> {
   const username = normalizeUsername(typedUsername);
   const who = { username: username || "(empty)", clientAddress: request.clientAddress };
@@ -60,21 +64,26 @@ export async function signInWithPassword(
     return { ok: false, reason: "throttled", scope: attempt.scope, retryAfterSeconds: attempt.retryAfterSeconds };
   }
 
+  const attemptId = attempt.id;
   const user = await db.prisma.user.findUnique({
     where: { username },
     select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, directoryDn: true },
   });
   // A refusal counts as a guess against the limits, except when no password was wrong: the directory
   // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
-  type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" }>["reason"];
-  const refuse = async (problem: string, method: string, reason: Refusal = "invalid") => {
+  type Refusal = Exclude<SignInResult, { ok: true }>;
+  function refuse(problem: string, method: string): Promise<Refusal>;
+  function refuse(problem: string, method: string, reason: "directory_unavailable" | "no_console_group"): Promise<Refusal>;
+  function refuse(problem: string, method: string, reason: "second_factor_required" | "second_factor_wrong", ask: SecondFactorAsk): Promise<Refusal>;
+  async function refuse(problem: string, method: string, reason: Refusal["reason"] = "invalid", ask?: SecondFactorAsk): Promise<Refusal> {
     await db.transaction(async (tx) => {
-      if (reason !== "invalid" && reason !== "second_factor_wrong") await settleAttempt(tx, attempt.id);
+      if (reason !== "invalid" && reason !== "second_factor_wrong") await settleAttempt(tx, attemptId);
       await forgetOldFailures(tx);
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem, actor: who, input: { method } });
     });
-    return { ok: false as const, reason };
-  };
+    if (ask && (reason === "second_factor_required" || reason === "second_factor_wrong")) return { ok: false, reason, ask };
+    return { ok: false, reason: reason as "invalid" };
+  }
 
   // The password (or the directory) said yes: a person with a second factor also gives its code.
   const secondFactorThen = async (
@@ -82,10 +91,16 @@ export async function signInWithPassword(
     method: "password" | "ldap",
     more?: (tx: ConsoleExecutor) => Promise<void>,
   ) => {
-    const check = await db.transaction((tx) => checkSecondFactor(tx, signedIn.id, options.code));
-    if (check === "missing") return refuse("second_factor_required", method, "second_factor_required");
-    if (check === "wrong") return refuse("wrong_second_factor", method, "second_factor_wrong");
-    return openSignedIn(db, attempt.id, signedIn, request, method, more, check === "none" ? undefined : check);
+    const check = await db.transaction((tx) => checkSecondFactor(tx, signedIn.id, options));
+    if (check.kind === "missing" || check.kind === "wrong") {
+      // With security keys, the answer carries a new challenge for this person's key to sign.
+      const keyChallenge = check.methods.key ? issueChallenge("sign-in", signedIn.id) : null;
+      const ask = { state: check.kind === "missing" ? "required" : "wrong", totp: check.methods.totp, keyChallenge } as const;
+      return check.kind === "missing"
+        ? refuse("second_factor_required", method, "second_factor_required", ask)
+        : refuse("wrong_second_factor", method, "second_factor_wrong", ask);
+    }
+    return openSignedIn(db, attempt.id, signedIn, request, method, more, check.kind === "none" ? undefined : check.kind);
   };
 
   // The registry's directory first, when there is one (lib/auth/ldap.ts).
@@ -149,7 +164,7 @@ async function openSignedIn(
   request: { clientAddress: string | null; userAgent: string | null },
   method: "password" | "ldap",
   more: (tx: ConsoleExecutor) => Promise<void> = async () => {},
-  secondFactor?: "totp" | "recovery",
+  secondFactor?: "totp" | "recovery" | "security_key",
 ): Promise<SignInResult> {
   const sessionId = await db.transaction(async (tx) => {
     await settleAttempt(tx, attemptId);

@@ -72,13 +72,14 @@ export function confirmSecondFactor(input: unknown): Promise<{ message: Message;
 
 const resetSchema = z.object({ userId: idSchema("user") });
 
-/** An administrator removes a person's second factor (a lost phone): their sessions end; they enrol again. */
+/** An administrator removes a person's second factors (a lost phone or key), app and security keys: their sessions end; they enrol again. */
 export function resetSecondFactor(input: unknown): Promise<{ message: Message }> {
   return auditedChange("users.manage", "user.second_factor.reset", resetSchema, input, async (tx, data) => {
     const user = await tx.prisma.user.findUnique({ where: { id: data.userId }, select: { username: true } });
     if (!user) throw new InputError(msg("users.noUser", { id: String(data.userId) }));
-    const { count } = await tx.prisma.secondFactor.deleteMany({ where: { userId: data.userId } });
-    if (count === 0) throw new InputError(msg("secondFactor.noneToReset", { username: user.username }));
+    const { count: apps } = await tx.prisma.secondFactor.deleteMany({ where: { userId: data.userId } });
+    const { count: keys } = await tx.prisma.securityKey.deleteMany({ where: { userId: data.userId } });
+    if (apps + keys === 0) throw new InputError(msg("secondFactor.noneToReset", { username: user.username }));
     await updateUser(tx, data.userId, {});
     return { result: { message: msg("secondFactor.reset", { username: user.username }) }, audit: { input: { userId: data.userId } } };
   });

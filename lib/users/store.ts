@@ -113,7 +113,8 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     `SELECT u.id, u.username, u.display_name, u.role, u.disabled_at IS NOT NULL AS disabled, u.created_at,
             CASE WHEN u.directory_dn IS NOT NULL THEN 'directory' WHEN u.oidc_subject IS NOT NULL THEN 'identity provider'
                  ELSE 'console' END AS source,
-            EXISTS (SELECT 1 FROM console.second_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS second_factor,
+            (EXISTS (SELECT 1 FROM console.second_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM console.security_keys k WHERE k.user_id = u.id)) AS second_factor,
             (SELECT count(*)::int FROM console.sessions s WHERE s.user_id = u.id AND s.ended_at IS NULL
                 AND s.session_version = u.session_version) AS open_sessions,
             (SELECT max(s.last_seen_at) FROM console.sessions s WHERE s.user_id = u.id) AS last_seen

@@ -15,6 +15,10 @@ export const auth: Catalog<typeof en> = {
     withSso: "Přihlásit se přes {name}",
     code: "Kód z aplikace pro ověřování",
     codeHint: "Šest číslic, nebo jeden z kódů pro obnovení.",
+    useKey: "Použít bezpečnostní klíč",
+    keyPending: "Dotkněte se bezpečnostního klíče…",
+    keyCancelled: "Bezpečnostní klíč neodpověděl: akce byla zrušena, vypršel čas, nebo klíč není u tohoto účtu zaregistrovaný. Zkuste to znovu.",
+    keyUnsupported: "Tento prohlížeč bezpečnostní klíče neumí. Použijte jiný prohlížeč, nebo zadejte kód, pokud máte aplikaci pro ověřování.",
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
@@ -23,6 +27,11 @@ export const auth: Catalog<typeof en> = {
       OAuthCallback: "Služba jednotného přihlášení přihlášení nedokončila. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
       SecondFactorRequired: "Heslo je správné. Zadejte teď kód z aplikace pro ověřování.",
       SecondFactorWrong: "Kód je chybný nebo už byl použit. Zadejte aktuální kód z aplikace pro ověřování, nebo kód pro obnovení.",
+      SecondFactorKey: "Heslo je správné. Použijte teď bezpečnostní klíč.",
+      SecondFactorEither: "Heslo je správné. Použijte teď bezpečnostní klíč, nebo zadejte kód z aplikace pro ověřování.",
+      SecondFactorKeyWrong: "Odpověď bezpečnostního klíče nebyla přijata (klíč jiného účtu, nebo stará odpověď). Zkuste to znovu klíčem zaregistrovaným u vašeho účtu.",
+      SecondFactorEitherWrong:
+        "Nepřijato. Použijte bezpečnostní klíč zaregistrovaný u vašeho účtu, nebo zadejte aktuální kód z aplikace pro ověřování či kód pro obnovení.",
       DirectoryUnavailable:
         "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit. Zkuste to za chvíli; účty vedené jen v konzoli se přihlásit mohou.",
       NoConsoleGroup:
@@ -56,6 +65,21 @@ export const auth: Catalog<typeof en> = {
       on: "Zapnuto od {since}. Zbývá {left, plural, one {# kód} few {# kódy} other {# kódů}} pro obnovení. Ztracený telefon? Správce ho může zrušit.",
     },
     title: "Váš účet",
+    securityKeys: {
+      title: "Bezpečnostní klíče a passkeys",
+      text: "Bezpečnostní klíč (například YubiKey) nebo passkey v tomto počítači či telefonu může být druhým krokem přihlášení místo kódu. Zaregistrujte si dva, ať vás ztráta jednoho nezablokuje; správce je může zrušit.",
+      none: "Žádný bezpečnostní klíč není zaregistrovaný.",
+      name: "Název klíče",
+      namePlaceholder: "modrý YubiKey",
+      add: "Přidat bezpečnostní klíč",
+      touch: "Dotkněte se bezpečnostního klíče, nebo potvrďte na zařízení…",
+      cancelled: "Prohlížeč klíč nezaregistroval: akce byla zrušena, vypršel čas, nebo je klíč už zaregistrovaný.",
+      unsupported: "Tento prohlížeč bezpečnostní klíče neumí.",
+      columns: { name: "Klíč", added: "Přidán", lastUsed: "Naposledy použit" },
+      never: "nikdy",
+      remove: "Odebrat",
+      removeConfirm: "Odebrat bezpečnostní klíč „{name}“? Už vás nepřihlásí.",
+    },
     signedInAs: "Přihlášen(a) jako {username} ({role}).",
     password: {
       title: "Změna hesla",

@@ -8,7 +8,7 @@ export const server: Catalog<typeof en> = {
   input: {
     checked: "{text}",
     unknown:
-      "{what, select, object {Neznámý objekt.} request {Neznámý požadavek.} block {Neznámá blokace.} user {Neznámý uživatel.} token {Neznámý token.} other {Neznámá položka: {what}.}}",
+      "{what, select, object {Neznámý objekt.} request {Neznámý požadavek.} block {Neznámá blokace.} user {Neznámý uživatel.} token {Neznámý token.} securityKey {Neznámý bezpečnostní klíč.} other {Neznámá položka: {what}.}}",
   },
   reason: {
     missing: "Uveďte důvod.",
@@ -127,6 +127,17 @@ export const server: Catalog<typeof en> = {
       "Dvoufázové přihlášení je zapnuté. Kódy pro obnovení, každý platí jednou, zobrazené jen teď: {codes}. Uložte je tam, kde máte hesla.",
     noneToReset: "{username} nemá dvoufázové přihlášení, které by šlo zrušit.",
     reset: "Dvoufázové přihlášení uživatele {username} zrušeno: jeho relace skončily a může si ho nastavit znovu.",
+  },
+  securityKeys: {
+    touch: "Dotkněte se bezpečnostního klíče nebo potvrďte na zařízení.",
+    nameMissing: "Pojmenujte klíč (například „modrý YubiKey“ nebo „notebook“), ať víte, který odebrat, když ho ztratíte.",
+    nameTooLong: "Název klíče smí mít nejvýše {max, plural, one {# znak} few {# znaky} other {# znaků}}.",
+    noResponse: "Prohlížeč neposlal odpověď bezpečnostního klíče. Zkuste to znovu a dotkněte se klíče, až zabliká.",
+    notVerified: "Odpověď klíče nešlo ověřit: patří k jiné adrese konzole, nebo trvala déle než pět minut. Zkuste to znovu.",
+    alreadyAdded: "Tento klíč už je zaregistrovaný.",
+    tooMany: "Už máte {max, plural, one {# klíč} few {# klíče} other {# klíčů}}, víc mít nelze. Nejprve jeden odeberte.",
+    added: "Bezpečnostní klíč „{name}“ přidán: konzole se na něj zeptá při přihlášení.",
+    removed: "Bezpečnostní klíč „{name}“ odebrán.",
   },
   users: {
     enterUsername: "Zadejte uživatelské jméno.",

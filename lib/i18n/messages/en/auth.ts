@@ -12,6 +12,10 @@ export const auth = {
     withSso: "Sign in with {name}",
     code: "Code from your authenticator app",
     codeHint: "Six digits, or one of your recovery codes.",
+    useKey: "Use your security key",
+    keyPending: "Touch your security key…",
+    keyCancelled: "The security key did not answer: it was cancelled, timed out, or is not one registered for this account here. Try again.",
+    keyUnsupported: "This browser cannot use security keys. Use another browser, or enter a code if you have an authenticator app.",
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
@@ -21,6 +25,11 @@ export const auth = {
         "The single sign-on service did not complete the sign-in. Try again in a moment; sign-in with a user name and password still works.",
       SecondFactorRequired: "Your password is right. Now enter the code from your authenticator app.",
       SecondFactorWrong: "That code is wrong or already used. Enter the current code from your authenticator app, or a recovery code.",
+      SecondFactorKey: "Your password is right. Now use your security key.",
+      SecondFactorEither: "Your password is right. Now use your security key, or enter the code from your authenticator app.",
+      SecondFactorKeyWrong: "The security key's answer was not accepted (a key of another account, or an old answer). Try again with a key registered for your account.",
+      SecondFactorEitherWrong:
+        "That was not accepted. Use a security key registered for your account, or enter the current code from your authenticator app or a recovery code.",
       DirectoryUnavailable:
         "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked. Try again in a moment; console-only accounts can still sign in.",
       NoConsoleGroup:
@@ -56,6 +65,21 @@ export const auth = {
       on: "On since {since}. {left, plural, one {# recovery code} other {# recovery codes}} left. Lost your phone? An administrator can reset it.",
     },
     title: "Your account",
+    securityKeys: {
+      title: "Security keys and passkeys",
+      text: "A security key (such as a YubiKey) or a passkey on this computer or phone can be your second step at sign-in instead of a code. Register two, so that losing one does not lock you out; an administrator can reset them.",
+      none: "No security key registered.",
+      name: "Name of the key",
+      namePlaceholder: "blue YubiKey",
+      add: "Add a security key",
+      touch: "Touch your security key, or confirm on your device…",
+      cancelled: "The browser did not register a key: it was cancelled or timed out, or that key is registered already.",
+      unsupported: "This browser cannot use security keys.",
+      columns: { name: "Key", added: "Added", lastUsed: "Last used" },
+      never: "never",
+      remove: "Remove",
+      removeConfirm: "Remove the security key “{name}”? It will no longer sign you in.",
+    },
     signedInAs: "Signed in as {username} ({role}).",
     password: {
       title: "Change your password",

@@ -8,7 +8,7 @@ export const server = {
     /** A check of the schema library's own (no message of ours), with its text in each language. */
     checked: "{text}",
     unknown:
-      "{what, select, object {Unknown object.} request {Unknown request.} block {Unknown block.} user {Unknown user.} token {Unknown token.} other {Unknown {what}.}}",
+      "{what, select, object {Unknown object.} request {Unknown request.} block {Unknown block.} user {Unknown user.} token {Unknown token.} securityKey {Unknown security key.} other {Unknown {what}.}}",
   },
   reason: {
     missing: "Give a reason.",
@@ -125,6 +125,18 @@ export const server = {
     enrolled: "Two-step sign-in is on. Your recovery codes, each good once, shown only now: {codes}. Keep them where you keep passwords.",
     noneToReset: "{username} has no two-step sign-in to reset.",
     reset: "Two-step sign-in of {username} reset: their sessions ended, and they may set it up again.",
+  },
+  securityKeys: {
+    touch: "Touch your security key, or confirm on your device.",
+    nameMissing: "Give the key a name (such as “blue YubiKey” or “laptop”), so that you know which one to remove if you lose it.",
+    nameTooLong: "Names of keys have at most {max, plural, other {# characters}}.",
+    noResponse: "The browser sent no answer from a security key. Try again and touch the key when it blinks.",
+    notVerified:
+      "The key's answer could not be verified: it is for another address of the console, or it took longer than five minutes. Try again.",
+    alreadyAdded: "That key is registered already.",
+    tooMany: "You have {max, plural, other {# keys}} already, the most a person may have. Remove one first.",
+    added: "Security key “{name}” added: the console asks for it when you sign in.",
+    removed: "Security key “{name}” removed.",
   },
   users: {
     enterUsername: "Enter a user name.",

@@ -1,0 +1,59 @@
+"use client";
+
+import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
+import { type FormEvent, useState } from "react";
+import { addSecurityKeyAction, securityKeyOptionsAction } from "@/app/preferences/actions";
+import { ActionMessage } from "@/components/action-form";
+import type { ActionResult } from "@/lib/actions/result";
+import { useTranslations } from "@/lib/i18n/client";
+
+/**
+ * Registers a security key or passkey: the server's options (a signed challenge), the browser's
+ * navigator.credentials.create() (the person touches the key), then the server verifies the answer
+ * and keeps the key under the name given.
+ */
+export function AddSecurityKey() {
+  const t = useTranslations("auth.account.securityKeys");
+  const [result, setResult] = useState<ActionResult<unknown> | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get("name") ?? "");
+    if (!browserSupportsWebAuthn()) return setResult({ ok: false, code: "invalid", error: t("unsupported") });
+    setPending(true);
+    setResult(null);
+    try {
+      const options = await securityKeyOptionsAction(null, new FormData());
+      if (!options.ok || !options.data) return setResult(options);
+      let answer: unknown;
+      try {
+        answer = await startRegistration({ optionsJSON: options.data });
+      } catch {
+        return setResult({ ok: false, code: "invalid", error: t("cancelled") });
+      }
+      const data = new FormData();
+      data.set("name", name);
+      data.set("response", JSON.stringify(answer));
+      const added = await addSecurityKeyAction(null, data);
+      setResult(added);
+      if (added.ok) form.reset();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit}>
+      <fieldset disabled={pending} className="plain">
+        <label>
+          {t("name")}
+          <input name="name" required maxLength={60} placeholder={t("namePlaceholder")} autoComplete="off" />
+        </label>
+        <button type="submit">{pending ? t("touch") : t("add")}</button>
+      </fieldset>
+      <ActionMessage result={result} />
+    </form>
+  );
+}
