@@ -19,7 +19,8 @@ async function enrol(page: Page, base = ""): Promise<{ key: string; recoveryCode
   await expect(panel.getByRole("img", { name: "QR code of the key for your authenticator app" })).toBeVisible();
   const key = (await panel.getByTestId("second-factor-key").textContent()) ?? "";
   expect(key).toMatch(/^[A-Z2-7]{32}$/);
-  await panel.getByLabel("Code from the app").fill(code(key, -30));
+  // The current code: one from the step before would fail if a step boundary passed before the server checked it.
+  await panel.getByLabel("Code from the app").fill(code(key));
   await panel.getByRole("button", { name: "Turn on two-step sign-in" }).click();
   const status = panel.getByRole("status");
   await expect(status).toContainText("Two-step sign-in is on. Your recovery codes");

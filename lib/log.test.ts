@@ -61,7 +61,8 @@ describe("JSON logs with request ids", () => {
     ]);
     const access = lines[2];
     expect(access).toMatchObject({ method: "GET", path: "/objects", status: 200 });
-    expect(access.ms).toBeGreaterThanOrEqual(5);
+    // setTimeout(5) may fire up to a millisecond early on the performance clock.
+    expect(access.ms).toBeGreaterThanOrEqual(4);
     for (const line of lines) expect(Number.isNaN(Date.parse(line.time))).toBe(false);
   });
 
