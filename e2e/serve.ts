@@ -8,10 +8,11 @@ import { startNextServer } from "../scripts/next-server";
  * servers run it: its log goes to the terminal and to `logFile`, and the signals Playwright sends
  * this process are passed on to the server.
  */
-export function serveBuild(port: string, env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
+export function serveBuild(port: string, env: NodeJS.ProcessEnv, logFile: string, publicHost = "127.0.0.1"): ChildProcess {
+  // `publicHost`: the host name people use (security keys need a domain name such as localhost, not an address).
   const server = startNextServer(["-p", port, "-H", "127.0.0.1"], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, NEXTAUTH_URL: `http://127.0.0.1:${port}` },
+    env: { ...env, NEXTAUTH_URL: `http://${publicHost}:${port}` },
   });
   mkdirSync(path.dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: "a" });

@@ -1,7 +1,7 @@
 "use server";
 
-import { revalidatePath } from "next/cache";
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
+import { revalidatePath } from "next/cache";
 import { type ActionResult, msg, toActionResult } from "@/lib/actions/result";
 import { changeOwnPassword } from "@/lib/users/own-password";
 import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";
@@ -59,7 +59,9 @@ export async function securityKeyOptionsAction(
 }
 
 export async function addSecurityKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await toActionResult<undefined>(() => addSecurityKey({ name: form.get("name") ?? undefined, response: form.get("response") ?? undefined }));
+  const result = await toActionResult<undefined>(() =>
+    addSecurityKey({ name: form.get("name") ?? undefined, response: form.get("response") ?? undefined }),
+  );
   revalidatePath("/preferences");
   return result;
 }

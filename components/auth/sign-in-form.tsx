@@ -30,9 +30,10 @@ function isKnownError(code: string): code is KnownError {
 
 /** The message of a second factor's ask: which factors the person has, asked first or again. */
 function askMessage(ask: SecondFactorAsk): KnownError {
-  const again = ask.state === "wrong" ? "Wrong" : "";
-  if (!ask.keyChallenge) return ask.state === "wrong" ? "SecondFactorWrong" : "SecondFactorRequired";
-  return `${ask.totp ? "SecondFactorEither" : "SecondFactorKey"}${again}` as KnownError;
+  const wrong = ask.state === "wrong";
+  if (!ask.keyChallenge) return wrong ? "SecondFactorWrong" : "SecondFactorRequired";
+  if (ask.totp) return wrong ? "SecondFactorEitherWrong" : "SecondFactorEither";
+  return wrong ? "SecondFactorKeyWrong" : "SecondFactorKey";
 }
 
 /** What the form says for an error code: a throttled sign-in says which limit and how long to wait. */
@@ -130,11 +131,6 @@ export function SignInForm({
         {t("password")}
         <input name="password" type="password" autoComplete="current-password" required maxLength={200} />
       </label>
-      {ask?.keyChallenge && (
-        <button type="button" onClick={() => ask.keyChallenge && void signInWithKey(ask.keyChallenge)} disabled={pending}>
-          {pending ? t("keyPending") : t("useKey")}
-        </button>
-      )}
       {ask?.totp && (
         <label>
           {t("code")}
@@ -155,7 +151,13 @@ export function SignInForm({
           {errorText(error)}
         </p>
       )}
-      <button type="submit" disabled={pending}>
+      {ask?.keyChallenge && (
+        <button type="button" onClick={() => ask.keyChallenge && void signInWithKey(ask.keyChallenge)} disabled={pending}>
+          {pending ? t("keyPending") : t("useKey")}
+        </button>
+      )}
+      {/* With a security key only, the key is the way on; "Sign in" asks again (a new challenge). */}
+      <button type="submit" disabled={pending} className={ask?.keyChallenge && !ask.totp ? "secondary" : undefined}>
         {pending ? t("pending") : t("submit")}
       </button>
       {ssoName && (

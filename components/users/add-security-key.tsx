@@ -45,7 +45,7 @@ export function AddSecurityKey() {
   }
 
   return (
-    <form onSubmit={onSubmit}>
+    <form onSubmit={onSubmit} className="stacked">
       <fieldset disabled={pending} className="plain">
         <label>
           {t("name")}

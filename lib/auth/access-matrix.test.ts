@@ -1,9 +1,10 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listAudit } from "../audit/query";
+import { readConfig } from "../config";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { objectDetail, objectIdByName } from "../objects/detail";
@@ -13,12 +14,14 @@ import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
 import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
+import { SoftwareAuthenticator } from "../testing/software-authenticator";
 import { listUsers } from "../users/admin";
 import { ownAccount } from "../users/own-password";
 import { hashPassword } from "./passwords";
 import type { RequestContext } from "./request-context";
 import type { Role } from "./roles";
 import { newSecret, sealSecret } from "./second-factor";
+import { issueChallenge } from "./security-keys";
 
 /**
  * Every server action and route handler, who may call it, and a valid input for it. The lists
@@ -46,12 +49,17 @@ interface Fixtures {
   secondFactorPending(): Promise<string>;
   /** No caller has a second factor. */
   noSecondFactors(): Promise<void>;
+  /** A browser's answer registering a new security key (a software authenticator's). */
+  securityKeyRegistration(): string;
+  /** A security key of `userId`, made directly in the database. */
+  newSecurityKey(userId: number): Promise<number>;
 }
 
 interface ActionCase {
   allowed: Role[];
   /** A form that would succeed for an allowed caller; `target` is a user the action may change. */
-  form(target: number, fixtures: Fixtures): FormData | Promise<FormData>;
+  /** `caller`: the signed-in caller's user id (none when anonymous). */
+  form(target: number, fixtures: Fixtures, caller: number | undefined): FormData | Promise<FormData>;
 }
 
 const form = (fields: Record<string, string | number>) => {
@@ -94,6 +102,15 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/preferences/actions.ts#confirmSecondFactorAction": {
     allowed: ["support", "operator", "admin"],
     form: async (_, fx) => form({ code: await fx.secondFactorPending() }),
+  },
+  "app/preferences/actions.ts#securityKeyOptionsAction": { allowed: ["support", "operator", "admin"], form: () => form({}) },
+  "app/preferences/actions.ts#addSecurityKeyAction": {
+    allowed: ["support", "operator", "admin"],
+    form: (_, fx) => form({ name: "matrix key", response: fx.securityKeyRegistration() }),
+  },
+  "app/preferences/actions.ts#removeSecurityKeyAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (target, fx, caller) => form({ keyId: await fx.newSecurityKey(caller ?? target) }),
   },
   "app/objects/[id]/actions.ts#createRequestAction": {
     allowed: ["admin", "operator"],
@@ -276,6 +293,16 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       noSecondFactors: async () => {
         await db.prisma.secondFactor.deleteMany({});
       },
+      securityKeyRegistration: () => {
+        const { origin, rpId } = readConfig().securityKeys;
+        const options = { rp: { id: rpId }, user: { id: "matrix" }, challenge: issueChallenge("register", 0) };
+        return JSON.stringify(new SoftwareAuthenticator().register(options, origin));
+      },
+      newSecurityKey: async (userId) => {
+        const credentialId = randomBytes(32).toString("base64url");
+        const key = await db.prisma.securityKey.create({ data: { userId, credentialId, publicKey: new Uint8Array([1]), name: "matrix" } });
+        return key.id;
+      },
       newToken: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",
@@ -310,6 +337,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
     await db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id"),
     await db.sql.query("SELECT id, valid_from, valid_to, canceled FROM object_state_request ORDER BY id"),
     await db.sql.query("SELECT id, name, revoked_at FROM console.api_tokens ORDER BY id"),
+    await db.sql.query("SELECT id, user_id, name FROM console.security_keys ORDER BY id"),
   ];
   const deniedCount = async () =>
     (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.audit_log WHERE action = 'access.denied'"))[0].n;
@@ -323,7 +351,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       it(`${name} as ${caller}: ${allowed ? "allowed" : refused}`, async () => {
         const module = await import(path.resolve(file));
         const target = await newTarget();
-        const input = await rule.form(target, fixtures);
+        const input = await rule.form(target, fixtures, contexts[caller].claims?.uid);
         const before = await usersSnapshot();
         const denied = await deniedCount();
         const result = await actAs(contexts[caller], () => module[name](null, input));

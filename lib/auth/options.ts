@@ -5,9 +5,9 @@ import { provisionedUser } from "../users/provision";
 import { updateUser } from "../users/store";
 import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
 import { currentRequest, requestDatabase } from "./request-context";
+import { secondFactorCode } from "./second-factor-code";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
-import { secondFactorCode } from "./second-factor-code";
 import { throttledCode } from "./throttled-code";
 
 interface OidcUserRow {
@@ -82,7 +82,8 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
             {
               code: typeof credentials?.code === "string" ? credentials.code.slice(0, 40) : undefined,
               // A security key's answer (lib/auth/security-keys.ts checks its form): a few hundred bytes.
-              assertion: typeof credentials?.assertion === "string" && credentials.assertion.length <= 16_000 ? credentials.assertion : undefined,
+              assertion:
+                typeof credentials?.assertion === "string" && credentials.assertion.length <= 16_000 ? credentials.assertion : undefined,
             },
           );
           if (!result.ok) {

@@ -91,7 +91,9 @@ describe.each(testBackends())("security keys on $name", (backend) => {
     // An answer made at another origin (a phishing site), to a forged challenge, or not an answer at all.
     await expect(register("elsewhere", "https://console.registry.example.evil")).rejects.toThrow(/could not be verified/);
     const forged = authenticator.register({ ...options, challenge: Buffer.alloc(45, 7).toString("base64url") }, ORIGIN);
-    await expect(asGrace(() => addSecurityKey({ name: "forged", response: JSON.stringify(forged) }))).rejects.toThrow(/could not be verified/);
+    await expect(asGrace(() => addSecurityKey({ name: "forged", response: JSON.stringify(forged) }))).rejects.toThrow(
+      /could not be verified/,
+    );
     await expect(asGrace(() => addSecurityKey({ name: "junk", response: "{not json" }))).rejects.toThrow(/could not be verified/);
     await expect(asGrace(() => addSecurityKey({ name: "  ", response: JSON.stringify(forged) }))).rejects.toThrow(/Give the key a name/);
     // The same answer again: that key is there already.

@@ -74,7 +74,12 @@ export async function signInWithPassword(
   type Refusal = Exclude<SignInResult, { ok: true }>;
   function refuse(problem: string, method: string): Promise<Refusal>;
   function refuse(problem: string, method: string, reason: "directory_unavailable" | "no_console_group"): Promise<Refusal>;
-  function refuse(problem: string, method: string, reason: "second_factor_required" | "second_factor_wrong", ask: SecondFactorAsk): Promise<Refusal>;
+  function refuse(
+    problem: string,
+    method: string,
+    reason: "second_factor_required" | "second_factor_wrong",
+    ask: SecondFactorAsk,
+  ): Promise<Refusal>;
   async function refuse(problem: string, method: string, reason: Refusal["reason"] = "invalid", ask?: SecondFactorAsk): Promise<Refusal> {
     await db.transaction(async (tx) => {
       if (reason !== "invalid" && reason !== "second_factor_wrong") await settleAttempt(tx, attemptId);

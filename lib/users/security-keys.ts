@@ -77,7 +77,10 @@ export function addSecurityKey(input: unknown): Promise<{ message: Message }> {
       data: { userId: actor.userId, name: data.name, ...key, publicKey: new Uint8Array(key.publicKey) },
       select: { id: true },
     });
-    return { result: { message: msg("securityKeys.added", { name: data.name }) }, audit: { input: { userId: actor.userId, keyId: id, name: data.name } } };
+    return {
+      result: { message: msg("securityKeys.added", { name: data.name }) },
+      audit: { input: { userId: actor.userId, keyId: id, name: data.name } },
+    };
   });
 }
 
@@ -89,6 +92,9 @@ export function removeSecurityKey(input: unknown): Promise<{ message: Message }>
     const key = await tx.prisma.securityKey.findFirst({ where: { id: data.keyId, userId: actor.userId }, select: { name: true } });
     if (!key) throw new InputError(msg("input.unknown", { what: "securityKey" }));
     await tx.prisma.securityKey.delete({ where: { id: data.keyId }, select: { id: true } });
-    return { result: { message: msg("securityKeys.removed", { name: key.name }) }, audit: { input: { userId: actor.userId, keyId: data.keyId, name: key.name } } };
+    return {
+      result: { message: msg("securityKeys.removed", { name: key.name }) },
+      audit: { input: { userId: actor.userId, keyId: data.keyId, name: key.name } },
+    };
   });
 }

@@ -12,6 +12,7 @@ export const CLIENT_NAMESPACES = [
   "auth.signIn",
   "auth.account.password",
   "auth.account.secondFactor",
+  "auth.account.securityKeys",
   "dashboard",
   "objects",
   "object.timeline",

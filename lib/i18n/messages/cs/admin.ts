@@ -71,7 +71,7 @@ export const admin: Catalog<typeof en> = {
       confirmPassword: "Nastavit nové heslo pro uživatele {user}?",
       resetSecondFactor: "Zrušit dvoufázové přihlášení",
       confirmResetSecondFactor:
-        "Zrušit dvoufázové přihlášení uživatele {user} (ztracený telefon)? Jeho relace skončí; nastaví si ho znovu.",
+        "Zrušit dvoufázové přihlášení uživatele {user} (ztracený telefon nebo klíč)? Aplikace pro ověřování i bezpečnostní klíče budou odebrány, jeho relace skončí; nastaví si ho znovu.",
     },
   },
   tokens: {

@@ -17,8 +17,10 @@ export const auth: Catalog<typeof en> = {
     codeHint: "Šest číslic, nebo jeden z kódů pro obnovení.",
     useKey: "Použít bezpečnostní klíč",
     keyPending: "Dotkněte se bezpečnostního klíče…",
-    keyCancelled: "Bezpečnostní klíč neodpověděl: akce byla zrušena, vypršel čas, nebo klíč není u tohoto účtu zaregistrovaný. Zkuste to znovu.",
-    keyUnsupported: "Tento prohlížeč bezpečnostní klíče neumí. Použijte jiný prohlížeč, nebo zadejte kód, pokud máte aplikaci pro ověřování.",
+    keyCancelled:
+      "Bezpečnostní klíč neodpověděl: akce byla zrušena, vypršel čas, nebo klíč není u tohoto účtu zaregistrovaný. Zkuste to znovu.",
+    keyUnsupported:
+      "Tento prohlížeč bezpečnostní klíče neumí. Použijte jiný prohlížeč, nebo zadejte kód, pokud máte aplikaci pro ověřování.",
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
@@ -29,7 +31,8 @@ export const auth: Catalog<typeof en> = {
       SecondFactorWrong: "Kód je chybný nebo už byl použit. Zadejte aktuální kód z aplikace pro ověřování, nebo kód pro obnovení.",
       SecondFactorKey: "Heslo je správné. Použijte teď bezpečnostní klíč.",
       SecondFactorEither: "Heslo je správné. Použijte teď bezpečnostní klíč, nebo zadejte kód z aplikace pro ověřování.",
-      SecondFactorKeyWrong: "Odpověď bezpečnostního klíče nebyla přijata (klíč jiného účtu, nebo stará odpověď). Zkuste to znovu klíčem zaregistrovaným u vašeho účtu.",
+      SecondFactorKeyWrong:
+        "Odpověď bezpečnostního klíče nebyla přijata (klíč jiného účtu, nebo stará odpověď). Zkuste to znovu klíčem zaregistrovaným u vašeho účtu.",
       SecondFactorEitherWrong:
         "Nepřijato. Použijte bezpečnostní klíč zaregistrovaný u vašeho účtu, nebo zadejte aktuální kód z aplikace pro ověřování či kód pro obnovení.",
       DirectoryUnavailable:

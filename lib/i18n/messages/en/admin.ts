@@ -68,7 +68,8 @@ export const admin = {
       setPassword: "Set password",
       confirmPassword: "Set a new password for {user}?",
       resetSecondFactor: "Reset two-step sign-in",
-      confirmResetSecondFactor: "Reset the two-step sign-in of {user} (a lost phone)? Their sessions end; they set it up again.",
+      confirmResetSecondFactor:
+        "Reset the two-step sign-in of {user} (a lost phone or key)? Their authenticator app and security keys are removed, their sessions end; they set it up again.",
     },
   },
   tokens: {

@@ -14,7 +14,8 @@ export const auth = {
     codeHint: "Six digits, or one of your recovery codes.",
     useKey: "Use your security key",
     keyPending: "Touch your security key…",
-    keyCancelled: "The security key did not answer: it was cancelled, timed out, or is not one registered for this account here. Try again.",
+    keyCancelled:
+      "The security key did not answer: it was cancelled, timed out, or is not one registered for this account here. Try again.",
     keyUnsupported: "This browser cannot use security keys. Use another browser, or enter a code if you have an authenticator app.",
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
@@ -27,7 +28,8 @@ export const auth = {
       SecondFactorWrong: "That code is wrong or already used. Enter the current code from your authenticator app, or a recovery code.",
       SecondFactorKey: "Your password is right. Now use your security key.",
       SecondFactorEither: "Your password is right. Now use your security key, or enter the code from your authenticator app.",
-      SecondFactorKeyWrong: "The security key's answer was not accepted (a key of another account, or an old answer). Try again with a key registered for your account.",
+      SecondFactorKeyWrong:
+        "The security key's answer was not accepted (a key of another account, or an old answer). Try again with a key registered for your account.",
       SecondFactorEitherWrong:
         "That was not accepted. Use a security key registered for your account, or enter the current code from your authenticator app or a recovery code.",
       DirectoryUnavailable:

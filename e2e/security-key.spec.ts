@@ -1,0 +1,114 @@
+import type { ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { type CDPSession, expect, type Page, test } from "@playwright/test";
+import { freePort } from "../lib/testing/free-port";
+import { E2E_ADMIN_PASSWORD } from "./helpers";
+import { serveBuild } from "./serve";
+
+// Security keys (WebAuthn) as a person uses them, with Chromium's virtual authenticator standing in
+// for the key: an administrator whom SECOND_FACTOR=admins sends to set up two-step sign-in registers
+// a key instead of an app, then signs in with password and key, and removes it again. Security keys
+// need a domain name (not 127.0.0.1), so this console is reached as http://localhost.
+let base = "";
+const dataDir = path.resolve(".data", "e2e-security-key");
+let server: ChildProcess;
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}.lock`, { force: true });
+  const port = String(await freePort());
+  base = `http://localhost:${port}`;
+  server = serveBuild(
+    port,
+    {
+      ...process.env,
+      DATABASE_URL: "",
+      PGLITE_DIR: dataDir,
+      CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+      DEMO_DOMAINS: "40",
+      SECOND_FACTOR: "admins",
+    },
+    path.resolve(".data", "e2e-security-key.log"),
+    "localhost",
+  );
+  for (let i = 0; ; i++) {
+    if ((await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok) break;
+    if (i > 600) throw new Error("the console for security keys did not start");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+});
+test.afterAll(async () => {
+  if (server?.exitCode === null) await new Promise((resolve) => server.once("exit", resolve).kill("SIGTERM"));
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A USB security key that holds passkeys and answers at once, as if touched. */
+async function plugInKey(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "usb",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+async function password(page: Page): Promise<void> {
+  await page.goto(`${base}/login`);
+  await page.getByLabel("User name").fill("admin");
+  await page.getByLabel("Password").fill(E2E_ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
+
+test("an administrator registers a security key when sent to set up two-step sign-in, signs in with it, and removes it", async ({
+  page,
+}, testInfo) => {
+  const { cdp, authenticatorId } = await plugInKey(page);
+  await password(page);
+  await expect(page).toHaveURL(/\/preferences\?enrol=required/);
+
+  const panel = page.locator("#security-keys");
+  await expect(panel).toContainText("No security key registered.");
+  // Without a name, the browser's own check stops the form before the key is asked.
+  await panel.getByRole("button", { name: "Add a security key" }).click();
+  expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(0);
+  await panel.getByLabel("Name of the key").fill("blue YubiKey");
+  await panel.getByRole("button", { name: "Add a security key" }).click();
+  await expect(panel.getByRole("status")).toHaveText("Security key “blue YubiKey” added: the console asks for it when you sign in.");
+  await expect(panel.getByRole("row", { name: /blue YubiKey/ })).toContainText("never");
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toMatchObject([{ isResidentCredential: true, rpId: "localhost" }]);
+  await page.screenshot({ path: testInfo.outputPath("security-key-added.png"), fullPage: true });
+  // The key is a second factor: the administrator's pages open.
+  await page.goto(`${base}/admin/users`);
+  await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
+  await expect(page.getByRole("row", { name: /admin/ }).first().getByRole("button", { name: "Reset two-step sign-in" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/login/);
+  await password(page);
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Your password is right. Now use your security key.");
+  await expect(page.getByLabel("Code from your authenticator app")).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("security-key-sign-in.png") });
+  await page.getByRole("button", { name: "Use your security key" }).click();
+  await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
+  // The key signed once more: the sign-in's challenge.
+  expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0].signCount).toBe(credentials[0].signCount + 1);
+
+  await page.goto(`${base}/preferences`);
+  await expect(panel.getByRole("row", { name: /blue YubiKey/ })).not.toContainText("never");
+  page.once("dialog", (dialog) => dialog.accept());
+  await panel.getByRole("button", { name: "Remove blue YubiKey" }).click();
+  await expect(panel).toContainText("No security key registered.");
+  // Without a second factor the administrator is held to their own account again.
+  await page.goto(`${base}/admin/users`);
+  await expect(page).toHaveURL(/\/preferences\?enrol=required/);
+});
