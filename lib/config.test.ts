@@ -30,4 +30,22 @@ describe("configuration", () => {
       "configuration: NEXTAUTH_URL: NEXTAUTH_URL must be the console's public http:// or https:// URL",
     );
   });
+
+  it("takes where security keys are valid from NEXTAUTH_URL, or a domain it is under", () => {
+    expect(readConfig({}).securityKeys).toEqual({ origin: "http://localhost:3000", rpId: "localhost" });
+    expect(readConfig({ PORT: "8080" }).securityKeys).toEqual({ origin: "http://localhost:8080", rpId: "localhost" });
+    const url = "https://console.registry.example/";
+    expect(readConfig({ NEXTAUTH_URL: url }).securityKeys).toEqual({
+      origin: "https://console.registry.example",
+      rpId: "console.registry.example",
+    });
+    expect(readConfig({ NEXTAUTH_URL: url, SECURITY_KEY_RP_ID: " Registry.Example " }).securityKeys.rpId).toBe("registry.example");
+    expect(() => readConfig({ NEXTAUTH_URL: url, SECURITY_KEY_RP_ID: "example.org" })).toThrow(
+      "SECURITY_KEY_RP_ID example.org is not the console's host name console.registry.example nor a domain it is under",
+    );
+    expect(() => readConfig({ NEXTAUTH_URL: url, SECURITY_KEY_RP_ID: "try.example" })).toThrow(ConfigError);
+    expect(() => readConfig({ NEXTAUTH_URL: url, SECURITY_KEY_RP_ID: "https://registry.example" })).toThrow(
+      "SECURITY_KEY_RP_ID must be a domain name",
+    );
+  });
 });
