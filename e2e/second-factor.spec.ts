@@ -1,10 +1,7 @@
-import type { ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
 import { E2E_ADMIN_PASSWORD, signIn, signInAsAdmin, signInAsNewUser } from "./helpers";
-import { serveBuild } from "./serve";
+import { startSideConsole } from "./serve";
 
 // Two-step sign-in (TOTP) as a person does it: set up on "Your account" with an authenticator app
 // (the test computes the app's codes from the key the page shows), then signing in with a code, a
@@ -80,36 +77,14 @@ test("a person sets up two-step sign-in, then signs in with a code, is refused a
 });
 
 test.describe("with SECOND_FACTOR=admins", () => {
-  const base = "http://127.0.0.1:3103";
-  const dataDir = path.resolve(".data", "e2e-second-factor");
-  let server: ChildProcess;
+  let base = "";
+  let stop = async () => {};
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}.lock`, { force: true });
-    server = serveBuild(
-      "3103",
-      {
-        ...process.env,
-        DATABASE_URL: "",
-        PGLITE_DIR: dataDir,
-        CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-        DEMO_DOMAINS: "40",
-        SECOND_FACTOR: "admins",
-      },
-      path.resolve(".data", "e2e-second-factor.log"),
-    );
-    for (let i = 0; ; i++) {
-      if ((await fetch(`${base}/api/health`).catch(() => null))?.ok) break;
-      if (i > 600) throw new Error("the console with SECOND_FACTOR=admins did not start");
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    ({ base, stop } = await startSideConsole("second-factor", { SECOND_FACTOR: "admins" }));
   });
-  test.afterAll(async () => {
-    if (server?.exitCode === null) await new Promise((resolve) => server.once("exit", resolve).kill("SIGTERM"));
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  test.afterAll(() => stop());
 
   test("an administrator without a second factor is sent to set it up, and can work once it is on", async ({ page }, testInfo) => {
     await page.goto(`${base}/login`);

@@ -1,48 +1,19 @@
-import type { ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
-import path from "node:path";
 import { type CDPSession, expect, type Page, test } from "@playwright/test";
-import { freePort } from "../lib/testing/free-port";
 import { E2E_ADMIN_PASSWORD } from "./helpers";
-import { serveBuild } from "./serve";
+import { startSideConsole } from "./serve";
 
 // Security keys (WebAuthn) as a person uses them, with Chromium's virtual authenticator standing in
 // for the key: an administrator whom SECOND_FACTOR=admins sends to set up two-step sign-in registers
 // a key instead of an app, then signs in with password and key, and removes it again. Security keys
 // need a domain name (not 127.0.0.1), so this console is reached as http://localhost.
 let base = "";
-const dataDir = path.resolve(".data", "e2e-security-key");
-let server: ChildProcess;
+let stop = async () => {};
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  rmSync(dataDir, { recursive: true, force: true });
-  rmSync(`${dataDir}.lock`, { force: true });
-  const port = String(await freePort());
-  base = `http://localhost:${port}`;
-  server = serveBuild(
-    port,
-    {
-      ...process.env,
-      DATABASE_URL: "",
-      PGLITE_DIR: dataDir,
-      CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      DEMO_DOMAINS: "40",
-      SECOND_FACTOR: "admins",
-    },
-    path.resolve(".data", "e2e-security-key.log"),
-    "localhost",
-  );
-  for (let i = 0; ; i++) {
-    if ((await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.ok) break;
-    if (i > 600) throw new Error("the console for security keys did not start");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  ({ base, stop } = await startSideConsole("security-key", { SECOND_FACTOR: "admins" }, { publicHost: "localhost" }));
 });
-test.afterAll(async () => {
-  if (server?.exitCode === null) await new Promise((resolve) => server.once("exit", resolve).kill("SIGTERM"));
-  rmSync(dataDir, { recursive: true, force: true });
-});
+test.afterAll(() => stop());
 
 /** A USB security key that holds passkeys and answers at once, as if touched. */
 async function plugInKey(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {

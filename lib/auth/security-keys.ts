@@ -52,32 +52,26 @@ export function readChallenge(challenge: string, purpose: Purpose, userId: numbe
 }
 
 const base64url = z.string().regex(/^[A-Za-z0-9_-]+$/);
-/** What a browser sends back from navigator.credentials.create() (as @simplewebauthn/browser gives it). */
-export const registrationResponseSchema = z.object({
-  id: base64url.min(16).max(1400),
-  rawId: base64url.max(1400),
-  type: z.literal("public-key"),
-  response: z.object({
-    clientDataJSON: base64url.max(4000),
-    attestationObject: base64url.max(20_000),
-    transports: z.array(z.string().max(20)).max(10).optional(),
-  }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+/** A credential as @simplewebauthn/browser hands it over, with the `response` of its kind. */
+const credentialAnswer = <R extends z.ZodRawShape>(response: R) =>
+  z.object({
+    id: base64url.min(16).max(1400),
+    rawId: base64url.max(1400),
+    type: z.literal("public-key"),
+    response: z.object({ clientDataJSON: base64url.max(4000), ...response }),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  });
+/** What a browser sends back from navigator.credentials.create(). */
+export const registrationResponseSchema = credentialAnswer({
+  attestationObject: base64url.max(20_000),
+  transports: z.array(z.string().max(20)).max(10).optional(),
 });
 /** What a browser sends back from navigator.credentials.get(). */
-export const authenticationResponseSchema = z.object({
-  id: base64url.min(16).max(1400),
-  rawId: base64url.max(1400),
-  type: z.literal("public-key"),
-  response: z.object({
-    clientDataJSON: base64url.max(4000),
-    authenticatorData: base64url.max(4000),
-    signature: base64url.max(1000),
-    userHandle: base64url.max(200).optional(),
-  }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+export const authenticationResponseSchema = credentialAnswer({
+  authenticatorData: base64url.max(4000),
+  signature: base64url.max(1000),
+  userHandle: base64url.max(200).optional(),
 });
 
 /** The options for navigator.credentials.create(): a discoverable credential, none of the person's keys again. */
