@@ -56,7 +56,8 @@ test("an administrator registers a security key when sent to set up two-step sig
   await expect(panel.getByRole("status")).toHaveText("Security key “blue YubiKey” added: the console asks for it when you sign in.");
   await expect(panel.getByRole("row", { name: /blue YubiKey/ })).toContainText("never");
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
-  expect(credentials).toMatchObject([{ isResidentCredential: true, rpId: "localhost" }]);
+  // Not a discoverable credential: the sign-in names the key (a security key needs no PIN for it).
+  expect(credentials).toMatchObject([{ isResidentCredential: false, rpId: "localhost" }]);
   await page.screenshot({ path: testInfo.outputPath("security-key-added.png"), fullPage: true });
   // The key is a second factor: the administrator's pages open.
   await page.goto(`${base}/admin/users`);

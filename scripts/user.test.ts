@@ -37,4 +37,25 @@ describe("npm run user", () => {
     expect(passwd.status).toBe(1);
     expect(passwd.stderr).toContain("user: This password is on the list of common and breached passwords");
   }, 120_000);
+
+  it("resets a person's two-step sign-in (app and security keys) for when no administrator can sign in", async () => {
+    const db = await openDatabase({ databaseUrl: undefined, pgliteDir });
+    const [{ id }] = await db.sql.query<{ id: number }>("SELECT id FROM console.users WHERE username = 'petr'");
+    await db.prisma.securityKey.create({
+      data: { userId: id, credentialId: "K".repeat(43), publicKey: new Uint8Array([1]), name: "lost key" },
+    });
+    await db.close();
+    const reset = user(["reset-second-factor", "petr"], "");
+    expect(reset.stderr).toBe("");
+    expect(reset.stdout).toContain("Reset the two-step sign-in of petr (app and security keys)");
+    const again = user(["reset-second-factor", "petr"], "");
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain("petr has no two-step sign-in to reset");
+    const reopened = await openDatabase({ databaseUrl: undefined, pgliteDir });
+    expect(await reopened.prisma.securityKey.count({ where: { userId: id } })).toBe(0);
+    expect(await reopened.prisma.auditEntry.count({ where: { action: "user.second_factor.reset", actor: { startsWith: "cli:" } } })).toBe(
+      1,
+    );
+    await reopened.close();
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 // `npm run user -- add NAME --role ROLE [--display-name TEXT] [--password-env VAR]`
 // `npm run user -- passwd NAME [--password-env VAR]`      `npm run user -- list`
+// `npm run user -- reset-second-factor NAME` (a lost phone or security key, when no administrator can sign in)
 // For the first admin of a new installation and for recovery. The password comes from the named
 // environment variable or from standard input, never from the command line (it would show in ps).
 import { userInfo } from "node:os";
@@ -14,7 +15,7 @@ import { openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
 import { usernameSchema } from "../lib/users/schemas";
-import { insertUser, listUserRecords, updateUser } from "../lib/users/store";
+import { insertUser, listUserRecords, removeSecondFactors, updateUser } from "../lib/users/store";
 
 async function readPassword(envName: string | undefined): Promise<string> {
   if (envName) {
@@ -104,8 +105,18 @@ try {
         });
         console.log(`Changed the password of ${username}; their sessions were ended.`);
       }
+    } else if (command === "reset-second-factor") {
+      await db.sql.transaction(async (tx) => {
+        const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [rawName ?? ""]);
+        if (!row) throw new StartupError(`there is no user ${rawName ?? ""}`);
+        if ((await removeSecondFactors(tx, row.id)) === 0) throw new StartupError(`${rawName} has no two-step sign-in to reset`);
+        await audit(tx, { action: "user.second_factor.reset", result: "ok", actor, input: { userId: row.id } });
+      });
+      console.log(`Reset the two-step sign-in of ${rawName} (app and security keys); their sessions were ended.`);
     } else {
-      throw new StartupError("usage: npm run user -- add NAME --role ROLE [--password-env VAR] | passwd NAME [--password-env VAR] | list");
+      throw new StartupError(
+        "usage: npm run user -- add NAME --role ROLE [--password-env VAR] | passwd NAME [--password-env VAR] | reset-second-factor NAME | list",
+      );
     }
   } finally {
     await db.close();

@@ -3,7 +3,7 @@
 import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/browser";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useRef, useState } from "react";
-import { parseSecondFactorCode, type SecondFactorAsk } from "@/lib/auth/second-factor-code";
+import { keyRefusal, parseSecondFactorCode, type SecondFactorAsk } from "@/lib/auth/second-factor-code";
 import { parseThrottledCode } from "@/lib/auth/throttled-code";
 import { useTranslations } from "@/lib/i18n/client";
 
@@ -37,12 +37,13 @@ function askMessage(ask: SecondFactorAsk): KnownError {
 }
 
 /** What the form says for an error code: a throttled sign-in says which limit and how long to wait. */
-function useErrorText(): (code: string) => string {
+function useErrorText(rpId: string): (code: string) => string {
   const t = useTranslations("auth.signIn");
   return (code) => {
     // The browser's own refusals of a security key (no server code).
     if (code === "keyCancelled") return t("keyCancelled");
     if (code === "keyUnsupported") return t("keyUnsupported");
+    if (code === "keyWrongSite") return t("keyWrongSite", { rpId });
     const ask = parseSecondFactorCode(code);
     if (ask) return t(`errors.${askMessage(ask)}`);
     const throttled = parseThrottledCode(code);
@@ -68,7 +69,7 @@ export function SignInForm({
   rpId: string;
 }) {
   const t = useTranslations("auth.signIn");
-  const errorText = useErrorText();
+  const errorText = useErrorText(rpId);
   // The error's code, translated when shown (the page's language may change while it is shown).
   const [error, setError] = useState<string | null>(initialError || null);
   const [pending, setPending] = useState(false);
@@ -104,21 +105,27 @@ export function SignInForm({
     void send({ code: String(new FormData(event.currentTarget).get("code") ?? "") });
   }
 
-  // The security key signs the challenge the password step gave (any key of the person's: they are
-  // discoverable credentials, so the browser needs no list of them).
-  async function signInWithKey(challenge: string) {
+  // One of the person's keys (the password step named them) signs the challenge it gave.
+  async function signInWithKey(challenge: string, ids: string[]) {
     if (!browserSupportsWebAuthn()) return setError("keyUnsupported");
     setPending(true);
     setError(null);
+    let answer: unknown;
     try {
-      const answer = await startAuthentication({
-        optionsJSON: { challenge, rpId, allowCredentials: [], userVerification: "preferred", timeout: 300_000 },
+      answer = await startAuthentication({
+        optionsJSON: {
+          challenge,
+          rpId,
+          allowCredentials: ids.map((id) => ({ id, type: "public-key" as const })),
+          userVerification: "discouraged",
+          timeout: 300_000,
+        },
       });
-      await send({ assertion: JSON.stringify(answer) });
-    } catch {
+    } catch (error) {
       setPending(false);
-      setError("keyCancelled");
+      return setError(keyRefusal(error));
     }
+    await send({ assertion: JSON.stringify(answer) });
   }
 
   return (
@@ -152,7 +159,7 @@ export function SignInForm({
         </p>
       )}
       {ask?.keyChallenge && (
-        <button type="button" onClick={() => ask.keyChallenge && void signInWithKey(ask.keyChallenge)} disabled={pending}>
+        <button type="button" onClick={() => ask.keyChallenge && void signInWithKey(ask.keyChallenge, ask.keyIds)} disabled={pending}>
           {pending ? t("keyPending") : t("useKey")}
         </button>
       )}

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { addSecurityKeyAction, securityKeyOptionsAction } from "@/app/preferences/actions";
 import { ActionMessage } from "@/components/action-form";
 import type { ActionResult } from "@/lib/actions/result";
+import { keyRefusal } from "@/lib/auth/second-factor-code";
 import { useTranslations } from "@/lib/i18n/client";
 
 /**
@@ -30,8 +31,15 @@ export function AddSecurityKey() {
       let answer: unknown;
       try {
         answer = await startRegistration({ optionsJSON: options.data });
-      } catch {
-        return setResult({ ok: false, code: "invalid", error: t("cancelled") });
+      } catch (error) {
+        const { code } = error as { code?: string };
+        const text =
+          keyRefusal(error) === "keyWrongSite"
+            ? t("wrongSite", { rpId: options.data.rp.id ?? "" })
+            : code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED"
+              ? t("registeredAlready")
+              : t("cancelled");
+        return setResult({ ok: false, code: "invalid", error: text });
       }
       const data = new FormData();
       data.set("name", name);

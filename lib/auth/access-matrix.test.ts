@@ -50,7 +50,7 @@ interface Fixtures {
   /** No caller has a second factor. */
   noSecondFactors(): Promise<void>;
   /** A browser's answer registering a new security key (a software authenticator's). */
-  securityKeyRegistration(): string;
+  securityKeyRegistration(caller: number): string;
   /** A security key of `userId`, made directly in the database. */
   newSecurityKey(userId: number): Promise<number>;
 }
@@ -106,7 +106,7 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/preferences/actions.ts#securityKeyOptionsAction": { allowed: ["support", "operator", "admin"], form: () => form({}) },
   "app/preferences/actions.ts#addSecurityKeyAction": {
     allowed: ["support", "operator", "admin"],
-    form: (_, fx) => form({ name: "matrix key", response: fx.securityKeyRegistration() }),
+    form: (target, fx, caller) => form({ name: "matrix key", response: fx.securityKeyRegistration(caller ?? target) }),
   },
   "app/preferences/actions.ts#removeSecurityKeyAction": {
     allowed: ["support", "operator", "admin"],
@@ -293,9 +293,9 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       noSecondFactors: async () => {
         await db.prisma.secondFactor.deleteMany({});
       },
-      securityKeyRegistration: () => {
+      securityKeyRegistration: (caller) => {
         const { origin, rpId } = readConfig().securityKeys;
-        const options = { rp: { id: rpId }, user: { id: "matrix" }, challenge: issueChallenge("register", 0) };
+        const options = { rp: { id: rpId }, user: { id: "matrix" }, challenge: issueChallenge("register", caller) };
         return JSON.stringify(new SoftwareAuthenticator().register(options, origin));
       },
       newSecurityKey: async (userId) => {

@@ -12,8 +12,8 @@ import { openSession, validateSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 
 const PASSWORD = "ada's long console password";
-const REQUIRED = { ok: false, reason: "second_factor_required", ask: { state: "required", totp: true, keyChallenge: null } };
-const WRONG = { ok: false, reason: "second_factor_wrong", ask: { state: "wrong", totp: true, keyChallenge: null } };
+const REQUIRED = { ok: false, reason: "second_factor_required", ask: { state: "required", totp: true, keyChallenge: null, keyIds: [] } };
+const WRONG = { ok: false, reason: "second_factor_wrong", ask: { state: "wrong", totp: true, keyChallenge: null, keyIds: [] } };
 let addresses = 0;
 const from = () => ({ clientAddress: `198.51.100.${++addresses}`, userAgent: "vitest" });
 

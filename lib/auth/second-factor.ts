@@ -84,13 +84,14 @@ export interface SecondFactorMethods {
 
 export type SecondFactorCheck =
   | { kind: "none" }
-  | { kind: "missing" | "wrong"; methods: SecondFactorMethods }
+  /** `keyIds`: the person's security keys; `problem`: why an answer was refused (for the audit). */
+  | { kind: "missing" | "wrong"; methods: SecondFactorMethods; keyIds: string[]; problem?: string }
   | { kind: "totp" | "recovery" | "security_key" };
 
 /**
  * Checks the second factor of `userId` for a sign-in: "none" (the person has none), "missing" (one
- * is needed and neither a code nor a security key's answer came), "wrong", or how it was passed. A
- * passed code or challenge is used up.
+ * is needed and neither a code nor a security key's answer came, or the key's answer came too
+ * late), "wrong", or how it was passed. A passed code or challenge is used up.
  */
 export async function checkSecondFactor(
   tx: ConsoleExecutor,
@@ -101,22 +102,25 @@ export async function checkSecondFactor(
     "SELECT secret, last_step, recovery_hashes FROM console.second_factors WHERE user_id = $1 AND confirmed_at IS NOT NULL FOR UPDATE",
     [userId],
   );
-  const keys = await tx.prisma.securityKey.count({ where: { userId } });
-  if (!factor && keys === 0) return { kind: "none" };
-  const methods = { totp: Boolean(factor), key: keys > 0 };
+  const keys = await tx.prisma.securityKey.findMany({ where: { userId }, orderBy: { id: "asc" }, select: { credentialId: true } });
+  if (!factor && keys.length === 0) return { kind: "none" };
+  const asked = { methods: { totp: Boolean(factor), key: keys.length > 0 }, keyIds: keys.map((k) => k.credentialId) };
   const typed = given.code?.trim() ?? "";
-  if (given.assertion && keys > 0) {
-    return (await checkSecurityKey(tx, userId, given.assertion)) ? { kind: "security_key" } : { kind: "wrong", methods };
+  if (given.assertion && keys.length > 0) {
+    const outcome = await checkSecurityKey(tx, userId, given.assertion);
+    if (outcome === "ok") return { kind: "security_key" };
+    if (outcome === "expired") return { kind: "missing", ...asked };
+    return { kind: "wrong", ...asked, problem: `security_key_${outcome}` };
   }
-  if (!typed) return { kind: given.assertion ? "wrong" : "missing", methods };
-  if (!factor) return { kind: "wrong", methods };
+  if (!typed) return { kind: given.assertion ? "wrong" : "missing", ...asked };
+  if (!factor) return { kind: "wrong", ...asked };
   const step = acceptedStep(openSecret(factor.secret), typed, factor.last_step === null ? null : Number(factor.last_step));
   if (step !== null) {
     await tx.prisma.secondFactor.update({ where: { userId }, data: { lastStep: step }, select: { userId: true } });
     return { kind: "totp" };
   }
   const index = recoveryIndex(factor.recovery_hashes, typed);
-  if (index < 0) return { kind: "wrong", methods };
+  if (index < 0) return { kind: "wrong", ...asked };
   await tx.prisma.secondFactor.update({
     where: { userId },
     data: { recoveryHashes: factor.recovery_hashes.filter((_, i) => i !== index) },

@@ -100,10 +100,15 @@ export async function signInWithPassword(
     if (check.kind === "missing" || check.kind === "wrong") {
       // With security keys, the answer carries a new challenge for this person's key to sign.
       const keyChallenge = check.methods.key ? issueChallenge("sign-in", signedIn.id) : null;
-      const ask = { state: check.kind === "missing" ? "required" : "wrong", totp: check.methods.totp, keyChallenge } as const;
+      const ask = {
+        state: check.kind === "missing" ? "required" : "wrong",
+        totp: check.methods.totp,
+        keyChallenge,
+        keyIds: check.keyIds,
+      } as const;
       return check.kind === "missing"
         ? refuse("second_factor_required", method, "second_factor_required", ask)
-        : refuse("wrong_second_factor", method, "second_factor_wrong", ask);
+        : refuse(check.problem ?? "wrong_second_factor", method, "second_factor_wrong", ask);
     }
     return openSignedIn(db, attempt.id, signedIn, request, method, more, check.kind === "none" ? undefined : check.kind);
   };

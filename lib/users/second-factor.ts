@@ -6,7 +6,7 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { acceptedStep, enrolmentOf, newRecoveryCodes, newSecret, openSecret, sealSecret } from "../auth/second-factor";
-import { updateUser } from "./store";
+import { removeSecondFactors } from "./store";
 
 /** What /preferences shows of the signed-in person's second factor. */
 export type OwnSecondFactor =
@@ -77,10 +77,8 @@ export function resetSecondFactor(input: unknown): Promise<{ message: Message }>
   return auditedChange("users.manage", "user.second_factor.reset", resetSchema, input, async (tx, data) => {
     const user = await tx.prisma.user.findUnique({ where: { id: data.userId }, select: { username: true } });
     if (!user) throw new InputError(msg("users.noUser", { id: String(data.userId) }));
-    const { count: apps } = await tx.prisma.secondFactor.deleteMany({ where: { userId: data.userId } });
-    const { count: keys } = await tx.prisma.securityKey.deleteMany({ where: { userId: data.userId } });
-    if (apps + keys === 0) throw new InputError(msg("secondFactor.noneToReset", { username: user.username }));
-    await updateUser(tx, data.userId, {});
+    if ((await removeSecondFactors(tx, data.userId)) === 0)
+      throw new InputError(msg("secondFactor.noneToReset", { username: user.username }));
     return { result: { message: msg("secondFactor.reset", { username: user.username }) }, audit: { input: { userId: data.userId } } };
   });
 }

@@ -63,7 +63,7 @@ const addSchema = z.object({
 /** Registers the key that answered `response` (to options from securityKeyOptions) under `name`. */
 export function addSecurityKey(input: unknown): Promise<{ message: Message }> {
   return auditedChange("self.password", "user.security_key.add", addSchema, input, async (tx, data, actor) => {
-    const key = await verifiedRegistration(data.response);
+    const key = await verifiedRegistration(data.response, actor.userId);
     if (!key) throw new InputError(msg("securityKeys.notVerified"));
     // The person's row is locked, so two keys added at once cannot pass the limit together.
     await tx.query("SELECT 1 FROM console.users WHERE id = $1 FOR UPDATE", [actor.userId]);
@@ -90,8 +90,9 @@ const removeSchema = z.object({ keyId: idSchema("securityKey") });
 export function removeSecurityKey(input: unknown): Promise<{ message: Message }> {
   return auditedChange("self.password", "user.security_key.remove", removeSchema, input, async (tx, data, actor) => {
     const key = await tx.prisma.securityKey.findFirst({ where: { id: data.keyId, userId: actor.userId }, select: { name: true } });
-    if (!key) throw new InputError(msg("input.unknown", { what: "securityKey" }));
-    await tx.prisma.securityKey.delete({ where: { id: data.keyId }, select: { id: true } });
+    // deleteMany: gone meanwhile (an administrator's reset) is the same answer as never there.
+    const { count } = await tx.prisma.securityKey.deleteMany({ where: { id: data.keyId, userId: actor.userId } });
+    if (!key || count === 0) throw new InputError(msg("input.unknown", { what: "securityKey" }));
     return {
       result: { message: msg("securityKeys.removed", { name: key.name }) },
       audit: { input: { userId: actor.userId, keyId: data.keyId, name: key.name } },

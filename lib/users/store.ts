@@ -133,3 +133,11 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     secondFactor: r.second_factor,
   }));
 }
+
+/** Removes every second factor of `userId` (authenticator app, security keys) and ends their sessions; how many were removed. */
+export async function removeSecondFactors(tx: ConsoleExecutor, userId: number): Promise<number> {
+  const { count: apps } = await tx.prisma.secondFactor.deleteMany({ where: { userId } });
+  const { count: keys } = await tx.prisma.securityKey.deleteMany({ where: { userId } });
+  if (apps + keys > 0) await updateUser(tx, userId, {});
+  return apps + keys;
+}

@@ -19,6 +19,8 @@ export const auth: Catalog<typeof en> = {
     keyPending: "Dotkněte se bezpečnostního klíče…",
     keyCancelled:
       "Bezpečnostní klíč neodpověděl: akce byla zrušena, vypršel čas, nebo klíč není u tohoto účtu zaregistrovaný. Zkuste to znovu.",
+    keyWrongSite:
+      "Bezpečnostní klíče fungují jen tam, kde je pro ně konzole nastavená: na adrese pod {rpId}, přes HTTPS (nebo localhost). Otevřete konzoli tam, nebo zadejte kód.",
     keyUnsupported:
       "Tento prohlížeč bezpečnostní klíče neumí. Použijte jiný prohlížeč, nebo zadejte kód, pokud máte aplikaci pro ověřování.",
     errors: {
@@ -76,7 +78,10 @@ export const auth: Catalog<typeof en> = {
       namePlaceholder: "modrý YubiKey",
       add: "Přidat bezpečnostní klíč",
       touch: "Dotkněte se bezpečnostního klíče, nebo potvrďte na zařízení…",
-      cancelled: "Prohlížeč klíč nezaregistroval: akce byla zrušena, vypršel čas, nebo je klíč už zaregistrovaný.",
+      cancelled: "Prohlížeč klíč nezaregistroval: akce byla zrušena, nebo vypršel čas.",
+      wrongSite:
+        "Bezpečnostní klíče fungují jen tam, kde je pro ně konzole nastavená: na adrese pod {rpId}, přes HTTPS (nebo localhost). Otevřete konzoli tam.",
+      registeredAlready: "Tento klíč už je u vašeho účtu zaregistrovaný.",
       unsupported: "Tento prohlížeč bezpečnostní klíče neumí.",
       columns: { name: "Klíč", added: "Přidán", lastUsed: "Naposledy použit" },
       never: "nikdy",

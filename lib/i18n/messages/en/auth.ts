@@ -16,6 +16,8 @@ export const auth = {
     keyPending: "Touch your security key…",
     keyCancelled:
       "The security key did not answer: it was cancelled, timed out, or is not one registered for this account here. Try again.",
+    keyWrongSite:
+      "Security keys work only where the console is set up for them: an address under {rpId}, over HTTPS (or localhost). Open the console there, or enter a code.",
     keyUnsupported: "This browser cannot use security keys. Use another browser, or enter a code if you have an authenticator app.",
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
@@ -75,7 +77,10 @@ export const auth = {
       namePlaceholder: "blue YubiKey",
       add: "Add a security key",
       touch: "Touch your security key, or confirm on your device…",
-      cancelled: "The browser did not register a key: it was cancelled or timed out, or that key is registered already.",
+      cancelled: "The browser did not register a key: it was cancelled or timed out.",
+      wrongSite:
+        "Security keys work only where the console is set up for them: an address under {rpId}, over HTTPS (or localhost). Open the console there.",
+      registeredAlready: "That key is registered for your account already.",
       unsupported: "This browser cannot use security keys.",
       columns: { name: "Key", added: "Added", lastUsed: "Last used" },
       never: "never",
