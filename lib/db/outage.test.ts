@@ -95,13 +95,19 @@ describe.runIf(postgres)("a database outage (PostgreSQL)", () => {
     };
     // Another session holds two.cz: the apply writes one.cz, then waits for two.cz's lock.
     let release = () => {};
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
     const held = direct.sql.transaction(async (tx) => {
       await tx.query("SELECT 1 FROM object_registry WHERE id = $1 FOR UPDATE", [ids["two.cz"]]);
+      locked();
       await new Promise<void>((resolve) => {
         release = resolve;
       });
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The lock is held before the apply starts (a fixed sleep could lose that race on a busy machine).
+    await lockTaken;
     const apply = actAs(operator, () => bulkAction(null, form({ ...fields, apply: "1" })));
     for (let i = 0; i < 100; i++) {
       const [{ waiting }] = await direct.sql.query<{ waiting: number }>(

@@ -58,9 +58,14 @@ export const CONSOLE_RUNTIME_ROLE = "console_runtime";
  */
 export async function createConsoleRuntimeRole(adminUrl: string, url: string): Promise<string> {
   await withClient(adminUrl, async (client) => {
+    // Test files in parallel do this at once on a fresh cluster: one at a time (roles are cluster-wide,
+    // and two GRANTs of the same membership at once can fail with "tuple concurrently updated").
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('rsc-test-console-roles'))");
     await client.query(createRoleSql("console_app", "NOLOGIN"));
     await client.query(createRoleSql(CONSOLE_RUNTIME_ROLE, "LOGIN"));
     await client.query(`GRANT console_app TO ${CONSOLE_RUNTIME_ROLE}`);
+    await client.query("COMMIT");
   });
   const runtime = new URL(url);
   runtime.username = CONSOLE_RUNTIME_ROLE;
