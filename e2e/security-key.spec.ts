@@ -58,6 +58,7 @@ test("an administrator registers a security key when sent to set up two-step sig
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   // Not a discoverable credential: the sign-in names the key (a security key needs no PIN for it).
   expect(credentials).toMatchObject([{ isResidentCredential: false, rpId: "localhost" }]);
+  await expect(page.locator("#second-factor")).toContainText("Two-step sign-in is on with your security keys");
   await page.screenshot({ path: testInfo.outputPath("security-key-added.png"), fullPage: true });
   // The key is a second factor: the administrator's pages open.
   await page.goto(`${base}/admin/users`);

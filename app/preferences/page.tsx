@@ -39,7 +39,7 @@ export default async function PreferencesPage({ searchParams }: { searchParams: 
           <p>{t("password.noPassword")}</p>
         )}
       </section>
-      <SecondFactorPanel factor={factor} required={required && keys.length === 0} />
+      <SecondFactorPanel factor={factor} required={required && keys.length === 0} hasKeys={keys.length > 0} />
       <SecurityKeysPanel keys={keys} />
     </>
   );

@@ -5,7 +5,7 @@ import type { OwnSecondFactor } from "@/lib/users/second-factor";
 import { SecondFactorEnrol } from "./second-factor-enrol";
 
 /** /preferences: two-step sign-in, off (set it up), pending (scan the key, confirm a code) or on. */
-export async function SecondFactorPanel({ factor, required }: { factor: OwnSecondFactor; required: boolean }) {
+export async function SecondFactorPanel({ factor, required, hasKeys }: { factor: OwnSecondFactor; required: boolean; hasKeys: boolean }) {
   const [t, fmt] = await Promise.all([getTranslations("auth.account.secondFactor"), getFormat()]);
   return (
     <section className="panel" id="second-factor">
@@ -17,7 +17,7 @@ export async function SecondFactorPanel({ factor, required }: { factor: OwnSecon
       )}
       {factor.state === "off" && (
         <>
-          <p>{t("off")}</p>
+          <p>{hasKeys ? t("offWithKeys") : t("off")}</p>
           <ActionForm action={startSecondFactorAction}>
             <button type="submit">{t("start")}</button>
           </ActionForm>

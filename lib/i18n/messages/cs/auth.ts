@@ -60,6 +60,8 @@ export const auth: Catalog<typeof en> = {
       title: "Dvoufázové přihlášení",
       required: "Správci zde potřebují dvoufázové přihlášení: nastavte si ho, abyste mohli konzoli používat.",
       off: "Po hesle (nebo hesle z adresáře) se konzole zeptá i na kód z aplikace pro ověřování v telefonu (jakákoli aplikace TOTP).",
+      offWithKeys:
+        "Dvoufázové přihlášení je zapnuté s bezpečnostními klíči (níže). Můžete přidat i aplikaci pro ověřování v telefonu (jakákoli aplikace TOTP), ke které dostanete kódy pro obnovení.",
       start: "Nastavit dvoufázové přihlášení",
       scan: "Naskenujte tento kód aplikací pro ověřování, nebo do ní opište klíč. Pak zadejte šest číslic, které ukáže.",
       qrLabel: "QR kód klíče pro aplikaci pro ověřování",

@@ -59,6 +59,8 @@ export const auth = {
       title: "Two-step sign-in",
       required: "Administrators need two-step sign-in here: set it up to use the console.",
       off: "After your password (or directory password), the console also asks for a code from an authenticator app on your phone (any TOTP app).",
+      offWithKeys:
+        "Two-step sign-in is on with your security keys (below). You can also add an authenticator app on your phone (any TOTP app), which comes with recovery codes.",
       start: "Set up two-step sign-in",
       scan: "Scan this code with your authenticator app, or type the key into it. Then enter the six digits it shows.",
       qrLabel: "QR code of the key for your authenticator app",
