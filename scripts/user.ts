@@ -12,6 +12,7 @@ import { passwordProblem } from "../lib/auth/password-policy";
 import { isRole, ROLES } from "../lib/auth/roles";
 import { readConfig } from "../lib/config";
 import { openDatabase } from "../lib/db/client";
+import type { ConsoleExecutor } from "../lib/db/driver";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
 import { usernameSchema } from "../lib/users/schemas";
@@ -56,6 +57,13 @@ function promptHidden(prompt: string): Promise<string> {
   });
 }
 
+/** The id of the user named `username`; none is an error of the command. */
+async function existingUserId(tx: ConsoleExecutor, username: string): Promise<number> {
+  const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [username]);
+  if (!row) throw new StartupError(`there is no user ${username}`);
+  return row.id;
+}
+
 /** The same rules as the admin's form (lib/auth/password-policy.ts): length, and not common or guessable. */
 async function checkedPassword(password: string, userInputs: (string | null | undefined)[]): Promise<string> {
   const problem = await passwordProblem(password, userInputs);
@@ -98,19 +106,17 @@ try {
         );
         const password = await checkedPassword(await readPassword(values["password-env"]), [username, existing?.display_name]);
         await db.sql.transaction(async (tx) => {
-          const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [username]);
-          if (!row) throw new StartupError(`there is no user ${username}`);
-          await updateUser(tx, row.id, { password });
-          await audit(tx, { action: "user.set_password", result: "ok", actor, input: { userId: row.id } });
+          const userId = await existingUserId(tx, username);
+          await updateUser(tx, userId, { password });
+          await audit(tx, { action: "user.set_password", result: "ok", actor, input: { userId } });
         });
         console.log(`Changed the password of ${username}; their sessions were ended.`);
       }
     } else if (command === "reset-second-factor") {
       await db.sql.transaction(async (tx) => {
-        const [row] = await tx.query<{ id: number }>("SELECT id FROM console.users WHERE username = $1", [rawName ?? ""]);
-        if (!row) throw new StartupError(`there is no user ${rawName ?? ""}`);
-        if ((await removeSecondFactors(tx, row.id)) === 0) throw new StartupError(`${rawName} has no two-step sign-in to reset`);
-        await audit(tx, { action: "user.second_factor.reset", result: "ok", actor, input: { userId: row.id } });
+        const userId = await existingUserId(tx, rawName ?? "");
+        if ((await removeSecondFactors(tx, userId)) === 0) throw new StartupError(`${rawName} has no two-step sign-in to reset`);
+        await audit(tx, { action: "user.second_factor.reset", result: "ok", actor, input: { userId } });
       });
       console.log(`Reset the two-step sign-in of ${rawName} (app and security keys); their sessions were ended.`);
     } else {

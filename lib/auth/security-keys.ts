@@ -23,28 +23,27 @@ import { derivedKey, ISSUER } from "./factor-keys";
 export const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 const PURPOSES = { register: 1, "sign-in": 2 } as const;
 type Purpose = keyof typeof PURPOSES;
+const BODY_BYTES = 1 + 4 + 8 + 16;
 const MAC_BYTES = 16;
 
-const challengeKey = () => derivedKey("security key challenges");
+const macOf = (body: Buffer) => createHmac("sha256", derivedKey("security key challenges")).update(body).digest().subarray(0, MAC_BYTES);
 
 /** A signed challenge: purpose, person (0: any signed-in person), time, nonce, MAC; base64url. */
 export function issueChallenge(purpose: Purpose, userId: number, now = Date.now()): string {
-  const body = Buffer.alloc(1 + 4 + 8 + 16);
+  const body = Buffer.alloc(BODY_BYTES);
   body.writeUInt8(PURPOSES[purpose], 0);
   body.writeUInt32BE(userId, 1);
   body.writeBigUInt64BE(BigInt(now), 5);
   randomBytes(16).copy(body, 13);
-  const mac = createHmac("sha256", challengeKey()).update(body).digest().subarray(0, MAC_BYTES);
-  return Buffer.concat([body, mac]).toString("base64url");
+  return Buffer.concat([body, macOf(body)]).toString("base64url");
 }
 
 /** When a challenge of `purpose` for `userId` was issued, or null: forged, changed, for another purpose or person. */
 function openChallenge(challenge: string, purpose: Purpose, userId: number): number | null {
   const bytes = Buffer.from(challenge, "base64url");
-  if (bytes.length !== 29 + MAC_BYTES || bytes.toString("base64url") !== challenge) return null;
-  const body = bytes.subarray(0, 29);
-  const mac = createHmac("sha256", challengeKey()).update(body).digest().subarray(0, MAC_BYTES);
-  if (!timingSafeEqual(mac, bytes.subarray(29))) return null;
+  if (bytes.length !== BODY_BYTES + MAC_BYTES || bytes.toString("base64url") !== challenge) return null;
+  const body = bytes.subarray(0, BODY_BYTES);
+  if (!timingSafeEqual(macOf(body), bytes.subarray(BODY_BYTES))) return null;
   if (body.readUInt8(0) !== PURPOSES[purpose] || body.readUInt32BE(1) !== userId) return null;
   return Number(body.readBigUInt64BE(5));
 }
@@ -132,7 +131,8 @@ export async function verifiedRegistration(
       credentialId: credential.id,
       publicKey: credential.publicKey,
       counter: credential.counter,
-      transports: (credential.transports ?? response.response.transports ?? []).filter((t) => TRANSPORTS.includes(t)),
+      // The library's copy of response.response.transports: registrationResponseSchema kept the known ones.
+      transports: credential.transports ?? [],
     };
   } catch (error) {
     console.warn(`security key registration of user ${userId} refused: ${(error as Error).message}`);

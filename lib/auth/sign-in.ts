@@ -71,24 +71,15 @@ export async function signInWithPassword(
   });
   // A refusal counts as a guess against the limits, except when no password was wrong: the directory
   // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
-  type Refusal = Exclude<SignInResult, { ok: true }>;
-  function refuse(problem: string, method: string): Promise<Refusal>;
-  function refuse(problem: string, method: string, reason: "directory_unavailable" | "no_console_group"): Promise<Refusal>;
-  function refuse(
-    problem: string,
-    method: string,
-    reason: "second_factor_required" | "second_factor_wrong",
-    ask: SecondFactorAsk,
-  ): Promise<Refusal>;
-  async function refuse(problem: string, method: string, reason: Refusal["reason"] = "invalid", ask?: SecondFactorAsk): Promise<Refusal> {
+  type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" }>;
+  const refuse = async (problem: string, method: string, refusal: Refusal = { ok: false, reason: "invalid" }): Promise<Refusal> => {
     await db.transaction(async (tx) => {
-      if (reason !== "invalid" && reason !== "second_factor_wrong") await settleAttempt(tx, attemptId);
+      if (refusal.reason !== "invalid" && refusal.reason !== "second_factor_wrong") await settleAttempt(tx, attemptId);
       await forgetOldFailures(tx);
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem, actor: who, input: { method } });
     });
-    if (ask && (reason === "second_factor_required" || reason === "second_factor_wrong")) return { ok: false, reason, ask };
-    return { ok: false, reason: reason as "invalid" };
-  }
+    return refusal;
+  };
 
   // The password (or the directory) said yes: a person with a second factor also gives its code.
   const secondFactorThen = async (
@@ -107,8 +98,8 @@ export async function signInWithPassword(
         keyIds: check.keyIds,
       } as const;
       return check.kind === "missing"
-        ? refuse("second_factor_required", method, "second_factor_required", ask)
-        : refuse(check.problem ?? "wrong_second_factor", method, "second_factor_wrong", ask);
+        ? refuse("second_factor_required", method, { ok: false, reason: "second_factor_required", ask })
+        : refuse(check.problem ?? "wrong_second_factor", method, { ok: false, reason: "second_factor_wrong", ask });
     }
     return openSignedIn(db, attempt.id, signedIn, request, method, more, check.kind === "none" ? undefined : check.kind);
   };
@@ -129,7 +120,7 @@ export async function signInWithPassword(
   if (outcome?.kind === "no_group") {
     // Taken out of every console group: their sessions end now, and they may not sign in.
     if (user) await db.transaction((tx) => updateUser(tx, user.id, {}));
-    return refuse("not_in_console_group", "ldap", "no_console_group");
+    return refuse("not_in_console_group", "ldap", { ok: false, reason: "no_console_group" });
   }
   // A directory account signs in through the directory only; other accounts with their console
   // password, unless LDAP_LOCAL_PASSWORDS=off.
@@ -137,7 +128,7 @@ export async function signInWithPassword(
   if (outcome?.kind === "unavailable" && !(local && user?.passwordHash)) {
     console.error(`LDAP directory ${ldap?.url} unavailable at sign-in of ${username}: ${outcome.detail}`);
     await spendPasswordCheck(password);
-    return refuse("directory_unavailable", "ldap", "directory_unavailable");
+    return refuse("directory_unavailable", "ldap", { ok: false, reason: "directory_unavailable" });
   }
   if (!local) {
     await spendPasswordCheck(password);

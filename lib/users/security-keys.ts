@@ -7,6 +7,7 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { registrationOptions, registrationResponseSchema, verifiedRegistration } from "../auth/security-keys";
+import { findUser } from "./store";
 
 /** The most security keys one person may register. */
 export const MAX_SECURITY_KEYS = 10;
@@ -66,7 +67,7 @@ export function addSecurityKey(input: unknown): Promise<{ message: Message }> {
     const key = await verifiedRegistration(data.response, actor.userId);
     if (!key) throw new InputError(msg("securityKeys.notVerified"));
     // The person's row is locked, so two keys added at once cannot pass the limit together.
-    await tx.query("SELECT 1 FROM console.users WHERE id = $1 FOR UPDATE", [actor.userId]);
+    await findUser(tx, actor.userId);
     if ((await tx.prisma.securityKey.count({ where: { userId: actor.userId } })) >= MAX_SECURITY_KEYS) {
       throw new InputError(msg("securityKeys.tooMany", { max: MAX_SECURITY_KEYS }));
     }
