@@ -7,7 +7,7 @@
 // exactly their rights and can still do their work.
 import { randomUUID } from "node:crypto";
 import bcrypt from "bcryptjs";
-import type pg from "pg";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { audit } from "../audit/log";
@@ -615,6 +615,238 @@ describe.each(setups)("database roles on $name", (setup) => {
       expect(await openStates(domain)).toContain("serverTransferProhibited");
     },
   );
+
+  /**
+   * Issue 39: no role reaches the owner through the owner's code. As a role with no grant, as the
+   * runtime role and (on an adopted registry) as FRED's server role, the attacker first puts its own
+   * objects in its temporary schema under every name the owner's code could resolve: a view for
+   * every table and view of schemas public and console and for the engine's work tables (each read,
+   * insert, update or delete of it runs the attacker's function, as whoever reads it), a function for
+   * every function of those schemas and of the ones the engine calls from pg_catalog, and operators
+   * for the comparisons it makes. Then it calls every SECURITY DEFINER function it may execute and
+   * makes every write to FRED's tables it may make (each console trigger runs as the owner). The
+   * attacker's functions record current_user: nothing may have run as anyone but the attacker.
+   */
+  it("runs nothing as the owner for a role with no grant, the runtime role or FRED's role, whatever it puts in pg_temp", async () => {
+    const attackers = [NO_GRANTS, RUNTIME_GROUP, ...(setup.fred ? [FRED_SERVER] : [])];
+    const owner = await roles.owner(async (sql) => (await sql.query<{ r: string }>("SELECT current_user::text AS r"))[0].r);
+    const ids = await roles.owner((sql) =>
+      sql.query<{ domain: number; contact: number; state: number; os: number; param: number }>(
+        `SELECT (SELECT max(d.id) FROM domain d JOIN object_registry o ON o.id = d.id WHERE o.erdate IS NULL) AS domain,
+                (SELECT max(c.id) FROM contact c) AS contact,
+                (SELECT id FROM enum_object_states WHERE name = 'serverUpdateProhibited') AS state,
+                (SELECT max(id) FROM object_state) AS os,
+                (SELECT min(id) FROM enum_parameters) AS param`,
+      ),
+    );
+    const { domain, contact, state, os, param } = ids[0];
+    // The attacker's knowledge of the schema is the catalogue, which every role may read.
+    const relations = await roles.owner((sql) =>
+      sql.query<{ name: string; columns: string }>(
+        `SELECT c.relname AS name,
+                string_agg(format('NULL::%s AS %I', format_type(a.atttypid, a.atttypmod), a.attname), ', ' ORDER BY a.attnum) AS columns
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          WHERE n.nspname IN ('public', 'console') AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+          GROUP BY c.relname ORDER BY c.relname`,
+      ),
+    );
+    expect(relations.length).toBeGreaterThan(40);
+    const workTables = [
+      { name: "state_work", columns: "NULL::integer AS object_id, NULL::timestamptz AS w" },
+      {
+        name: "state_desired",
+        columns:
+          "NULL::integer AS object_id, NULL::integer AS state_id, NULL::timestamptz AS lo, NULL::timestamptz AS hi, NULL::timestamptz AS w",
+      },
+    ];
+    const functions = await roles.owner((sql) =>
+      sql.query<{ name: string; args: string; result: string }>(
+        `SELECT DISTINCT p.proname AS name, pg_get_function_identity_arguments(p.oid) AS args, format_type(p.prorettype, NULL) AS result
+           FROM pg_proc p
+          WHERE p.prokind = 'f' AND NOT p.proretset AND p.prorettype <> 'trigger'::regtype
+            AND NOT EXISTS (SELECT FROM unnest(p.proargtypes) t
+                             WHERE t IN ('internal'::regtype, 'anyelement'::regtype, 'anyarray'::regtype, 'anynonarray'::regtype,
+                                         'anyenum'::regtype, 'anyrange'::regtype, 'anymultirange'::regtype, 'anycompatible'::regtype,
+                                         'anycompatiblearray'::regtype, '"any"'::regtype, 'cstring'::regtype, 'trigger'::regtype))
+            AND p.prorettype NOT IN ('internal'::regtype, 'anyelement'::regtype, 'anyarray'::regtype, 'anyrange'::regtype,
+                                     'anycompatible'::regtype, 'cstring'::regtype, 'void'::regtype, 'record'::regtype)
+            AND (p.pronamespace IN ('public'::regnamespace, 'console'::regnamespace)
+                 OR p.proname IN ('now', 'clock_timestamp', 'current_setting', 'set_config', 'lower', 'upper', 'greatest', 'least',
+                                  'format', 'tstzrange', 'isempty', 'lower_inf', 'upper_inf', 'array_length', 'cardinality',
+                                  'date_trunc', 'timezone', 'make_interval', 'to_char', 'hmac', 'sha256', 'encode', 'decode',
+                                  'convert_to', 'nullif', 'extract', 'date_part', 'pg_advisory_xact_lock', 'txid_current', 'length'))
+          ORDER BY 1, 2`,
+      ),
+    );
+    expect(functions.length).toBeGreaterThan(40);
+
+    const attack = async (attacker: string, shadows: { name: string; columns: string; table?: boolean }[]) =>
+      roles.as(attacker, async (sql) => {
+        const ran: { who: string; what: string }[] = [];
+        // A fresh session: the owner's work tables from this connection's earlier engine runs are
+        // dropped (by the superuser the test steps back to, in this rolled-back transaction).
+        await sql.run("RESET ROLE");
+        await sql.run("DROP TABLE IF EXISTS pg_temp.state_work, pg_temp.state_desired");
+        // Work for FRED's regular call: the domain's next change is due.
+        await sql.run(`UPDATE console.state_next_event SET next_at = now() - interval '1 minute' WHERE object_id = ${domain}`);
+        await sql.run(`SET LOCAL ROLE ${attacker}`);
+        await sql.run("CREATE TEMP TABLE rsc_pwned (who text, what text)");
+        // A sequence counts what ran as another role even when the statement then failed and was rolled back.
+        await sql.run("CREATE TEMP SEQUENCE rsc_pwned_count");
+        await sql.run("GRANT ALL ON pg_temp.rsc_pwned, pg_temp.rsc_pwned_count TO PUBLIC");
+        await sql.run(`CREATE FUNCTION pg_temp.rsc_seen(what text) RETURNS boolean LANGUAGE plpgsql AS $f$
+          BEGIN
+            IF current_user <> ${pg.escapeLiteral(attacker)} THEN PERFORM nextval('pg_temp.rsc_pwned_count'); END IF;
+            INSERT INTO pg_temp.rsc_pwned VALUES (current_user, what); RETURN true;
+          END $f$`);
+        await sql.run(`CREATE FUNCTION pg_temp.rsc_write() RETURNS trigger LANGUAGE plpgsql AS $f$
+          BEGIN PERFORM pg_temp.rsc_seen(TG_TABLE_NAME || ' ' || TG_OP); RETURN NULL; END $f$`);
+        for (const { name, columns, table } of shadows) {
+          if (table) {
+            // As the attack was found: a table of the work table's name, its writes and reads watched.
+            const t = `pg_temp.${pg.escapeIdentifier(name)}`;
+            const seen = `pg_temp.rsc_seen(${pg.escapeLiteral(name)})`;
+            await sql.run(`CREATE TEMP TABLE ${pg.escapeIdentifier(name)} AS SELECT ${columns} WITH NO DATA`);
+            await sql.run(
+              `CREATE TRIGGER rsc_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${t} FOR EACH STATEMENT EXECUTE FUNCTION pg_temp.rsc_write()`,
+            );
+            await sql.run(`ALTER TABLE ${t} ENABLE ROW LEVEL SECURITY`);
+            await sql.run(`CREATE POLICY rsc_read ON ${t} USING (${seen}) WITH CHECK (${seen})`);
+            await sql.run(`GRANT ALL ON ${t} TO PUBLIC`);
+            continue;
+          }
+          await sql.run(
+            `CREATE TEMP VIEW ${pg.escapeIdentifier(name)} AS SELECT ${columns} WHERE pg_temp.rsc_seen(${pg.escapeLiteral(name)})`,
+          );
+          await sql.run(
+            `CREATE TRIGGER rsc_write INSTEAD OF INSERT OR UPDATE OR DELETE ON pg_temp.${pg.escapeIdentifier(name)} FOR EACH ROW EXECUTE FUNCTION pg_temp.rsc_write()`,
+          );
+          await sql.run(`GRANT ALL ON pg_temp.${pg.escapeIdentifier(name)} TO PUBLIC`);
+        }
+        for (const { name, args, result } of functions) {
+          const params = args === "" ? "" : args;
+          await sql.run("SAVEPOINT rsc_fn");
+          await sql
+            .run(
+              `CREATE FUNCTION pg_temp.${pg.escapeIdentifier(name)}(${params}) RETURNS ${result} LANGUAGE plpgsql AS $f$
+                 BEGIN PERFORM pg_temp.rsc_seen(${pg.escapeLiteral(`${name}(${args})`)}); RETURN NULL; END $f$`,
+            )
+            .then(
+              () => sql.run("RELEASE SAVEPOINT rsc_fn"),
+              () => sql.run("ROLLBACK TO SAVEPOINT rsc_fn"),
+            );
+        }
+        for (const type of ["integer", "timestamptz", "timestamp", "text", "date", "boolean"]) {
+          await sql.run(
+            `CREATE FUNCTION pg_temp.rsc_op(a ${type}, b ${type}) RETURNS boolean LANGUAGE sql AS $f$ SELECT pg_temp.rsc_seen('operator ${type}') $f$`,
+          );
+          for (const op of ["=", "<>", "<", "<=", ">", ">="])
+            await sql.run(`CREATE OPERATOR pg_temp.${op} (LEFTARG = ${type}, RIGHTARG = ${type}, FUNCTION = pg_temp.rsc_op)`);
+        }
+        await sql.run("SET CONSTRAINTS ALL IMMEDIATE");
+        const callable = await sql.query<{ fn: string }>(
+          `SELECT p.oid::regprocedure::text AS fn FROM pg_proc p
+            WHERE p.prosecdef AND p.pronamespace IN ('public'::regnamespace, 'console'::regnamespace)
+              AND has_function_privilege(p.oid, 'EXECUTE') AND has_schema_privilege(p.pronamespace, 'USAGE') ORDER BY 1`,
+        );
+        const calls: Record<string, string[]> = {
+          "update_object_states(integer)": ["SELECT update_object_states(0)", `SELECT update_object_states(${domain})`],
+          "console.state_engine_run_now(boolean,integer)": [
+            "SELECT * FROM console.state_engine_run_now(false, NULL)",
+            `SELECT * FROM console.state_engine_run_now(false, ${domain})`,
+            "SELECT * FROM console.state_engine_run_now(true, NULL)",
+          ],
+          "console.lock_objects(integer[])": [`SELECT console.lock_objects(ARRAY[${domain}, ${contact}])`],
+          "console.audit_chain_lock()": ["SELECT console.audit_chain_lock()"],
+          "console.user_set_password_hash(integer,text,text)": [
+            `SELECT console.user_set_password_hash((SELECT min(id) FROM console.users), '$2a$04$${"a".repeat(53)}', 'not the hash')`,
+          ],
+        };
+        const writes = [
+          `UPDATE domain SET exdate = exdate - 400 WHERE id = ${domain}`,
+          `UPDATE domain SET nsset = NULL WHERE id = ${domain}`,
+          `UPDATE object SET update = now() AT TIME ZONE 'UTC' WHERE id = ${contact}`,
+          `UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = ${domain}`,
+          `INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
+           VALUES (${domain}, ${state}, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
+          `DELETE FROM domain_contact_map WHERE domainid = ${domain}`,
+          `INSERT INTO object_state (object_id, state_id, valid_from) VALUES (${domain}, ${state}, now() AT TIME ZONE 'UTC')`,
+          `UPDATE object_state SET valid_to = valid_from WHERE id = ${os}`,
+          `UPDATE enum_parameters SET val = val WHERE id = ${param}`,
+          "UPDATE domain_lifecycle_parameters SET valid_for_exdate_after = valid_for_exdate_after",
+          "UPDATE enumval SET publish = NOT publish",
+          `INSERT INTO console.audit_log (action, result) VALUES ('intruder', 'ok')`,
+        ];
+        const outcomes: { sql: string; error: string | null }[] = [];
+        for (const fn of callable.map((c) => c.fn)) {
+          expect(calls[fn], `the attack test calls ${fn}: give it arguments`).toBeDefined();
+        }
+        for (const statement of [...callable.flatMap((c) => calls[c.fn] ?? []), ...writes]) {
+          await sql.run("SAVEPOINT rsc_call");
+          const error = await sql.run(statement).then(
+            () => null,
+            (e: unknown) => String((e as Error).message),
+          );
+          await sql.run(error === null ? "RELEASE SAVEPOINT rsc_call" : "ROLLBACK TO SAVEPOINT rsc_call");
+          outcomes.push({ sql: statement, error });
+        }
+        ran.push(...(await sql.query<{ who: string; what: string }>("SELECT who, what FROM pg_temp.rsc_pwned")));
+        const [count] = await sql.query<{ n: string }>(
+          "SELECT CASE WHEN is_called THEN last_value ELSE 0 END::text AS n FROM pg_temp.rsc_pwned_count",
+        );
+        if (count.n !== "0") ran.push({ who: "another role", what: `${count.n} calls, rolled back with their statements` });
+        return { ran, outcomes, callable: callable.map((c) => c.fn) };
+      });
+
+    for (const attacker of attackers) {
+      // Every name but the engine's work tables: the owner's code must run as usual and never see them.
+      const everything = await attack(attacker, relations);
+      expect(
+        everything.ran.filter((r) => r.who !== attacker),
+        `${attacker}: ran as another role`,
+      ).toEqual([]);
+      expect(everything.callable.length, attacker).toBeGreaterThan(0);
+      // What the role may do still works (a shadow never breaks the owner's code): it is refused only
+      // by its rights or the console's own checks, never by meeting the attacker's objects.
+      for (const { sql, error } of everything.outcomes)
+        if (error !== null) expect(error, `${attacker}: ${sql}`).not.toMatch(/rsc_|permission denied for view|does not exist/);
+      // Its call of FRED's procedure was refused: its session holds objects named like the registry's.
+      expect(
+        everything.outcomes.filter((o) => /^SELECT update_object_states/.test(o.sql)).map((o) => o.error),
+        attacker,
+      ).toEqual([expect.stringMatching(/temporary schema holds .* named like one of the registry's own/), expect.anything()]);
+      // The engine's work tables made by the attacker before the owner's: refused, never used.
+      for (const table of workTables) {
+        const work = await attack(attacker, [{ ...table, table: true }]);
+        expect(
+          work.ran.filter((r) => r.who !== attacker),
+          `${attacker}: ran as another role through ${table.name}`,
+        ).toEqual([]);
+        const engine = work.outcomes.filter((o) => /update_object_states|state_engine_run_now/.test(o.sql));
+        expect(engine.length, attacker).toBeGreaterThan(0);
+        for (const { sql, error } of engine)
+          if (error !== null) expect(error, `${attacker}: ${sql}`).toMatch(/belongs to another role|permission denied/);
+        expect(engine.filter((o) => o.error !== null).length, `${attacker}: the engine met the work tables`).toBeGreaterThan(0);
+      }
+    }
+    expect(owner).not.toBe(NO_GRANTS);
+    // And so for every function a later migration adds: each that runs as the owner, or sets a
+    // search_path, ends it with pg_temp (else PostgreSQL searches the caller's pg_temp first).
+    const open = await roles.owner((sql) =>
+      sql.query<{ fn: string; path: string | null }>(
+        `SELECT p.oid::regprocedure::text AS fn,
+                (SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%') AS path
+           FROM pg_proc p
+          WHERE (p.pronamespace = 'console'::regnamespace OR (p.pronamespace = 'public'::regnamespace AND p.prosecdef))
+            AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+            AND (p.prosecdef OR EXISTS (SELECT FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'))
+          ORDER BY 1`,
+      ),
+    );
+    expect(open.length).toBeGreaterThan(20);
+    expect(open.filter((f) => !/pg_temp"?$/.test(f.path ?? ""))).toEqual([]);
+  });
 
   it.runIf(setup.fred)("gives every right back as it was before adoption when db:unadopt removes the console", async () => {
     const fred = roles.fred as NonNullable<Roles["fred"]>;

@@ -2,11 +2,12 @@ CREATE OR REPLACE FUNCTION console.audit_log_append()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog'
+ SET search_path TO 'pg_catalog', 'pg_temp'
 AS $function$
 DECLARE
     head console.audit_head%ROWTYPE;
 BEGIN
+    PERFORM console.session_unshadowed();
     SELECT * INTO head FROM console.audit_head FOR UPDATE;
     NEW.id := head.last_id + 1;
     NEW.prev_hash := head.last_hash;

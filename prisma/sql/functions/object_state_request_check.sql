@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION console.object_state_request_check()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 DECLARE
     v_object record;
@@ -10,6 +10,7 @@ DECLARE
     v_other record;
     v_period tsrange := console.request_period(NEW.valid_from, NEW.valid_to, NEW.canceled);
 BEGIN
+    PERFORM console.session_unshadowed();
     SELECT o.id, o.name, o.erdate, t.name AS type_name, o.type INTO v_object
       FROM object_registry o JOIN enum_object_type t ON t.id = o.type WHERE o.id = NEW.object_id;
     IF NOT FOUND THEN

@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION console.registry_anomalies(p_object_id integer DEFAUL
  RETURNS TABLE(kind text, object_id integer, object text, request_id integer, state text, other_request_id integer, detail text)
  LANGUAGE plpgsql
  STABLE
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_custom_plan'
 AS $function$
 #variable_conflict use_column

@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION console.state_clock_chosen(p_clock text)
  RETURNS timestamp with time zone
  LANGUAGE plpgsql
  STABLE
- SET search_path TO 'pg_catalog'
+ SET search_path TO 'pg_catalog', 'pg_temp'
 AS $function$
 DECLARE
     v_at timestamptz := p_clock::timestamptz;

@@ -2,13 +2,14 @@ CREATE OR REPLACE FUNCTION console.state_domain_after()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 DECLARE
     c record;
     i integer;
 BEGIN
+    PERFORM console.session_unshadowed();
     IF TG_OP = 'UPDATE' AND OLD.id = NEW.id AND OLD.nsset IS NOT DISTINCT FROM NEW.nsset
        AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset THEN
         IF NEW.exdate > OLD.exdate THEN

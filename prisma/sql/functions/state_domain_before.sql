@@ -2,13 +2,14 @@ CREATE OR REPLACE FUNCTION console.state_domain_before()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 DECLARE
     c record;
     i integer;
 BEGIN
+    PERFORM console.session_unshadowed();
     IF TG_OP = 'INSERT' THEN
         c := console.domain_change_ids(TG_OP, NULL, NEW.id, true, NULL, NEW.nsset, NULL, NEW.registrant, NULL, NEW.keyset);
     ELSIF TG_OP = 'DELETE' THEN

@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION console.state_engine_run(p_at timestamp with time zon
  RETURNS TABLE(kind text, objects integer, opened integer, closed integer, cursor_before timestamp with time zone, cursor_after timestamp with time zone)
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET "TimeZone" TO 'UTC'
 AS $function$
 DECLARE
@@ -15,6 +15,7 @@ DECLARE
     v_ids integer[];
     v_pending tid[];
 BEGIN
+    PERFORM console.session_unshadowed();
     IF p_at IS NULL OR NOT isfinite(p_at) THEN
         RAISE EXCEPTION 'state engine: the instant to run at must be a finite time, not %', p_at
             USING ERRCODE = 'invalid_parameter_value';

@@ -2,10 +2,11 @@ CREATE OR REPLACE FUNCTION console.state_link_after()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 BEGIN
+    PERFORM console.session_unshadowed();
     IF TG_OP = 'INSERT' THEN
         PERFORM console.state_changed(NEW.contactid, 2::smallint);
     ELSIF TG_OP = 'DELETE' THEN

@@ -2,9 +2,10 @@ CREATE OR REPLACE FUNCTION console.state_parameters_changed()
  RETURNS trigger
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 BEGIN
+    PERFORM console.session_unshadowed();
     PERFORM console.state_parameters_compile();
     PERFORM console.state_triggers_compile();
     RETURN NULL;

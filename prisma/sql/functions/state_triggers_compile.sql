@@ -2,13 +2,14 @@ CREATE OR REPLACE FUNCTION console.state_triggers_compile()
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
- SET search_path TO 'pg_catalog', 'public'
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 DECLARE
     v_lead integer;
     v_months integer;
     v_clock constant text := $c$(coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now()) AT TIME ZONE 'UTC')$c$;
 BEGIN
+    PERFORM console.session_unshadowed();
     SELECT coalesce(max(ceil(extract(epoch FROM -least(l.notify, l.dns, l.registration, l.letter, l.outzone_warning,
                                                        interval '0')) / 86400)), 0)::integer + 2
       INTO v_lead FROM console.lifecycle_periods() l;
