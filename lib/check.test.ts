@@ -62,6 +62,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
       "requests audited twice",
       "parameters compiled",
       "blocks without their request",
+      "owner's code closed",
       "audit chain",
     ]);
     expect(result.ok).toBe(true);
@@ -182,5 +183,14 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
       await tx.run("UPDATE console.audit_log SET action = 'test.changed' WHERE id = (SELECT min(id) FROM console.audit_log)");
     });
     expect(chain.examples).toEqual([expect.stringMatching(/content was changed/)]);
+    // Issue 39: a schema anyone may create in, or a function of the owner's that searches the caller's pg_temp first.
+    const closed = await violated("owner's code closed", async (tx) => {
+      await tx.run("GRANT CREATE ON SCHEMA public TO PUBLIC");
+      await tx.run("ALTER FUNCTION console.lock_objects(integer[]) SET search_path = pg_catalog, public");
+    });
+    expect(closed.examples).toEqual([
+      "PUBLIC may create objects in schema public (REVOKE CREATE ON SCHEMA public FROM PUBLIC)",
+      "function console.lock_objects(integer[]) runs with search_path=pg_catalog, public, without pg_temp last",
+    ]);
   });
 });

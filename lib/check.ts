@@ -150,6 +150,27 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
             FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
            WHERE b.unblocked_at IS NULL AND r.canceled IS NOT NULL AND r.canceled <= r.valid_from`,
   },
+  {
+    name: "owner's code closed",
+    promise:
+      "no role but the owner may create objects in schemas public and console, and every function of the console that runs as the owner or sets a search_path ends it with pg_temp: no caller's object is resolved in the owner's code",
+    sql: `SELECT format('%s may create objects in schema %s (REVOKE CREATE ON SCHEMA %s FROM %s)', coalesce(quote_ident(r.rolname), 'PUBLIC'),
+                         n.nspname, n.nspname, coalesce(quote_ident(r.rolname), 'PUBLIC')) AS example
+            FROM pg_namespace n
+           CROSS JOIN LATERAL aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+            LEFT JOIN pg_roles r ON r.oid = a.grantee
+           WHERE n.nspname IN ('public', 'console') AND a.privilege_type = 'CREATE' AND a.grantee <> n.nspowner
+             AND NOT coalesce(r.rolsuper, false)
+             AND (a.grantee = 0 OR NOT pg_has_role(a.grantee, (SELECT c.nspowner FROM pg_namespace c WHERE c.nspname = 'console'), 'MEMBER'))
+          UNION ALL
+          SELECT format('function %s runs with %s, without pg_temp last', p.oid::regprocedure,
+                        coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'), 'the caller''s search_path'))
+            FROM pg_proc p
+           WHERE (p.pronamespace = 'console'::regnamespace OR (p.pronamespace = 'public'::regnamespace AND p.prosecdef))
+             AND (p.prosecdef OR EXISTS (SELECT FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'))
+             AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+             AND NOT coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%') ~ 'pg_temp"?$', false)`,
+  },
 ];
 
 /** Runs every check; `checks` names a subset (for tests). */

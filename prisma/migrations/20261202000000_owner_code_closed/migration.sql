@@ -98,7 +98,9 @@ BEGIN
     END IF;
 END
 $$;
-REVOKE ALL ON FUNCTION console.session_unshadowed() FROM PUBLIC;
+-- Executable by everyone (as a new function is): it reads only the caller's own temporary schema.
+-- update_object_states, replaced in place on an adopted registry, keeps its owner, FRED's, which
+-- may not be the owner of schema console's functions.
 
 -- Every function that runs as the owner checks first (their text is otherwise unchanged).
 CREATE OR REPLACE FUNCTION console.audit_chain_lock(OUT last_id bigint, OUT last_hash text)
