@@ -153,7 +153,7 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
   {
     name: "owner's code closed",
     promise:
-      "no role but the owner may create objects in schemas public and console, and every function of the console that runs as the owner or sets a search_path ends it with pg_temp: no caller's object is resolved in the owner's code",
+      "no role but the owner may create objects in schemas public and console, and every function of schemas console and public that runs as the owner or sets a search_path ends it with pg_temp: no caller's object is resolved in the owner's code",
     sql: `SELECT format('%s may create objects in schema %s (REVOKE CREATE ON SCHEMA %s FROM %s)', coalesce(quote_ident(r.rolname), 'PUBLIC'),
                          n.nspname, n.nspname, coalesce(quote_ident(r.rolname), 'PUBLIC')) AS example
             FROM pg_namespace n
@@ -166,7 +166,7 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
           SELECT format('function %s runs with %s, without pg_temp last', p.oid::regprocedure,
                         coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'), 'the caller''s search_path'))
             FROM pg_proc p
-           WHERE (p.pronamespace = 'console'::regnamespace OR (p.pronamespace = 'public'::regnamespace AND p.prosecdef))
+           WHERE p.pronamespace IN ('console'::regnamespace, 'public'::regnamespace)
              AND (p.prosecdef OR EXISTS (SELECT FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%'))
              AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
              AND NOT coalesce((SELECT c FROM unnest(p.proconfig) c WHERE c LIKE 'search_path=%') ~ 'pg_temp"?$', false)`,

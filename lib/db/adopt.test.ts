@@ -114,7 +114,12 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
         ),
     );
     expect(outside, outside.join("; ")).toEqual([]);
-    expect(plan.replaced).toEqual(["function public.update_object_states(integer)"]);
+    // FRED's functions that pinned a search_path without pg_temp get it last (issue 39); update_object_states runs the console's engine.
+    expect(plan.replaced).toEqual([
+      "function public.get_object_type_id(text)",
+      "function public.update_object_states(integer)",
+      "function public.unaccent_streets(text,text,text)",
+    ]);
     // The running console's role: reads the registry (not the transfer passwords), writes requests.
     expect(plan.granted).toContain("SELECT on public.domain");
     expect(plan.granted).toContain("INSERT on public.object_state_request");
@@ -263,7 +268,11 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
 
   it("is removed again by db:unadopt: FRED's procedure and triggers back, its data kept", async () => {
     const dry = await unadopt(db.direct, { dryRun: true });
-    expect(dry.restored).toEqual(["function update_object_states(integer)"]);
+    expect(dry.restored).toEqual([
+      "function get_object_type_id(text)",
+      "function unaccent_streets(text,text,text)",
+      "function update_object_states(integer)",
+    ]);
     expect(await rows(client, "(SELECT nspname FROM pg_namespace WHERE nspname = 'console') ")).toEqual(["(console)"]);
     const historyRows = (await rows(client, "object_state")).length;
     await unadopt(db.direct, { dryRun: false });

@@ -4,6 +4,5 @@ CREATE OR REPLACE FUNCTION console.audit_chain_lock(OUT last_id bigint, OUT last
  SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'pg_temp'
 AS $function$
- SELECT console.session_unshadowed();
     SELECT h.last_id, h.last_hash::text FROM console.audit_head h FOR UPDATE
 $function$;

@@ -7,7 +7,6 @@ AS $function$
 DECLARE
     next_id bigint;
 BEGIN
-    PERFORM console.session_unshadowed();
     IF NEW.mac IS NULL OR NEW.key_id IS NULL THEN
         RAISE EXCEPTION 'console.audit_log rows are signed by the console: this row has no key_id and mac (append rows with audit() in lib/audit/log.ts)'
             USING ERRCODE = 'insufficient_privilege';

@@ -7,7 +7,6 @@ AS $function$
 DECLARE
     head console.audit_head%ROWTYPE;
 BEGIN
-    PERFORM console.session_unshadowed();
     SELECT * INTO head FROM console.audit_head FOR UPDATE;
     NEW.id := head.last_id + 1;
     NEW.prev_hash := head.last_hash;

@@ -10,7 +10,6 @@ DECLARE
     v_other record;
     v_period tsrange := console.request_period(NEW.valid_from, NEW.valid_to, NEW.canceled);
 BEGIN
-    PERFORM console.session_unshadowed();
     SELECT o.id, o.name, o.erdate, t.name AS type_name, o.type INTO v_object
       FROM object_registry o JOIN enum_object_type t ON t.id = o.type WHERE o.id = NEW.object_id;
     IF NOT FOUND THEN

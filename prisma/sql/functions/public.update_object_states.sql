@@ -6,7 +6,6 @@ CREATE OR REPLACE FUNCTION public.update_object_states(integer)
  SET "TimeZone" TO 'UTC'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     -- Registry State Console: FRED's procedure replaced by the console's engine (exact instants).
     IF $1 = 0 THEN
         PERFORM console.state_engine_run(now(), false, NULL);

@@ -10,7 +10,6 @@ DECLARE
     v_new integer;
     v_link boolean := TG_ARGV[1] IS NOT DISTINCT FROM 'link';
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP <> 'INSERT' THEN v_old := (to_jsonb(OLD) ->> TG_ARGV[0])::integer; END IF;
     IF TG_OP <> 'DELETE' THEN v_new := (to_jsonb(NEW) ->> TG_ARGV[0])::integer; END IF;
     IF v_link AND v_old IS NOT DISTINCT FROM v_new THEN

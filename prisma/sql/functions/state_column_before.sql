@@ -9,7 +9,6 @@ DECLARE
     v_old integer;
     v_new integer;
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP <> 'INSERT' THEN v_old := (to_jsonb(OLD) ->> TG_ARGV[0])::integer; END IF;
     IF TG_OP <> 'DELETE' THEN v_new := (to_jsonb(NEW) ->> TG_ARGV[0])::integer; END IF;
     IF TG_ARGV[1] IS NOT DISTINCT FROM 'link' AND v_old IS NOT DISTINCT FROM v_new THEN

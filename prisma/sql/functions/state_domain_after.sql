@@ -9,7 +9,6 @@ DECLARE
     c record;
     i integer;
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP = 'UPDATE' AND OLD.id = NEW.id AND OLD.nsset IS NOT DISTINCT FROM NEW.nsset
        AND OLD.registrant IS NOT DISTINCT FROM NEW.registrant AND OLD.keyset IS NOT DISTINCT FROM NEW.keyset THEN
         IF NEW.exdate > OLD.exdate THEN

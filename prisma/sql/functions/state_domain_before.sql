@@ -9,7 +9,6 @@ DECLARE
     c record;
     i integer;
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP = 'INSERT' THEN
         c := console.domain_change_ids(TG_OP, NULL, NEW.id, true, NULL, NEW.nsset, NULL, NEW.registrant, NULL, NEW.keyset);
     ELSIF TG_OP = 'DELETE' THEN

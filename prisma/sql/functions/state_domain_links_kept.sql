@@ -5,7 +5,6 @@ CREATE OR REPLACE FUNCTION console.state_domain_links_kept()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     IF NEW.registrant IS DISTINCT FROM OLD.registrant AND NEW.registrant IS NOT NULL THEN
         PERFORM console.state_link_kept(NEW.registrant);
     END IF;

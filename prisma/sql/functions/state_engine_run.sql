@@ -15,7 +15,6 @@ DECLARE
     v_ids integer[];
     v_pending tid[];
 BEGIN
-    PERFORM console.session_unshadowed();
     IF p_at IS NULL OR NOT isfinite(p_at) THEN
         RAISE EXCEPTION 'state engine: the instant to run at must be a finite time, not %', p_at
             USING ERRCODE = 'invalid_parameter_value';

@@ -7,7 +7,6 @@ AS $function$
 DECLARE
     v_at timestamptz := coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now());
 BEGIN
-    PERFORM console.session_unshadowed();
     IF v_at < now() OR v_at > clock_timestamp() + interval '1 millisecond' THEN
         RAISE EXCEPTION 'state engine: registry.state_clock is set to %, which is not the present (a console change''s instant); '
                         'only the owner role may run the engine at an instant of its choosing (console.state_engine_run)', v_at

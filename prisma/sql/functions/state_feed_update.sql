@@ -5,7 +5,6 @@ CREATE OR REPLACE FUNCTION console.state_feed_update()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     IF coalesce(current_setting('registry.state_feed', true), '') = 'off' THEN RETURN NULL; END IF;
     INSERT INTO console.state_changes (object_id, state_id, change, at)
     SELECT n.object_id, n.state_id, 'left', n.valid_to AT TIME ZONE 'UTC'

@@ -6,7 +6,6 @@ CREATE OR REPLACE FUNCTION console.state_link_after()
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP = 'INSERT' THEN
         PERFORM console.state_changed(NEW.contactid, 2::smallint);
     ELSIF TG_OP = 'DELETE' THEN

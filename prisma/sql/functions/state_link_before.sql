@@ -5,7 +5,6 @@ CREATE OR REPLACE FUNCTION console.state_link_before()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     IF TG_OP = 'UPDATE' AND OLD.contactid IS NOT DISTINCT FROM NEW.contactid THEN
         RETURN NEW;  -- the role changed only: nothing about the contact's links changed
     END IF;

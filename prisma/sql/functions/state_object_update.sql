@@ -9,7 +9,6 @@ DECLARE
     v_at timestamptz;
     v_later boolean := coalesce(NEW.update > OLD.update, OLD.update IS NULL AND NEW.update IS NOT NULL);
 BEGIN
-    PERFORM console.session_unshadowed();
     IF EXISTS (SELECT 1 FROM object_state os WHERE os.object_id = NEW.id AND os.state_id = 16 AND os.valid_to IS NULL)
        OR (SELECT o.type FROM object_registry o WHERE o.id = NEW.id) NOT IN (1, 2, 4) THEN
         RETURN NULL;

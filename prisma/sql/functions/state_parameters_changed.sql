@@ -5,7 +5,6 @@ CREATE OR REPLACE FUNCTION console.state_parameters_changed()
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     PERFORM console.state_parameters_compile();
     PERFORM console.state_triggers_compile();
     RETURN NULL;

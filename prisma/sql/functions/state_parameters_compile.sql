@@ -7,7 +7,6 @@ AS $function$
 DECLARE
     v_rows text;
 BEGIN
-    PERFORM console.session_unshadowed();
     SELECT string_agg(format('(%L::date, %L::date, %L::interval, %L::interval, %L::interval, %L::interval, %L::interval, %L::interval, %L::interval)',
                              l.valid_from, l.valid_until, l.notify, l.dns, l.registration, l.validation1, l.validation2,
                              l.letter, l.outzone_warning), E',\n           ' ORDER BY l.valid_from)

@@ -9,7 +9,6 @@ DECLARE
     v_months integer;
     v_clock constant text := $c$(coalesce(nullif(current_setting('registry.state_clock', true), '')::timestamptz, now()) AT TIME ZONE 'UTC')$c$;
 BEGIN
-    PERFORM console.session_unshadowed();
     SELECT coalesce(max(ceil(extract(epoch FROM -least(l.notify, l.dns, l.registration, l.letter, l.outzone_warning,
                                                        interval '0')) / 86400)), 0)::integer + 2
       INTO v_lead FROM console.lifecycle_periods() l;

@@ -5,7 +5,6 @@ CREATE OR REPLACE FUNCTION console.user_set_password_hash(p_user_id integer, p_p
  SET search_path TO 'pg_catalog', 'pg_temp'
 AS $function$
 BEGIN
-    PERFORM console.session_unshadowed();
     IF p_password_hash IS NULL OR p_password_hash !~ '^(rsc2:)?\$2[aby]\$[0-9]{2}\$[./A-Za-z0-9]{53}$' THEN
         RAISE EXCEPTION 'console.user_set_password_hash: the hash must be a bcrypt hash'
             USING ERRCODE = 'invalid_parameter_value';
