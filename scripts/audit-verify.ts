@@ -51,8 +51,15 @@ try {
         );
       }
     } else {
-      const where = result.problem?.id ? `row ${result.problem.id}: ` : "";
-      console.error(`Audit log NOT intact: ${where}${result.problem?.reason} (${result.rows} rows verified before it).`);
+      if (result.anchorRefused) {
+        console.error(
+          `Audit log NOT verified against its anchor: ${result.problem?.reason} (the chain itself: ${result.rows} rows intact).`,
+        );
+      } else {
+        console.error(
+          `Audit log NOT intact: row ${result.problem?.id}: ${result.problem?.reason} (${result.rows} rows verified before it).`,
+        );
+      }
       process.exitCode = 2;
     }
   } finally {

@@ -156,7 +156,7 @@ describe.each(testBackends())("the audit log's anchor outside the database on $n
   });
 
   it("refuses a forged anchor, and one of another database, and does not replace them", async () => {
-    const { db, file } = await fresh();
+    const { db, url, file } = await fresh();
     await append(db, 4);
     const [row] = await db.sql.query<{ hash: string; mac: string }>("SELECT hash, mac FROM console.audit_log WHERE id = 2");
     const [{ name }] = await db.sql.query<{ name: string }>("SELECT current_database() AS name");
@@ -167,7 +167,9 @@ describe.each(testBackends())("the audit log's anchor outside the database on $n
     const refusal = /the audit log's anchor in .* does not carry the audit key's signature: it was forged or damaged/;
     expect(await verifyAuditLog(db.sql, { keys: RING, config: NO_CONFIG, file })).toMatchObject({
       ok: false,
+      rows: 4,
       written: null,
+      anchorRefused: true,
       problem: { id: 2, reason: expect.stringMatching(refusal) },
     });
     expect(await advanceAuditAnchor(db.sql, RING, NO_CONFIG, file)).toMatchObject({
@@ -198,6 +200,17 @@ describe.each(testBackends())("the audit log's anchor outside the database on $n
       ok: false,
       problem: { reason: expect.stringMatching(/is of database elsewhere, not /) },
     });
+
+    // `npm run audit:verify` refuses the forged one with exit status 2.
+    writeFileSync(file, JSON.stringify(forged));
+    const env = scriptEnv(db, url, file);
+    if (!url) await db.close();
+    const run = await runScript("audit-verify.ts", [], env);
+    expect(run.stderr).toMatch(
+      /Audit log NOT verified against its anchor: the audit log's anchor in .* does not carry the audit key's signature/,
+    );
+    expect(run.code).toBe(2);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(forged);
   });
 
   it("only moves forward, whichever of several writers comes first, and logs each new anchor", async () => {

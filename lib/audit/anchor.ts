@@ -77,7 +77,10 @@ export function anchorProblem(anchor: AuditAnchor, ring: AuditKeyRing | null, da
   }
   const { signature: given, ...unsigned } = anchor;
   if (!sameMac(given, signature(key.secret, unsigned))) {
-    return `the audit log's anchor in ${file} does not carry the audit key's signature: it was forged or damaged, and is not used (nor replaced); restore the anchor you kept, or find out who wrote it`;
+    return (
+      `the audit log's anchor in ${file} does not carry the audit key's signature: it was forged or damaged (or key ${anchor.keyId} in ${ring?.source} ` +
+      "is not the key that wrote it), and is not used (nor replaced); restore the anchor you kept, or find out who wrote it"
+    );
   }
   if (anchor.database !== database) {
     return `the audit log's anchor in ${file} is of database ${anchor.database}, not ${database}: set AUDIT_ANCHOR_FILE for each database`;
@@ -180,6 +183,8 @@ export interface AnchoredVerification extends AuditVerification {
   anchor: AuditAnchor | null;
   /** The anchor written after the check (the newest row); null when none was (the log not intact, or nothing newer). */
   written: AuditAnchor | null;
+  /** The anchor file could not be believed (`problem` says why); the chain itself was intact. */
+  anchorRefused: boolean;
 }
 
 /**
@@ -195,21 +200,22 @@ export async function verifyAuditLog(
   const database = await currentDatabase(db);
   const file = options.file ?? auditAnchorFile(options.config, database);
   const stored = readAnchor(file);
-  const refused = (id: number, reason: string): AnchoredVerification => ({
-    ok: false,
-    rows: 0,
-    unkeyed: 0,
-    keyed: 0,
-    newest: null,
-    problem: { id, reason },
-    file,
-    anchor: null,
-    written: null,
-  });
-  if ("problem" in stored) return refused(0, stored.problem);
-  const anchor = stored.anchor;
-  const problem = anchor && anchorProblem(anchor, options.keys, database, file);
-  if (anchor && problem) return refused(anchor.id, problem);
+  const anchor = "anchor" in stored ? stored.anchor : null;
+  const problem = "problem" in stored ? stored.problem : anchor && anchorProblem(anchor, options.keys, database, file);
+  if (problem) {
+    // An anchor that cannot be believed fails the check; a chain that is broken (or a wrong key) is said first.
+    const chain = await verifyAuditChain(db, { keys: options.keys });
+    if (!chain.ok) return { ...chain, file, anchor: null, written: null, anchorRefused: false };
+    return {
+      ...chain,
+      ok: false,
+      problem: { id: anchor?.id ?? 0, reason: problem },
+      file,
+      anchor: null,
+      written: null,
+      anchorRefused: true,
+    };
+  }
   const result = await verifyAuditChain(db, {
     keys: options.keys,
     anchor: anchor
@@ -221,7 +227,7 @@ export async function verifyAuditLog(
     const next = signAnchor(options.keys, { database, id: result.newest.id, hash: result.newest.hash, mac: result.newest.mac });
     if (replaceAnchor(file, anchor, next)) written = next;
   }
-  return { ...result, file, anchor, written };
+  return { ...result, file, anchor, written, anchorRefused: false };
 }
 
 export interface AnchorAdvance {
