@@ -28,8 +28,8 @@ export interface AuditAnchoring {
 /**
  * Keeps the audit log's anchor (lib/audit/anchor.ts) at the log's newest row while the console
  * runs: a second after appends, and every minute. A new anchor is logged (at most once a minute),
- * so the log carries it too; an anchored row that is gone or changed is logged as an error, each
- * time it is found, and the anchor is left as it is.
+ * so the log carries it too; an anchored row that is gone or changed is logged as an error (once
+ * a minute while it lasts), and the anchor is left as it is.
  */
 export function startAuditAnchoring(
   database: () => Promise<SqlExecutor>,
@@ -40,12 +40,20 @@ export function startAuditAnchoring(
   let running: Promise<AnchorAdvance | null> | null = null;
   let soon: NodeJS.Timeout | null = null;
   let unlogged: AnchorAdvance["anchor"] | null = null;
+  let lastError = { line: "", at: 0 };
   const tick = () => {
     running ??= (async () => {
       try {
         const advance = await advanceAuditAnchor(await database(), ring, config);
         if (advance.outcome === "written") unlogged = advance.anchor;
-        if (advance.outcome === "refused") log.error(`audit log: ${advance.problem}. Run npm run audit:verify.`);
+        if (advance.outcome === "refused") {
+          // Said at once, then once a minute while it lasts (not at every append).
+          const line = `audit log: ${advance.problem}. Run npm run audit:verify.`;
+          if (line !== lastError.line || Date.now() - lastError.at >= INTERVAL_MS) {
+            log.error(line);
+            lastError = { line, at: Date.now() };
+          }
+        }
         return advance;
       } catch (error) {
         log.error(`audit log: the anchor could not be moved, the next minute retries: ${(error as Error).message}`);
