@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
@@ -98,6 +99,10 @@ describe.each(testBackends())("the audit log's anchor outside the database on $n
         reason: expect.stringMatching(/^rows after #5 are missing: the log ends at row 5, but the anchor written at .* holds row 8/),
       },
     });
+    // So does `npm run db:check`'s audit chain.
+    const check = await checkDatabase(db.sql, ["audit chain"], { auditAnchor: { ...NO_CONFIG, auditAnchorFile: file } });
+    expect(check.ok).toBe(false);
+    expect(check.checks[0].examples).toEqual([expect.stringMatching(/^audit row 8: rows after #5 are missing/)]);
     // The running console does not move the anchor past it, and says so.
     expect(await advanceAuditAnchor(db.sql, RING, NO_CONFIG, file)).toMatchObject({
       outcome: "refused",
