@@ -44,6 +44,7 @@ try {
         );
       }
       if (result.written) console.log(`The anchor in ${result.file} now holds row ${result.written.id}.`);
+      if (result.writeError) console.warn(`Warning: ${result.writeError} (set AUDIT_ANCHOR_FILE to a file this user may write).`);
       if (result.newest?.mac) {
         console.log(
           `Newest row ${result.newest.id} (${result.newest.at}); anchor: ${result.newest.id}:${result.newest.mac.slice(0, 32)} ` +

@@ -185,6 +185,8 @@ export interface AnchoredVerification extends AuditVerification {
   written: AuditAnchor | null;
   /** The anchor file could not be believed (`problem` says why); the chain itself was intact. */
   anchorRefused: boolean;
+  /** Why the new anchor could not be written (the file's folder not writable, …). */
+  writeError?: string;
 }
 
 /**
@@ -223,11 +225,16 @@ export async function verifyAuditLog(
       : undefined,
   });
   let written: AuditAnchor | null = null;
+  let writeError: string | undefined;
   if (result.ok && result.newest && options.keys && (!anchor || result.newest.id > anchor.id)) {
     const next = signAnchor(options.keys, { database, id: result.newest.id, hash: result.newest.hash, mac: result.newest.mac });
-    if (replaceAnchor(file, anchor, next)) written = next;
+    try {
+      if (replaceAnchor(file, anchor, next)) written = next;
+    } catch (error) {
+      writeError = `the anchor could not be written to ${file}: ${(error as Error).message}`;
+    }
   }
-  return { ...result, file, anchor, written, anchorRefused: false };
+  return { ...result, file, anchor, written, anchorRefused: false, writeError };
 }
 
 export interface AnchorAdvance {
