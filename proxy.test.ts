@@ -16,12 +16,13 @@ afterEach(() => {
   if (original === undefined) delete process.env.NEXTAUTH_URL;
   else process.env.NEXTAUTH_URL = original;
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 describe("the proxy", () => {
-  it("sends Strict-Transport-Security only when NEXTAUTH_URL is https", async () => {
+  it("sends Strict-Transport-Security, for the console's host and the hosts under it, only when NEXTAUTH_URL is https", async () => {
     process.env.NEXTAUTH_URL = "https://console.registry.example";
-    expect((await proxy(request("/login"))).headers.get("strict-transport-security")).toBe("max-age=31536000");
+    expect((await proxy(request("/login"))).headers.get("strict-transport-security")).toBe("max-age=31536000; includeSubDomains");
     process.env.NEXTAUTH_URL = "http://127.0.0.1:3000";
     expect((await proxy(request("/login"))).headers.get("strict-transport-security")).toBeNull();
     delete process.env.NEXTAUTH_URL;
@@ -77,6 +78,40 @@ describe("the proxy", () => {
       expect.stringMatching(
         /^request\.cross_site: refused method="POST" path="\/admin\/users" origin="https:\/\/evil\.example" client="198\.51\.100\.7"/,
       ),
+    );
+  });
+
+  it("believes X-Forwarded-Host and X-Forwarded-Proto only from proxies TRUSTED_PROXY_HOPS says are there", async () => {
+    vi.spyOn(console, "warn").mockImplementation(() => {});
+    // A write from evil.example that claims, in a header, that the console is evil.example.
+    const write = () =>
+      proxy(
+        request("/admin/users", {
+          method: "POST",
+          body: "username=mallory",
+          headers: {
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: "https://evil.example",
+            Host: "127.0.0.1:3000",
+            "X-Forwarded-Host": "evil.example",
+            "X-Forwarded-Proto": "https",
+          },
+        }),
+      );
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "0");
+    const refused = await write();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "Cross-site requests are refused." });
+    // No proxy to believe: the connection is plain HTTP, whatever X-Forwarded-Proto says.
+    expect(
+      (await proxy(request("/login", { headers: { "X-Forwarded-Proto": "https" } }))).headers.get("content-security-policy"),
+    ).not.toMatch(/upgrade-insecure-requests/);
+
+    // Behind one proxy, the host it forwarded is the console's (the proxy, not the client, wrote the header).
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    expect((await write()).headers.get("x-middleware-next")).toBe("1");
+    expect((await proxy(request("/login", { headers: { "X-Forwarded-Proto": "https" } }))).headers.get("content-security-policy")).toMatch(
+      /upgrade-insecure-requests/,
     );
   });
 

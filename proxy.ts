@@ -16,8 +16,13 @@ import { logAnonymousRefusal } from "./lib/log";
 
 const PUBLIC_PATHS = [/^\/icon\.svg$/, /^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/, /^\/api\/state-changes$/];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** How long a browser that reached the console over HTTPS keeps using only HTTPS for it: a year. */
-const HSTS = "max-age=31536000";
+/**
+ * How long a browser that reached the console over HTTPS keeps using only HTTPS for it (a year),
+ * for the console's host and the hosts under it. includeSubDomains reaches only names below the
+ * console's own (console.registry.example → *.console.registry.example), never the registry's
+ * domain beside or above it.
+ */
+const HSTS = "max-age=31536000; includeSubDomains";
 
 function contentSecurityPolicy(nonce: string, secure: boolean): string {
   const dev = process.env.NODE_ENV !== "production";
@@ -43,13 +48,24 @@ function withSecurityHeaders(response: NextResponse, csp: string): NextResponse 
   return response;
 }
 
+/**
+ * A header a reverse proxy sets (X-Forwarded-Host, X-Forwarded-Proto): believed only when the
+ * console is told it has proxies in front (TRUSTED_PROXY_HOPS > 0); the value the nearest proxy
+ * gave, when several did.
+ */
+function forwarded(request: NextRequest, name: string): string | null {
+  if (readConfig().trustedProxyHops === 0) return null;
+  const value = request.headers.get(name)?.split(",").at(-1)?.trim();
+  return value || null;
+}
+
 /** A browser's write coming from another site: refused before it reaches any action. */
 function isCrossSiteWrite(request: NextRequest): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
   if (request.headers.get("sec-fetch-site") === "cross-site") return true;
   const origin = request.headers.get("origin");
   if (!origin) return false;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const host = forwarded(request, "x-forwarded-host") ?? request.headers.get("host");
   try {
     return new URL(origin).host !== host;
   } catch {
@@ -72,7 +88,7 @@ function logRefusal(kind: string, request: NextRequest, details: Record<string, 
 
 export async function proxy(request: NextRequest): Promise<NextResponse> {
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-  const secure = request.nextUrl.protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const secure = request.nextUrl.protocol === "https:" || forwarded(request, "x-forwarded-proto") === "https";
   const csp = contentSecurityPolicy(nonce, secure);
   const path = request.nextUrl.pathname;
 

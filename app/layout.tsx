@@ -7,6 +7,7 @@ import { I18nProvider } from "@/components/i18n/provider";
 import { SearchShortcut } from "@/components/search-shortcut";
 import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
+import { readConfig } from "@/lib/config";
 import { registryZone } from "@/lib/format/datetime";
 import { getLocale, getTranslations } from "@/lib/i18n/server";
 import { setLanguageAction } from "./preferences/actions";
@@ -73,7 +74,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <span className="zone" title={t("timeZone", { zone: timeZone })}>
                 {t("timeZone", { zone: timeZone })}
               </span>
-              <LanguageSwitch save={actor ? setLanguageAction : undefined} />
+              <LanguageSwitch save={actor ? setLanguageAction : undefined} secureCookie={readConfig().httpsOnly} />
               {actor && (
                 <>
                   <span>

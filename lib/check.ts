@@ -2,7 +2,10 @@
 // tests): no overlapping requests, state history that is sound and agrees with the rules up to the
 // engine's cursor, and an intact audit chain. Every check is SQL over the registry's own tables and
 // the rules' own function (object_state_periods), so it holds for data written by anyone.
+import { verifyAuditLog } from "./audit/anchor";
+import { auditKeyRing } from "./audit/keys";
 import { verifyAuditChain } from "./audit/verify";
+import { type ConsoleConfig, readConfig } from "./config";
 import { type Anomaly, registryAnomalies } from "./db/adopt";
 import type { SqlExecutor } from "./db/driver";
 
@@ -173,8 +176,16 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
   },
 ];
 
-/** Runs every check; `checks` names a subset (for tests). */
-export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<DatabaseCheck> {
+/**
+ * Runs every check; `checks` names a subset (for tests). With `auditAnchor` (where the anchor is
+ * kept: npm run db:check passes the configuration), the audit chain is also checked against the
+ * anchor kept outside the database, which then moves to the newest row (lib/audit/anchor.ts).
+ */
+export async function checkDatabase(
+  db: SqlExecutor,
+  only?: string[],
+  options: { auditAnchor?: Pick<ConsoleConfig, "auditAnchorFile" | "databaseUrl" | "pgliteDir"> } = {},
+): Promise<DatabaseCheck> {
   const results: CheckResult[] = [];
   for (const check of CHECKS.filter((c) => !only || only.includes(c.name))) {
     const rows = await db.query<{ example: string; total: number }>(
@@ -183,13 +194,15 @@ export async function checkDatabase(db: SqlExecutor, only?: string[]): Promise<D
     results.push({ name: check.name, promise: check.promise, violations: rows[0]?.total ?? 0, examples: rows.map((r) => r.example) });
   }
   if (!only || only.includes("audit chain")) {
-    const chain = await verifyAuditChain(db);
+    const chain = options.auditAnchor
+      ? await verifyAuditLog(db, { keys: auditKeyRing(readConfig(), { create: false }), config: options.auditAnchor })
+      : await verifyAuditChain(db);
     results.push({
       name: "audit chain",
       promise:
         "the audit log's chain is unbroken and every row since keyed chaining carries the MAC the audit key gives it: no row changed, removed, inserted or re-chained",
       violations: chain.ok ? 0 : 1,
-      examples: chain.problem ? [`audit row ${chain.problem.id}: ${chain.problem.reason}`] : [],
+      examples: chain.problem ? [chain.problem.id ? `audit row ${chain.problem.id}: ${chain.problem.reason}` : chain.problem.reason] : [],
     });
   }
   const [state] = await db.query<{ cursor: Date | null; marked: number }>(

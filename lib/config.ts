@@ -40,6 +40,11 @@ const envSchema = z.object({
       }
       return parsed.keys;
     }),
+  AUDIT_ANCHOR_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   TRUSTED_PROXY_HOPS: z.coerce
     .number({ error: "TRUSTED_PROXY_HOPS must be a number of reverse proxies" })
     .int({ error: "TRUSTED_PROXY_HOPS must be a whole number of reverse proxies" })
@@ -134,6 +139,8 @@ export interface ConsoleConfig {
   logFormat: "json" | "text";
   /** AUDIT_KEYS: the first signs new audit rows, the rest verify older ones; unset: see lib/audit/keys.ts. */
   auditKeys: AuditKey[] | undefined;
+  /** AUDIT_ANCHOR_FILE, absolute: where the audit log's signed anchor is kept; unset: see lib/audit/anchor.ts. */
+  auditAnchorFile: string | undefined;
   /** NODE_ENV is production (next start, npm start, npm run serve). */
   production: boolean;
   /** Reverse proxies in front of the console whose X-Forwarded-For entries are believed (lib/http/client-address.ts). */
@@ -183,6 +190,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
     auditKeys: parsed.data.AUDIT_KEYS,
+    auditAnchorFile: parsed.data.AUDIT_ANCHOR_FILE ? path.resolve(parsed.data.AUDIT_ANCHOR_FILE) : undefined,
     production: parsed.data.NODE_ENV === "production",
     trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
     httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),

@@ -14,7 +14,7 @@ try {
   const db = await openDatabase(config);
   try {
     const started = Date.now();
-    const result = await checkDatabase(db.sql);
+    const result = await checkDatabase(db.sql, undefined, { auditAnchor: config });
     console.log(`Checked ${db.sql.location} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     for (const note of result.notes) console.log(note);
     for (const check of result.checks) {

@@ -4,13 +4,19 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/actions/result";
 import { useLocale, useTranslations } from "@/lib/i18n/client";
-import { LANGUAGE_NAMES, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES, type Locale } from "@/lib/i18n/config";
+import { LANGUAGE_NAMES, LOCALES, type Locale, localeCookieText } from "@/lib/i18n/config";
 
 /**
  * The language switch in the header. Signed in, the choice is kept with the user (`save`);
- * before sign-in, in the browser's cookie only.
+ * before sign-in, in the browser's cookie only (`secureCookie`: Secure, for a console served over HTTPS).
  */
-export function LanguageSwitch({ save }: { save?: (previous: ActionResult | null, form: FormData) => Promise<ActionResult> }) {
+export function LanguageSwitch({
+  save,
+  secureCookie,
+}: {
+  save?: (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+  secureCookie: boolean;
+}) {
   const t = useTranslations("common");
   const locale = useLocale();
   const router = useRouter();
@@ -30,7 +36,7 @@ export function LanguageSwitch({ save }: { save?: (previous: ActionResult | null
         }
       } else {
         // biome-ignore lint/suspicious/noDocumentCookie: a plain preference cookie, read by the server on the next request.
-        document.cookie = `${LOCALE_COOKIE}=${next}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE}; samesite=lax`;
+        document.cookie = localeCookieText(next, secureCookie);
       }
       router.refresh();
     });

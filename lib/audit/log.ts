@@ -1,6 +1,7 @@
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlDriver, SqlExecutor } from "../db/driver";
+import { auditAppended } from "./anchoring";
 import { auditKeyRing, auditMac, UTC_MICROSECONDS } from "./keys";
 
 export type AuditResult = "ok" | "refused" | "error";
@@ -29,9 +30,12 @@ export interface AuditEntry {
 export async function audit(db: SqlExecutor | SqlDriver, entry: AuditEntry): Promise<void> {
   if ("transaction" in db) {
     await db.transaction((tx) => append(tx, entry));
+    auditAppended();
     return;
   }
   await append(db, entry);
+  // The running console moves the log's anchor (lib/audit/anchoring.ts) shortly after, once this commits.
+  auditAppended();
 }
 
 async function append(tx: SqlExecutor, entry: AuditEntry): Promise<void> {

@@ -12,7 +12,7 @@ export interface AuditVerification {
   /** Of them, rows whose MAC was recomputed with the audit key and matched. */
   keyed: number;
   /** The newest row verified: with its MAC, an anchor to check later (`audit:verify -- --anchor ID:MAC`). */
-  newest: { id: number; at: string; mac: string | null } | null;
+  newest: { id: number; at: string; hash: string; mac: string | null } | null;
   /** The first row that does not fit the chain, and how. */
   problem: { id: number; reason: string } | null;
 }
@@ -22,11 +22,25 @@ export interface VerifyOptions {
   keys?: AuditKeyRing | null;
   pageSize?: number;
   /**
-   * A row seen earlier (its id and its MAC, or the MAC's first 16+ hex digits), kept outside the
-   * database. The chain alone cannot show that its newest rows were cut off, with the head moved
-   * back; an anchor can: the row must still be there, with that MAC.
+   * A row seen earlier, kept outside the database: its id and its MAC (or the MAC's first 16+ hex
+   * digits), as `--anchor` gives it, or its id, hash and MAC as the anchor file holds them
+   * (lib/audit/anchor.ts; `description` says which anchor, for messages). The chain alone cannot
+   * show that its newest rows were cut off, with the head moved back; an anchor can: the row must
+   * still be there, unchanged.
    */
-  anchor?: { id: number; mac: string };
+  anchor?: { id: number; mac: string } | StoredAnchorRow;
+}
+
+/** An anchored row as the anchor file names it: every one of its values must match. */
+export interface StoredAnchorRow {
+  id: number;
+  hash: string;
+  mac: string | null;
+  description: string;
+}
+
+function isStored(anchor: NonNullable<VerifyOptions["anchor"]>): anchor is StoredAnchorRow {
+  return "hash" in anchor;
 }
 
 interface AuditRowText {
@@ -152,14 +166,24 @@ export async function verifyAuditChain(db: SqlExecutor, options: VerifyOptions =
         firstKeyed ??= id;
         result.keyed++;
       }
-      if (options.anchor && id === options.anchor.id && !row.mac?.startsWith(options.anchor.mac.toLowerCase())) {
-        return fail(id, `its MAC is not the anchored one (${options.anchor.mac}): the log was rewritten after the anchor was taken`);
+      const anchor = options.anchor;
+      if (anchor && id === anchor.id) {
+        if (isStored(anchor)) {
+          if (row.hash !== anchor.hash || row.mac !== anchor.mac) {
+            return fail(
+              id,
+              `it is not the row ${anchor.description} holds: the log was rewritten (its head replaced) after the anchor was written`,
+            );
+          }
+        } else if (!row.mac?.startsWith(anchor.mac.toLowerCase())) {
+          return fail(id, `its MAC is not the anchored one (${anchor.mac}): the log was rewritten after the anchor was taken`);
+        }
       }
       previousHash = row.hash;
       previousMac = row.mac;
       previousId = id;
       result.rows++;
-      result.newest = { id, at: row.at, mac: row.mac };
+      result.newest = { id, at: row.at, hash: row.hash, mac: row.mac };
     }
     if (page.length < pageSize) break;
   }
@@ -170,9 +194,12 @@ export async function verifyAuditChain(db: SqlExecutor, options: VerifyOptions =
     return fail(Number(head?.last_id ?? 0), "the newest rows are missing (the chain ends before its recorded head)");
   }
   if (options.anchor && options.anchor.id > previousId) {
+    const anchor = options.anchor;
     return fail(
-      options.anchor.id,
-      `the log ends at row ${previousId}, before the anchored row ${options.anchor.id}: its newest rows were removed (and the head moved back)`,
+      anchor.id,
+      isStored(anchor)
+        ? `rows after #${previousId} are missing: the log ends at row ${previousId}, but ${anchor.description} holds row ${anchor.id}; its newest rows were removed (and the head moved back)`
+        : `the log ends at row ${previousId}, before the anchored row ${anchor.id}: its newest rows were removed (and the head moved back)`,
     );
   }
   return { ...result, ok: true };

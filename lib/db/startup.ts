@@ -1,4 +1,5 @@
 import { loadDemoIfEmpty } from "../../prisma/demo/first-start";
+import { startAuditAnchoring } from "../audit/anchoring";
 import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
@@ -30,7 +31,7 @@ export async function startConsole(): Promise<void> {
     const config = readConfig();
     // The audit key first: without one (PostgreSQL in production) nothing could be audited, so the
     // console does not start; the embedded console generates its key file here on first start.
-    auditKeyRing(config);
+    const auditKeys = auditKeyRing(config);
     let ownerIdentity: string | null = null;
     if (config.databaseOwnerUrl) {
       const owner = await openDatabase(ownerTarget(config));
@@ -63,6 +64,8 @@ export async function startConsole(): Promise<void> {
       // Catch up at once with whatever fell due while no console was running.
       void scheduler.tick();
     }
+    // The audit log's anchor, outside the database: at once, after appends and every minute (README "Audit log").
+    if (auditKeys) startAuditAnchoring(async () => (await getDatabase()).sql, auditKeys, config);
     // Next.js says "Ready" when it listens; pages are served once this start-up work is done.
     console.log("The console is ready: the database is prepared and pages are served from now on.");
   } catch (error) {

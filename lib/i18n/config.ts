@@ -8,6 +8,20 @@ export const LOCALE_COOKIE = "console-locale";
 /** How long a browser keeps it (seconds): a year. */
 export const LOCALE_COOKIE_MAX_AGE = 365 * 86_400;
 
+/**
+ * The language cookie's attributes, as the server sets it. `secure` (an https NEXTAUTH_URL, as for
+ * the session cookie): the browser sends it over HTTPS only. Readable by the page's script, which
+ * sets it before sign-in: it holds a language, nothing else.
+ */
+export function localeCookieOptions(secure: boolean) {
+  return { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "lax" as const, httpOnly: false, secure };
+}
+
+/** The same cookie as the browser's script writes it to document.cookie. */
+export function localeCookieText(locale: Locale, secure: boolean): string {
+  return `${LOCALE_COOKIE}=${locale}; path=/; max-age=${LOCALE_COOKIE_MAX_AGE}; samesite=lax${secure ? "; secure" : ""}`;
+}
+
 /** Each language's name in itself, as the switch offers it. */
 export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Čeština" };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { currentActor } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import { openSession } from "../auth/sessions";
@@ -8,6 +8,14 @@ import { getLocale } from "../i18n/server";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../testing/sessions";
 import { ownHiddenColumns, setOwnHiddenColumns, setOwnLanguage } from "./preferences";
+
+// The browser's cookie jar as Next would hand it to a server action (tests have no Next request).
+const browserCookies = vi.hoisted(() => [] as { name: string; value: string; options: Record<string, unknown> }[]);
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    set: (name: string, value: string, options: Record<string, unknown>) => browserCookies.push({ name, value, options }),
+  }),
+}));
 
 describe.each(testBackends())("each user's language on $name", (backend) => {
   let db: Database;
@@ -20,6 +28,7 @@ describe.each(testBackends())("each user's language on $name", (backend) => {
     support = await signedInAs(db, "support", "jana");
   });
   afterAll(() => drop());
+  afterEach(() => vi.unstubAllEnvs());
 
   const saved = async (username: string) =>
     (await db.sql.query<{ locale: string | null }>("SELECT locale FROM console.users WHERE username = $1", [username]))[0].locale;
@@ -39,6 +48,18 @@ describe.each(testBackends())("each user's language on $name", (backend) => {
     const back = await actAs({ ...support, locale: "cs" }, () => setOwnLanguage({ locale: "en" }));
     expect(back.message).toBe("The console speaks English now.");
     expect(await actAs({ ...support, locale: "cs" }, getLocale)).toBe("en");
+  });
+
+  it("keeps the choice in the browser's language cookie, Secure when the console is served over HTTPS", async () => {
+    vi.stubEnv("NEXTAUTH_URL", "https://console.registry.example");
+    browserCookies.length = 0;
+    await actAs(support, () => setOwnLanguage({ locale: "cs" }));
+    expect(browserCookies).toEqual([
+      { name: "console-locale", value: "cs", options: expect.objectContaining({ path: "/", sameSite: "lax", secure: true }) },
+    ]);
+    vi.stubEnv("NEXTAUTH_URL", "http://127.0.0.1:3000");
+    await actAs(support, () => setOwnLanguage({ locale: "en" }));
+    expect(browserCookies[1]).toMatchObject({ name: "console-locale", value: "en", options: { secure: false } });
   });
 
   it("refuses a language the console does not have and changes nothing", async () => {

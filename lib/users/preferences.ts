@@ -2,7 +2,8 @@ import * as z from "zod";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, LOCALES, type Locale } from "../i18n/config";
+import { readConfig } from "../config";
+import { LOCALE_COOKIE, LOCALES, type Locale, localeCookieOptions } from "../i18n/config";
 import { translator } from "../i18n/server";
 import { type HiddenColumns, hiddenColumnsOf, TABLE_COLUMNS, type TableName } from "../tables/columns";
 
@@ -12,7 +13,7 @@ const languageSchema = z.object({ locale: z.enum(LOCALES, { error: zodError("lan
 async function rememberInBrowser(locale: Locale): Promise<void> {
   try {
     const { cookies } = await import("next/headers");
-    (await cookies()).set(LOCALE_COOKIE, locale, { path: "/", maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: "lax", httpOnly: false });
+    (await cookies()).set(LOCALE_COOKIE, locale, localeCookieOptions(readConfig().httpsOnly));
   } catch {
     // Outside a Next request (tests, the command line) there is no browser to tell.
   }
