@@ -27,7 +27,10 @@ export type OidcRefusal = "AccessDenied" | "AccountNotLinked";
 export type OidcAdmission = { ok: true; account: OidcAccount } | { ok: false; refusal: OidcRefusal };
 
 /** The person the ID token's claims name: issuer and subject. `configuredIssuer`: OIDC_ISSUER, when a token carries no `iss`. */
-export function oidcIdentity(claims: Record<string, unknown>, configuredIssuer: string | undefined): { issuer: string; subject: string } | null {
+export function oidcIdentity(
+  claims: Record<string, unknown>,
+  configuredIssuer: string | undefined,
+): { issuer: string; subject: string } | null {
   const subject = typeof claims.sub === "string" && claims.sub.length > 0 && claims.sub.length <= 255 ? claims.sub : null;
   const issuer = typeof claims.iss === "string" && claims.iss ? claims.iss : configuredIssuer?.replace(/\/$/, "");
   return subject && issuer ? { issuer, subject } : null;

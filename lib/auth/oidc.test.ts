@@ -54,7 +54,12 @@ describe("roles from an identity provider's claims", () => {
  */
 describe.each(testBackends())("who a single sign-on may be, on $name", (backend) => {
   const ISSUER = "https://sso.registry.test";
-  const BASE_ENV = { OIDC_ISSUER: ISSUER, OIDC_CLIENT_ID: "console", OIDC_CLIENT_SECRET: "a client secret", NEXTAUTH_SECRET: "x".repeat(32) };
+  const BASE_ENV = {
+    OIDC_ISSUER: ISSUER,
+    OIDC_CLIENT_ID: "console",
+    OIDC_CLIENT_SECRET: "a client secret",
+    NEXTAUTH_SECRET: "x".repeat(32),
+  };
   const ROLE_ENV = { ...BASE_ENV, OIDC_ROLE_CLAIM: "groups", OIDC_ADMIN_VALUE: "console-admins", OIDC_SUPPORT_VALUE: "console-support" };
   let db: Database;
   let drop: () => Promise<void>;
@@ -74,15 +79,15 @@ describe.each(testBackends())("who a single sign-on may be, on $name", (backend)
   type Claims = Record<string, unknown> & { sub: string };
   /** A sign-in through the provider: what signIn answered, and the console user whose session jwt opened (if any). */
   async function singleSignOn(env: Record<string, string>, claims: Claims) {
-    const options = authOptions(env);
+    const options = authOptions(env as NodeJS.ProcessEnv);
     const callbacks = options.callbacks as Required<NonNullable<typeof options.callbacks>>;
     const profile = { iss: ISSUER, aud: "console", ...claims };
     const user = { id: claims.sub, name: usernameFromClaims(profile) ?? claims.sub, email: null };
     const account = { provider: "oidc", type: "oauth" as const, providerAccountId: claims.sub };
     const context = anonymous(db);
-    const allowed = await actAs(context, () => callbacks.signIn({ user, account, profile }));
+    const allowed = await actAs(context, async () => callbacks.signIn({ user, account, profile }));
     if (allowed !== true) return { allowed, username: null };
-    const token = await actAs(context, () => callbacks.jwt({ token: {}, user, account, profile, trigger: "signIn" }));
+    const token = await actAs(context, async () => callbacks.jwt({ token: {}, user, account, profile, trigger: "signIn" }));
     const session = typeof token.sid === "string" ? await validateSession(db.sql, token.sid) : null;
     return { allowed, username: session && "actor" in session ? session.actor.username : null };
   }
@@ -92,7 +97,11 @@ describe.each(testBackends())("who a single sign-on may be, on $name", (backend)
       select: { id: true, role: true, oidcSubject: true, oidcIssuer: true, linkAllowedUntil: true, sessionVersion: true },
     });
   const lastSignIn = async () =>
-    db.prisma.auditEntry.findFirst({ where: { action: "auth.sign_in" }, orderBy: { id: "desc" }, select: { result: true, errorCode: true } });
+    db.prisma.auditEntry.findFirst({
+      where: { action: "auth.sign_in" },
+      orderBy: { id: "desc" },
+      select: { result: true, errorCode: true },
+    });
 
   it("without OIDC_ROLE_CLAIM, refuses provider people named like console accounts not linked to them: admin, victim (with TOTP)", async () => {
     for (const name of ["admin", "victim"]) {
@@ -133,7 +142,12 @@ describe.each(testBackends())("who a single sign-on may be, on $name", (backend)
     });
     // The same subject from another issuer is another person.
     expect(
-      await singleSignOn(ROLE_ENV, { iss: "https://other-sso.test", sub: "olga-1", preferred_username: "olga", groups: ["console-admins"] }),
+      await singleSignOn(ROLE_ENV, {
+        iss: "https://other-sso.test",
+        sub: "olga-1",
+        preferred_username: "olga",
+        groups: ["console-admins"],
+      }),
     ).toMatchObject({ allowed: "/login?error=AccountNotLinked", username: null });
   });
 
@@ -154,7 +168,12 @@ describe.each(testBackends())("who a single sign-on may be, on $name", (backend)
       allowed: true,
       username: "victim",
     });
-    expect(await account("victim")).toMatchObject({ oidcSubject: "victim-at-sso", oidcIssuer: ISSUER, linkAllowedUntil: null, role: "support" });
+    expect(await account("victim")).toMatchObject({
+      oidcSubject: "victim-at-sso",
+      oidcIssuer: ISSUER,
+      linkAllowedUntil: null,
+      role: "support",
+    });
     expect(await db.prisma.auditEntry.findFirst({ where: { action: "user.link" }, orderBy: { id: "desc" } })).toMatchObject({
       actor: "identity provider",
       input: { userId: victim.id, oidcSubject: "victim-at-sso", oidcIssuer: ISSUER, allowedByAdmin: true },

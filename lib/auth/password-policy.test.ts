@@ -51,7 +51,15 @@ describe("which new passwords the console accepts", () => {
   });
 
   it("refuses a season or a month with a year, in English and Czech", async () => {
-    for (const password of ["Summer2024!!", "Spring2025!!", "Winter2023!!", "Podzim2024!!", "Léto2025!!!!", "Leden2024!!!", "December2024!"]) {
+    for (const password of [
+      "Summer2024!!",
+      "Spring2025!!",
+      "Winter2023!!",
+      "Podzim2024!!",
+      "Léto2025!!!!",
+      "Leden2024!!!",
+      "December2024!",
+    ]) {
       expect([password, await passwordWeakness(password)]).toEqual([password, "guessable"]);
     }
     expect(await said("Summer2024!!")).toMatch(/too easy to guess: it is made of common words, names, dates/);

@@ -160,7 +160,8 @@ export async function signInWithPassword(
             ? "unknown_role"
             : null;
   if (!user?.passwordHash) await spendPasswordCheck(password);
-  if (notLinked && (problem === "wrong_password" || problem === "no_password")) return refuse("account_not_linked", "ldap", { ok: false, reason: "account_not_linked" });
+  if (notLinked && (problem === "wrong_password" || problem === "no_password"))
+    return refuse("account_not_linked", "ldap", { ok: false, reason: "account_not_linked" });
   if (problem || !user || !isRole(user.role)) return refuse(problem ?? "invalid", "password");
 
   // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd

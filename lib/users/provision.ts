@@ -19,9 +19,7 @@ export function linkAllowed(until: Date | string | null | undefined, now = new D
 const linkSelect = { directoryDn: true, oidcSubject: true, oidcIssuer: true } as const;
 
 const linkOf = (source: AccountSource) =>
-  source.kind === "directory"
-    ? { directoryDn: source.directoryDn }
-    : { oidcSubject: source.oidcSubject, oidcIssuer: source.oidcIssuer };
+  source.kind === "directory" ? { directoryDn: source.directoryDn } : { oidcSubject: source.oidcSubject, oidcIssuer: source.oidcIssuer };
 
 /**
  * Records that `source` vouches for the existing account `userId`, when it does not yet (a new

@@ -57,7 +57,11 @@ export default async function UsersPage() {
                 {user.lastSeen ? fmt.instant(user.lastSeen) : tc("never")}
               </td>
               <td data-label={t("users.columns.actions")}>
-                <UserActions user={{ ...user, lastSeen: user.lastSeen ?? "", linkAllowedUntil: user.linkAllowedUntil ?? "" }} roles={ROLES} isSelf={user.id === me?.userId} />
+                <UserActions
+                  user={{ ...user, lastSeen: user.lastSeen ?? "", linkAllowedUntil: user.linkAllowedUntil ?? "" }}
+                  roles={ROLES}
+                  isSelf={user.id === me?.userId}
+                />
               </td>
             </tr>
           ))}
