@@ -38,6 +38,12 @@ describe("roles from an identity provider's claims", () => {
     expect(roleFromClaims(roles, {})).toBeNull();
   });
 
+  it("asks the provider for PKCE, state and a nonce, which next-auth checks in the ID token", () => {
+    const env = { OIDC_ISSUER: "https://sso.registry.test", OIDC_CLIENT_ID: "console", OIDC_CLIENT_SECRET: "a client secret" };
+    const provider = authOptions(env as unknown as NodeJS.ProcessEnv).providers.find((p) => p.id === "oidc") as { checks?: string[] };
+    expect(provider.checks).toEqual(["pkce", "state", "nonce"]);
+  });
+
   it("takes the user name from preferred_username, e-mail or subject, only when a console user may have it", () => {
     expect(usernameFromClaims({ preferred_username: "Olga", sub: "1" })).toBe("olga");
     expect(usernameFromClaims({ email: "olga@registry.cz", sub: "1" })).toBe("olga@registry.cz");
