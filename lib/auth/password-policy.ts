@@ -10,10 +10,14 @@ import { CZECH_WORDS } from "./password-words-cs";
  * node_modules: nothing is downloaded at run time): it matches the password against the lists of
  * common and breached passwords of @zxcvbn-ts/language-common (about 30,000, from the leaks
  * HaveIBeenPwned and others collected), English words, names and Wikipedia's vocabulary, the
- * user's own name, keyboard walks, sequences, repeats, dates and l33t spellings, and estimates
- * how many guesses an attacker needs. A password below score 3 (fewer than 10^8 guesses:
- * `password1234`, `P@ssw0rd1234`, `qwerty123456`, `jana.novakova2024`) is refused, with a message
- * that says which kind of weakness it is.
+ * user's own names and their parts, the registry's and the console's words, seasons and months
+ * (English and Czech), common Czech words and names (password-words-cs.ts), keyboard walks,
+ * sequences, repeats, dates and l33t spellings, and estimates how many guesses an attacker needs.
+ * A password below score 3 (fewer than 10^8 guesses: `password1234`, `P@ssw0rd1234`,
+ * `qwerty123456`) is refused, and so is one that is no more than one or two of those known words
+ * with digits, a year and symbols around them (`Summer2024!!`, `Praha2024!!!`, `target.target` for
+ * the user target), which zxcvbn scores just above its threshold; the message says which kind of
+ * weakness it is.
  *
  * Only the first 32 characters are estimated (zxcvbn's time grows steeply with length: about
  * 0.3 s at 32 characters in the worst case, seconds at 200). A longer password is at least as
