@@ -1,7 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 
 /** The e2e server's first admin gets this password through CONSOLE_ADMIN_PASSWORD. */
-export const E2E_ADMIN_PASSWORD = "e2e admin password 2026";
+export const E2E_ADMIN_PASSWORD = "e2e admin heron quartz 2026";
 
 /** Where e2e/server.ts keeps the server's log. */
 export const E2E_SERVER_LOG = ".data/e2e-server.log";

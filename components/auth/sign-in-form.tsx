@@ -11,6 +11,7 @@ import { useTranslations } from "@/lib/i18n/client";
 const KNOWN_ERRORS = [
   "CredentialsSignin",
   "AccessDenied",
+  "AccountNotLinked",
   "DirectoryUnavailable",
   "NoConsoleGroup",
   "OAuthSignin",

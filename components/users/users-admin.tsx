@@ -2,6 +2,7 @@
 
 import type { ReactNode } from "react";
 import {
+  allowAccountLinkAction,
   createUserAction,
   disableUserAction,
   enableUserAction,
@@ -26,6 +27,8 @@ export interface UserRow {
   lastSeen: string;
   source: "console" | "directory" | "identity provider";
   secondFactor: boolean;
+  /** Until when linking at the next single sign-on or directory sign-in is allowed, formatted; "" when it is not. */
+  linkAllowedUntil: string;
 }
 
 /** The role choices: the role's key is what the form sends, its name in the page's language what people see. */
@@ -131,6 +134,16 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
           {t("resetSecondFactor")}
         </UserButton>
       )}
+      <ActionForm
+        action={allowAccountLinkAction}
+        confirm={user.linkAllowedUntil ? t("confirmWithdrawLink", name) : t("confirmAllowLink", name)}
+      >
+        <input type="hidden" name="userId" value={user.id} />
+        <input type="hidden" name="allow" value={user.linkAllowedUntil ? "off" : "on"} />
+        <button type="submit" className="secondary">
+          {user.linkAllowedUntil ? t("withdrawLink") : t("allowLink")}
+        </button>
+      </ActionForm>
       {user.source !== "directory" && (
         <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
           <input type="hidden" name="userId" value={user.id} />

@@ -85,6 +85,7 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/admin/users/actions.ts#disableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#enableUserAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
   "app/admin/users/actions.ts#forceSignOutAction": { allowed: ["admin"], form: (id) => form({ userId: id }) },
+  "app/admin/users/actions.ts#allowAccountLinkAction": { allowed: ["admin"], form: (id) => form({ userId: id, allow: "on" }) },
   "app/admin/users/actions.ts#resetSecondFactorAction": {
     allowed: ["admin"],
     form: async (id, fx) => {
@@ -334,7 +335,9 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   }
 
   const usersSnapshot = async () => [
-    await db.sql.query("SELECT id, username, role, disabled_at, session_version, password_hash FROM console.users ORDER BY id"),
+    await db.sql.query(
+      "SELECT id, username, role, disabled_at, session_version, password_hash, link_allowed_until, oidc_subject, directory_dn FROM console.users ORDER BY id",
+    ),
     await db.sql.query("SELECT id, valid_from, valid_to, canceled FROM object_state_request ORDER BY id"),
     await db.sql.query("SELECT id, name, revoked_at FROM console.api_tokens ORDER BY id"),
     await db.sql.query("SELECT id, user_id, name FROM console.security_keys ORDER BY id"),

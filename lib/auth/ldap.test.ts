@@ -5,7 +5,7 @@ import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { personDn, type Slapd, startSlapd, strangerCa } from "../testing/slapd";
-import { listUsers, setUserPassword } from "../users/admin";
+import { allowAccountLink, listUsers, setUserPassword } from "../users/admin";
 import { insertUser } from "../users/store";
 import { readLdapConfig } from "./ldap";
 import { validateSession } from "./sessions";
@@ -15,6 +15,7 @@ import { signInWithPassword } from "./sign-in";
 let addresses = 0;
 const from = () => ({ clientAddress: `192.0.2.${++addresses}`, userAgent: "vitest" });
 const LOCAL_PASSWORD = "a console-only password";
+const ADMIN2_PASSWORD = "admin2's own console password";
 
 describe("LDAP settings", () => {
   it("reads nothing without LDAP_URL, and refuses a half or contradictory setting with what to fix", () => {
@@ -53,10 +54,13 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
     ({ db, drop } = await backend.create());
     await migrate(db.direct);
     await insertUser(db.sql, { username: "local", role: "support", password: LOCAL_PASSWORD });
+    await insertUser(db.sql, { username: "admin2", role: "admin", password: ADMIN2_PASSWORD });
     slapd = await startSlapd([
       { uid: "ada", password: "ada's directory password", name: "Ada Lovelace", groups: ["operator"] },
       { uid: "bob", password: "bob's directory password", name: "Bob", groups: [] },
       { uid: "local", password: "local's directory password", name: "Local", groups: [] },
+      // Someone else in the directory who has the user name of the console-only administrator admin2.
+      { uid: "admin2", password: "the other admin2's directory password", name: "Not Admin2", groups: ["support"] },
     ]);
   });
   afterAll(async () => {
@@ -143,6 +147,51 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
     expect(await lastAudit("local")).toMatchObject({ result: "ok", input: { method: "password" } });
     vi.stubEnv("LDAP_LOCAL_PASSWORDS", "off");
     expect(await signIn("local", LOCAL_PASSWORD)).toEqual({ ok: false, reason: "invalid" });
+  });
+
+  it("never turns a console-only account into a directory account by a matching uid: uid=admin2 is refused, admin2 keeps its password", async () => {
+    pointAt(slapd.env);
+    const session = await signIn("admin2", ADMIN2_PASSWORD);
+    expect(session).toMatchObject({ ok: true, user: { username: "admin2", role: "admin" } });
+    const before = await userRow("admin2");
+    expect(await signIn("admin2", "the other admin2's directory password")).toEqual({ ok: false, reason: "account_not_linked" });
+    expect(await lastAudit("admin2")).toMatchObject({ result: "refused", errorCode: "account_not_linked", input: { method: "ldap" } });
+    expect(await userRow("admin2")).toEqual(before);
+    expect(before).toMatchObject({ role: "admin", directoryDn: null });
+    if (!session.ok) throw new Error("not signed in");
+    expect(await validateSession(db.sql, session.user.sessionId)).toHaveProperty("actor");
+    expect(await signIn("admin2", ADMIN2_PASSWORD)).toMatchObject({ ok: true, user: { role: "admin" } });
+    // With console passwords off, the directory's admin2 is refused the same way, and nothing changes.
+    vi.stubEnv("LDAP_LOCAL_PASSWORDS", "off");
+    expect(await signIn("admin2", "the other admin2's directory password")).toEqual({ ok: false, reason: "account_not_linked" });
+    expect(await userRow("admin2")).toEqual(before);
+  });
+
+  it("does not end a console-only account's sessions for a directory entry of its name in no console group", async () => {
+    pointAt(slapd.env);
+    const session = await signIn("local", LOCAL_PASSWORD);
+    if (!session.ok) throw new Error("not signed in");
+    expect(await signIn("local", "local's directory password")).toEqual({ ok: false, reason: "invalid" });
+    expect(await validateSession(db.sql, session.user.sessionId)).toHaveProperty("actor");
+  });
+
+  it("links a console account to its directory entry once an administrator allowed it, audited", async () => {
+    pointAt(slapd.env);
+    const admin = { ...(await signedInAs(db, "admin")), db };
+    const admin2 = await userRow("admin2");
+    if (!admin2) throw new Error("no admin2");
+    await actAs(admin, () => allowAccountLink({ userId: admin2.id }));
+    expect((await actAs(admin, () => listUsers())).find((u) => u.username === "admin2")?.linkAllowedUntil).toEqual(expect.any(String));
+    const linked = await signIn("admin2", "the other admin2's directory password");
+    expect(linked).toMatchObject({ ok: true, user: { username: "admin2", role: "support" } });
+    expect(await userRow("admin2")).toMatchObject({ id: admin2.id, role: "support", directoryDn: personDn("admin2") });
+    expect(await db.prisma.auditEntry.findFirst({ where: { action: "user.link" }, orderBy: { id: "desc" } })).toMatchObject({
+      actor: "directory",
+      input: { userId: admin2.id, directoryDn: personDn("admin2"), allowedByAdmin: true },
+    });
+    expect((await db.prisma.user.findUnique({ where: { id: admin2.id } }))?.linkAllowedUntil).toBeNull();
+    // A directory account from now on: its old console password no longer signs in.
+    expect(await signIn("admin2", ADMIN2_PASSWORD)).toEqual({ ok: false, reason: "invalid" });
   });
 
   it("says the directory is unreachable when it is down, and console-only accounts still sign in", async () => {

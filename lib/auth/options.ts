@@ -1,27 +1,20 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { audit } from "../audit/log";
-import { provisionedUser } from "../users/provision";
-import { updateUser } from "../users/store";
-import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
+import { usernameFromClaims } from "./oidc";
+import { admitOidcPerson, linkedOidcAccount, oidcIdentity } from "./oidc-sign-in";
 import { currentRequest, requestDatabase } from "./request-context";
 import { secondFactorCode } from "./second-factor-code";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 import { throttledCode } from "./throttled-code";
 
-interface OidcUserRow {
-  id: number;
-  username: string;
-  role: string;
-  disabled: boolean;
-}
-
 /**
  * OpenID Connect for registries with a single sign-on, configured only through the environment.
  * The identity provider says who someone is. What they may do: with OIDC_ROLE_CLAIM, a claim the
  * provider sends (lib/auth/oidc.ts), the console user made or re-roled at each sign-in; without
- * it, the console's own user list (a console account matched by subject or user name).
+ * it, the console's own user list. A provider's person is linked to a console account by issuer and
+ * subject only (lib/auth/oidc-sign-in.ts): a user name takes over no account.
  */
 function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
   const { OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET } = env;
@@ -36,24 +29,14 @@ function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
       clientId: OIDC_CLIENT_ID,
       clientSecret: OIDC_CLIENT_SECRET,
       idToken: true,
-      checks: ["pkce", "state"],
+      // The nonce binds the ID token to this browser's sign-in (OpenID Connect Core 3.1.2.1), besides state and PKCE.
+      checks: ["pkce", "state", "nonce"],
       profile(profile: Record<string, unknown>) {
         const name = usernameFromClaims(profile) ?? String(profile.sub);
         return { id: String(profile.sub), name, email: typeof profile.email === "string" ? profile.email : null };
       },
     },
   ];
-}
-
-async function findOidcUser(subject: string, username: string, includeDisabled = false): Promise<OidcUserRow | null> {
-  const db = await requestDatabase();
-  const [row] = await db.sql.query<OidcUserRow>(
-    `SELECT id, username, role, disabled_at IS NOT NULL AS disabled FROM console.users
-      WHERE ($3 OR disabled_at IS NULL) AND (oidc_subject = $1 OR (oidc_subject IS NULL AND username = $2))
-      ORDER BY oidc_subject IS NULL LIMIT 1`,
-    [subject, username, includeDisabled],
-  );
-  return row ?? null;
 }
 
 export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptions {
@@ -91,6 +74,7 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
             if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
             if (result.reason === "directory_unavailable") throw new Error("DirectoryUnavailable");
             if (result.reason === "no_console_group") throw new Error("NoConsoleGroup");
+            if (result.reason === "account_not_linked") throw new Error("AccountNotLinked");
             if (result.reason === "second_factor_required" || result.reason === "second_factor_wrong") {
               throw new Error(secondFactorCode(result.ask));
             }
@@ -102,52 +86,23 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
       ...oidcProvider(env),
     ],
     callbacks: {
-      async signIn({ account, user, profile }) {
+      async signIn({ account, profile }) {
         if (account?.provider !== "oidc") return true;
-        const claims = (profile ?? {}) as Record<string, unknown>;
-        const subject = String(claims.sub ?? user.id);
-        const username = usernameFromClaims(claims);
         const db = await requestDatabase();
         const request = await currentRequest();
-        const refuse = async (errorCode: string, userId?: number) => {
-          await db.sql.transaction(async (tx) => {
-            // Out of every group that gives a role: their sessions end too.
-            if (userId) await updateUser(tx, userId, {});
-            await audit(tx, {
-              action: "auth.sign_in",
-              result: "refused",
-              errorCode,
-              actor: { username: username ?? `oidc:${subject}`, clientAddress: request.clientAddress },
-              input: { method: "oidc" },
-            });
-          });
-          return false;
-        };
-        const roles = readOidcRoles(env);
-        if (roles) {
-          if (!username) return refuse("no_console_username");
-          const existing = await findOidcUser(subject, username, true);
-          if (existing?.disabled) return refuse("disabled");
-          const role = roleFromClaims(roles, claims);
-          if (!role) return refuse("not_in_console_group", existing?.id);
-          const displayName = typeof claims.name === "string" ? claims.name.slice(0, 200) : null;
-          await provisionedUser(
-            db.sql,
-            { username, role, displayName, source: { kind: "identity provider", oidcSubject: subject } },
-            existing,
-          );
-          return true;
-        }
-        const row = await findOidcUser(subject, username ?? "");
-        if (!row) return refuse("no_console_account");
-        return true;
+        const admission = await admitOidcPerson(db.sql, (profile ?? {}) as Record<string, unknown>, request, env);
+        if (admission.ok) return true;
+        // AccessDenied is next-auth's own refusal; another code is said on the sign-in page.
+        return admission.refusal === "AccessDenied" ? false : `/login?error=${admission.refusal}`;
       },
-      async jwt({ token, user, account }) {
+      async jwt({ token, user, account, profile }) {
         if (!user) return token;
         if (account?.provider === "oidc") {
-          const row = await findOidcUser(String(user.id), String(user.name ?? ""));
-          if (!row) return token;
+          // The account signIn linked to this issuer and subject: never one found by name.
+          const identity = oidcIdentity((profile ?? {}) as Record<string, unknown>, env.OIDC_ISSUER);
           const db = await requestDatabase();
+          const row = identity ? await linkedOidcAccount(db.sql, identity) : null;
+          if (!row) return token;
           const request = await currentRequest();
           const sid = await db.sql.transaction(async (tx) => {
             const id = await openSession(tx, row.id, request);
@@ -157,7 +112,7 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
               actor: {
                 userId: row.id,
                 username: row.username,
-                role: row.role as "admin",
+                role: row.role,
                 sessionId: id,
                 clientAddress: request.clientAddress,
               },

@@ -35,6 +35,51 @@ describe("which new passwords the console accepts", () => {
     expect(await said("abcdefghijklmnop")).toMatch(/too easy to guess: it is made of common words/);
   });
 
+  it("refuses passwords built on the user name and its parts (split on . _ @ -), saying so", async () => {
+    for (const password of ["target.target", "target2024!!", "Target_2024!", "T4rget2024!!", "target-target-2024"]) {
+      expect([password, await passwordWeakness(password, ["target"])]).toEqual([password, "personal"]);
+    }
+    expect(await passwordWeakness("Novakova2024!!", ["jana.novakova"])).toBe("personal");
+    expect(await passwordWeakness("nic.cz.2024!!", ["jana@nic.cz"])).toBe("personal");
+    expect(await passwordWeakness("jana.novakova2024", ["jana.novakova", "Jana Nováková"])).toBe("personal");
+    expect(await said("target2024!!", ["target"])).toMatch(/built on the user name/);
+  });
+
+  it("refuses passwords built on the display name and its parts, with or without diacritics", async () => {
+    expect(await passwordWeakness("Nováková2024!", ["jn", "Jana Nováková"])).toBe("personal");
+    expect(await passwordWeakness("novakova.jana.1", ["jn", "Jana Nováková"])).toBe("personal");
+  });
+
+  it("refuses a season or a month with a year, in English and Czech", async () => {
+    for (const password of [
+      "Summer2024!!",
+      "Spring2025!!",
+      "Winter2023!!",
+      "Podzim2024!!",
+      "Léto2025!!!!",
+      "Leden2024!!!",
+      "December2024!",
+    ]) {
+      expect([password, await passwordWeakness(password)]).toEqual([password, "guessable"]);
+    }
+    expect(await said("Summer2024!!")).toMatch(/too easy to guess: it is made of common words, names, dates/);
+  });
+
+  it("refuses the registry's and the console's own words, however decorated", async () => {
+    for (const password of ["Registry2024!", "console.console", "Fred12345!!!", "cznic.cz.2024", "Domena2024!!"]) {
+      expect([password, await passwordWeakness(password)]).toEqual([password, "personal"]);
+    }
+  });
+
+  it("refuses Czech words and names with digits and symbols added, for any user", async () => {
+    for (const password of ["Praha2024!!!", "Heslo12345!!", "Brno-2024-!!", "Pr4h4-2024!!", "Sparta1893!!"]) {
+      expect([password, await passwordWeakness(password, ["someone"])]).toEqual([password, "guessable"]);
+    }
+    // Another user's name is still a name: jana.novakova2024 is refused for petr too.
+    expect(await passwordWeakness("jana.novakova2024", ["petr"])).toBe("guessable");
+    expect(await passwordWeakness("jana.novakova2024")).not.toBeNull();
+  });
+
   it("says it in Czech too", async () => {
     const problem = await passwordProblem("password1234");
     expect(problem && render(problem, "cs")).toMatch(/^Toto heslo je na seznamu běžných a uniklých hesel/);
@@ -54,6 +99,11 @@ describe("which new passwords the console accepts", () => {
       "q7Vd9mKp2RzW",
       "Žluťoučký kůň úpěl ďábelské ódy, pak usnul u řeky Vltavy pod mostem", // 87 bytes: more than bcrypt reads
       "vanilla kettle orbit 42 sunrise".repeat(6).slice(0, 200),
+      // A known word with enough else, and passphrases of several words, Czech ones included.
+      "Praha-q7Vd9mKp2RzW",
+      "Summer of the orange kettle",
+      "jablko okno kolo lampa",
+      "Modrá řeka teče pod horou",
     ]) {
       expect([password, await said(password, ["alice"])]).toEqual([password, null]);
     }

@@ -9,7 +9,7 @@ export const PERMISSIONS = {
   "requests.write": ["admin", "operator"],
   /** The whole audit log, including sign-ins and user administration. */
   "audit.read": ["admin"],
-  /** Add users, change roles, disable, enable, force sign-out. */
+  /** Add users, change roles, disable, enable, force sign-out, allow linking an account at its next single sign-on or directory sign-in. */
   "users.manage": ["admin"],
   /** The health check's details: where the database is, the driver's errors, the state engine's lag. */
   "system.health": ["admin"],

@@ -1,7 +1,7 @@
 import { audit } from "../audit/log";
 import type { ConsoleExecutor, SqlDriver } from "../db/driver";
 import { logAnonymousRefusal } from "../log";
-import { provisionedUser } from "../users/provision";
+import { linkAllowed, provisionedUser } from "../users/provision";
 import { updateUser } from "../users/store";
 import { ldapAuthenticate, readLdapConfig } from "./ldap";
 import { hashPassword, needsRehash, spendPasswordCheck, verifyPassword } from "./passwords";
@@ -23,6 +23,8 @@ export interface SignedIn {
 export type SignInResult =
   | { ok: true; user: SignedIn }
   | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" }
+  /** The directory vouched for the person, but the console account of that name is not the directory's, and no administrator allowed linking it. */
+  | { ok: false; reason: "account_not_linked" }
   /** The password was right; the person's second factor is asked for (again). */
   | { ok: false; reason: "second_factor_required" | "second_factor_wrong"; ask: SecondFactorAsk }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
@@ -67,14 +69,15 @@ export async function signInWithPassword(
   const attemptId = attempt.id;
   const user = await db.prisma.user.findUnique({
     where: { username },
-    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, directoryDn: true },
+    select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, directoryDn: true, linkAllowedUntil: true },
   });
   // A refusal counts as a guess against the limits, except when no password was wrong: the directory
   // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
   type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" }>;
   const refuse = async (problem: string, method: string, refusal: Refusal = { ok: false, reason: "invalid" }): Promise<Refusal> => {
     await db.transaction(async (tx) => {
-      if (refusal.reason !== "invalid" && refusal.reason !== "second_factor_wrong") await settleAttempt(tx, attemptId);
+      // A directory person refused an account not theirs counts too: it checked that account's console password.
+      if (!["invalid", "second_factor_wrong", "account_not_linked"].includes(refusal.reason)) await settleAttempt(tx, attemptId);
       await forgetOldFailures(tx);
       await audit(tx, { action: "auth.sign_in", result: "refused", errorCode: problem, actor: who, input: { method } });
     });
@@ -104,10 +107,14 @@ export async function signInWithPassword(
     return openSignedIn(db, attempt.id, signedIn, request, method, more, check.kind === "none" ? undefined : check.kind);
   };
 
-  // The registry's directory first, when there is one (lib/auth/ldap.ts).
+  // The registry's directory first, when there is one (lib/auth/ldap.ts). A directory entry speaks
+  // for the console account of its name only when that account is the directory's already, or an
+  // administrator allowed linking it (Users page); otherwise the account is another person's, whom
+  // the entry neither signs in as nor changes: it signs in with its console password alone.
   const ldap = readLdapConfig();
   const outcome = ldap ? await ldapAuthenticate(ldap, username, password) : null;
-  if (outcome?.kind === "member") {
+  const notTheDirectorys = user !== null && !user.directoryDn && !linkAllowed(user.linkAllowedUntil);
+  if (outcome?.kind === "member" && !notTheDirectorys) {
     if (user?.disabledAt) return refuse("disabled", "ldap");
     const person = {
       username,
@@ -115,9 +122,11 @@ export async function signInWithPassword(
       displayName: outcome.displayName,
       source: { kind: "directory" as const, directoryDn: outcome.dn },
     };
-    return secondFactorThen(await provisionedUser(db, person, user), "ldap");
+    const account = await provisionedUser(db, person, user);
+    if (!account) return refuse("account_not_linked", "ldap", { ok: false, reason: "account_not_linked" });
+    return secondFactorThen(account, "ldap");
   }
-  if (outcome?.kind === "no_group") {
+  if (outcome?.kind === "no_group" && !notTheDirectorys) {
     // Taken out of every console group: their sessions end now, and they may not sign in.
     if (user) await db.transaction((tx) => updateUser(tx, user.id, {}));
     return refuse("not_in_console_group", "ldap", { ok: false, reason: "no_console_group" });
@@ -130,8 +139,12 @@ export async function signInWithPassword(
     await spendPasswordCheck(password);
     return refuse("directory_unavailable", "ldap", { ok: false, reason: "directory_unavailable" });
   }
+  // The directory vouched for a person whose name is a console account not linked to the directory,
+  // and that account's own password did not match: the person is told to ask an administrator.
+  const notLinked = outcome?.kind === "member" && notTheDirectorys;
   if (!local) {
     await spendPasswordCheck(password);
+    if (notLinked) return refuse("account_not_linked", "ldap", { ok: false, reason: "account_not_linked" });
     return refuse(outcome?.kind === "wrong_password" ? "wrong_password" : "unknown_user", "ldap");
   }
 
@@ -147,6 +160,8 @@ export async function signInWithPassword(
             ? "unknown_role"
             : null;
   if (!user?.passwordHash) await spendPasswordCheck(password);
+  if (notLinked && (problem === "wrong_password" || problem === "no_password"))
+    return refuse("account_not_linked", "ldap", { ok: false, reason: "account_not_linked" });
   if (problem || !user || !isRole(user.role)) return refuse(problem ?? "invalid", "password");
 
   // A hash of the older form (bcrypt of the password itself, which ignores what follows its 72nd

@@ -36,6 +36,7 @@ const ACTIONS: [string, Action, string[]][] = [
   ["disableUserAction", users.disableUserAction, ["userId"]],
   ["enableUserAction", users.enableUserAction, ["userId"]],
   ["forceSignOutAction", users.forceSignOutAction, ["userId"]],
+  ["allowAccountLinkAction", users.allowAccountLinkAction, ["userId", "allow"]],
   ["setUserPasswordAction", users.setUserPasswordAction, ["userId", "password"]],
   ["changeOwnPasswordAction", preferences.changeOwnPasswordAction, ["currentPassword", "newPassword", "confirmPassword"]],
 ];

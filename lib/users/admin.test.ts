@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { createUser, disableUser, setUserPassword, setUserRole } from "./admin";
+import { allowAccountLink, createUser, disableUser, setUserPassword, setUserRole } from "./admin";
 
 describe.each(testBackends())("user administration rules on $name", (backend) => {
   let db: Database;
@@ -69,5 +69,19 @@ describe.each(testBackends())("user administration rules on $name", (backend) =>
     await refused(() => setUserRole({ userId: adminId, role: "support" }), /last active admin/, "user.set_role");
     await refused(() => disableUser({ userId: adminId }), /cannot disable your own account/, "user.disable");
     await refused(() => disableUser({ userId: 999_999 }), /no user with id 999999/, "user.disable");
+  });
+
+  it("allows linking an account at its next single sign-on or directory sign-in for 7 days, and withdraws it; bad input changes nothing", async () => {
+    const adminId = admin.claims?.uid as number;
+    await refused(() => allowAccountLink({ userId: 999_999 }), /no user with id 999999/, "user.allow_link");
+    await refused(() => allowAccountLink({ userId: adminId, allow: "maybe" }), /Choose whether to allow linking/, "user.allow_link");
+    const before = Date.now();
+    await actAs(admin, () => allowAccountLink({ userId: adminId }));
+    const until = (await db.prisma.user.findUniqueOrThrow({ where: { id: adminId } })).linkAllowedUntil?.getTime() ?? 0;
+    expect(until - before).toBeGreaterThanOrEqual(7 * 86_400_000);
+    expect(until - before).toBeLessThan(7 * 86_400_000 + 60_000);
+    expect(await lastAudit()).toEqual({ action: "user.allow_link", result: "ok", error_code: null });
+    await actAs(admin, () => allowAccountLink({ userId: adminId, allow: "off" }));
+    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: adminId } })).linkAllowedUntil).toBeNull();
   });
 });

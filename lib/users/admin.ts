@@ -7,7 +7,8 @@ import { authorize } from "../auth/guard";
 import { passwordProblem } from "../auth/password-policy";
 import type { Actor } from "../auth/sessions";
 import type { ConsoleExecutor } from "../db/driver";
-import { createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
+import { LINK_ALLOWANCE_DAYS } from "./provision";
+import { allowLinkSchema, createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
 import { countActiveAdmins, findUser, insertUser, listUserRecords, type UserRecord, updateUser } from "./store";
 
 /** User administration for admins: every call checks the caller's role and is audited. */
@@ -116,5 +117,26 @@ export function setUserPassword(input: unknown): Promise<{ message: Message }> {
     await acceptablePassword(data.password, [user.username, user.displayName]);
     await updateUser(tx, user.id, { password: data.password });
     return { message: msg("users.passwordSet", { username: user.username }), userId: user.id };
+  });
+}
+
+/**
+ * Lets the next single sign-on or directory sign-in under this account's user name link to it
+ * (README "Single sign-on", "Signing in through the registry's directory"), for
+ * LINK_ALLOWANCE_DAYS days; or withdraws that. Without it, a provider's person or a directory entry
+ * of the same name is refused: a name alone takes over no account.
+ */
+export function allowAccountLink(input: unknown): Promise<{ message: Message }> {
+  return change("user.allow_link", allowLinkSchema, input, async (tx, data) => {
+    const user = await existingUser(tx, data.userId);
+    const until = data.allow === "on" ? new Date(Date.now() + LINK_ALLOWANCE_DAYS * 86_400_000) : null;
+    await tx.prisma.user.update({ where: { id: user.id }, data: { linkAllowedUntil: until }, select: { id: true } });
+    return {
+      message: until
+        ? msg("users.linkAllowed", { username: user.username, days: LINK_ALLOWANCE_DAYS })
+        : msg("users.linkWithdrawn", { username: user.username }),
+      userId: user.id,
+      audited: { allow: data.allow, until: until?.toISOString() ?? null },
+    };
   });
 }

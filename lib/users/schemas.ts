@@ -36,6 +36,11 @@ export const createUserSchema = z.object({
 
 export const setRoleSchema = z.object({ userId: userIdSchema, role: roleSchema });
 export const userRefSchema = z.object({ userId: userIdSchema });
+/** An administrator allows (on) or withdraws (off) linking the account at the next single sign-on or directory sign-in. */
+export const allowLinkSchema = z.object({
+  userId: userIdSchema,
+  allow: z.enum(["on", "off"], { error: zodError("users.allowLinkChoice") }).default("on"),
+});
 export const setPasswordSchema = z.object({ userId: userIdSchema, password: passwordSchema });
 
 export type CreateUserInput = z.input<typeof createUserSchema>;

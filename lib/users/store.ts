@@ -17,11 +17,21 @@ export interface UserRecord {
   source: "console" | "directory" | "identity provider";
   /** Whether two-step sign-in is on. */
   secondFactor: boolean;
+  /** Until when an administrator allowed the next single sign-on or directory sign-in under this name to link to the account; null: not allowed. */
+  linkAllowedUntil: string | null;
 }
 
 export async function insertUser(
   db: ConsoleExecutor,
-  input: { username: string; displayName?: string | null; role: Role; password: string | null; directoryDn?: string; oidcSubject?: string },
+  input: {
+    username: string;
+    displayName?: string | null;
+    role: Role;
+    password: string | null;
+    directoryDn?: string;
+    oidcSubject?: string;
+    oidcIssuer?: string;
+  },
 ): Promise<number> {
   const hash = input.password === null ? null : await hashPassword(input.password);
   // ON CONFLICT DO NOTHING: a name taken meanwhile does not abort the caller's transaction.
@@ -33,6 +43,8 @@ export async function insertUser(
         role: input.role,
         passwordHash: hash,
         directoryDn: input.directoryDn,
+        oidcSubject: input.oidcSubject,
+        oidcIssuer: input.oidcIssuer,
       },
     ],
     skipDuplicates: true,
@@ -109,8 +121,10 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     last_seen: Date | null;
     source: UserRecord["source"];
     second_factor: boolean;
+    link_allowed_until: Date | null;
   }>(
     `SELECT u.id, u.username, u.display_name, u.role, u.disabled_at IS NOT NULL AS disabled, u.created_at,
+            CASE WHEN u.link_allowed_until > now() THEN u.link_allowed_until END AS link_allowed_until,
             CASE WHEN u.directory_dn IS NOT NULL THEN 'directory' WHEN u.oidc_subject IS NOT NULL THEN 'identity provider'
                  ELSE 'console' END AS source,
             (EXISTS (SELECT 1 FROM console.second_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL)
@@ -131,6 +145,7 @@ export async function listUserRecords(db: ConsoleExecutor): Promise<UserRecord[]
     lastSeen: r.last_seen?.toISOString() ?? null,
     source: r.source,
     secondFactor: r.second_factor,
+    linkAllowedUntil: r.link_allowed_until?.toISOString() ?? null,
   }));
 }
 

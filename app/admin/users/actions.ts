@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
-import { createUser, disableUser, enableUser, forceSignOut, setUserPassword, setUserRole } from "@/lib/users/admin";
+import { allowAccountLink, createUser, disableUser, enableUser, forceSignOut, setUserPassword, setUserRole } from "@/lib/users/admin";
 import { resetSecondFactor } from "@/lib/users/second-factor";
 
 // Form posts from /admin/users. Each one goes through the data-access layer, which checks the
@@ -49,4 +49,8 @@ export async function setUserPasswordAction(_previous: ActionResult | null, form
 
 export async function resetSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(() => resetSecondFactor({ userId: field(form, "userId") }));
+}
+
+export async function allowAccountLinkAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  return run(() => allowAccountLink({ userId: field(form, "userId"), allow: field(form, "allow") }));
 }

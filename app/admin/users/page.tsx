@@ -44,6 +44,9 @@ export default async function UsersPage() {
                 <strong>{user.username}</strong>
                 {user.displayName && <div className="muted">{user.displayName}</div>}
                 <div className="muted">{t(`users.source.${user.source}`)}</div>
+                {user.linkAllowedUntil && (
+                  <div className="muted">{t("users.linkAllowedUntil", { until: fmt.instant(user.linkAllowedUntil) })}</div>
+                )}
               </td>
               <td data-label={t("users.columns.role")}>{isRole(user.role) ? tc(`roles.${user.role}`) : user.role}</td>
               <td data-label={t("users.columns.status")}>
@@ -54,7 +57,11 @@ export default async function UsersPage() {
                 {user.lastSeen ? fmt.instant(user.lastSeen) : tc("never")}
               </td>
               <td data-label={t("users.columns.actions")}>
-                <UserActions user={{ ...user, lastSeen: user.lastSeen ?? "" }} roles={ROLES} isSelf={user.id === me?.userId} />
+                <UserActions
+                  user={{ ...user, lastSeen: user.lastSeen ?? "", linkAllowedUntil: user.linkAllowedUntil ?? "" }}
+                  roles={ROLES}
+                  isSelf={user.id === me?.userId}
+                />
               </td>
             </tr>
           ))}

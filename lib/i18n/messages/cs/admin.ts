@@ -55,6 +55,7 @@ export const admin: Catalog<typeof en> = {
     disabled: "deaktivován",
     active: "aktivní",
     sessions: "{count, plural, one {# otevřená relace} few {# otevřené relace} other {# otevřených relací}}",
+    linkAllowedUntil: "lze propojit při příštím jednotném přihlášení nebo přihlášení přes adresář do {until}",
     actions: {
       roleOf: "Role uživatele {user}",
       setRole: "Nastavit roli",
@@ -69,6 +70,11 @@ export const admin: Catalog<typeof en> = {
       newPasswordFor: "Nové heslo pro uživatele {user}",
       setPassword: "Nastavit heslo",
       confirmPassword: "Nastavit nové heslo pro uživatele {user}?",
+      allowLink: "Povolit jednotné přihlášení / přihlášení přes adresář",
+      confirmAllowLink:
+        "Má příští jednotné přihlášení (SSO) nebo přihlášení přes adresář jako {user} (do 7 dní) převzít tento účet? Povolte to, jen když je ta identita tatáž osoba: od té chvíle se účet přihlašuje přes ni.",
+      withdrawLink: "Zrušit povolení propojit",
+      confirmWithdrawLink: "Zrušit povolení propojit {user} při příštím jednotném přihlášení nebo přihlášení přes adresář?",
       resetSecondFactor: "Zrušit dvoufázové přihlášení",
       confirmResetSecondFactor:
         "Zrušit dvoufázové přihlášení uživatele {user} (ztracený telefon nebo klíč)? Aplikace pro ověřování i bezpečnostní klíče budou odebrány, jeho relace skončí; nastaví si ho znovu.",

@@ -26,6 +26,8 @@ export const auth: Catalog<typeof en> = {
     errors: {
       CredentialsSignin: "Přihlášení se nezdařilo: uživatelské jméno nebo heslo je chybné, případně je účet deaktivován.",
       AccessDenied: "Váš účet jednotného přihlášení nemá do této konzole přístup. Obraťte se na správce.",
+      AccountNotLinked:
+        "V konzoli už je účet s vaším uživatelským jménem, který není propojen s vaší identitou z jednotného přihlášení nebo z adresáře, takže jste nebyli přihlášeni. Je-li ten účet váš, požádejte správce, aby pro něj na stránce Uživatelé povolil jednotné přihlášení / přihlášení přes adresář, a přihlaste se znovu.",
       OAuthSignin:
         "Služba jednotného přihlášení není dostupná, takže se přes ni teď přihlásit nelze. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",
       OAuthCallback: "Služba jednotného přihlášení přihlášení nedokončila. Zkuste to za chvíli; přihlášení jménem a heslem funguje dál.",

@@ -158,6 +158,10 @@ export const server: Catalog<typeof en> = {
     enabled: "Uživatel {username} se může znovu přihlásit.",
     signedOut: "Všechny relace uživatele {username} byly ukončeny.",
     passwordSet: "Heslo uživatele {username} bylo změněno; jeho relace byly ukončeny.",
+    allowLinkChoice: "Zvolte, zda propojení povolit: on, nebo off.",
+    linkAllowed:
+      "Příští jednotné přihlášení (SSO) nebo přihlášení přes adresář jako {username} během {days, plural, one {# dne} few {# dnů} other {# dní}} propojí tuto identitu s tímto účtem, který se pak přihlašuje přes ni.",
+    linkWithdrawn: "Propojení uživatele {username} při příštím jednotném přihlášení nebo přihlášení přes adresář už není povoleno.",
     passwordCommon:
       "Toto heslo je na seznamu běžných a uniklých hesel, nebo je jen malou obměnou některého z nich (slovo s přidanými číslicemi či symboly, řada kláves): ta útočníci zkoušejí jako první. Zvolte jiné: silné heslo tvoří několik nesouvisejících slov.",
     passwordPersonal:

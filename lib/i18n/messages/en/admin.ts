@@ -53,6 +53,7 @@ export const admin = {
       "identity provider": "single sign-on",
     },
     sessions: "{count, plural, one {# open session} other {# open sessions}}",
+    linkAllowedUntil: "may be linked at the next single sign-on or directory sign-in until {until}",
     actions: {
       roleOf: "Role of {user}",
       setRole: "Set role",
@@ -67,6 +68,11 @@ export const admin = {
       newPasswordFor: "New password for {user}",
       setPassword: "Set password",
       confirmPassword: "Set a new password for {user}?",
+      allowLink: "Allow single sign-on / directory sign-in",
+      confirmAllowLink:
+        "Let the next single sign-on or directory sign-in as {user} (within 7 days) take over this account? Allow it only when that identity is this same person: from then on the account signs in through it.",
+      withdrawLink: "Withdraw sign-on linking",
+      confirmWithdrawLink: "Withdraw the permission to link {user} at the next single sign-on or directory sign-in?",
       resetSecondFactor: "Reset two-step sign-in",
       confirmResetSecondFactor:
         "Reset the two-step sign-in of {user} (a lost phone or key)? Their authenticator app and security keys are removed, their sessions end; they set it up again.",

@@ -22,6 +22,8 @@ export const auth = {
     errors: {
       CredentialsSignin: "Sign-in failed: the user name or password is wrong, or the account is disabled.",
       AccessDenied: "Your single sign-on account has no access to this console. Ask an administrator.",
+      AccountNotLinked:
+        "This console already has an account with your user name that is not linked to your single sign-on or directory identity, so you were not signed in. If that account is yours, ask an administrator to allow single sign-on / directory sign-in for it on the Users page, then sign in again.",
       OAuthSignin:
         "The single sign-on service cannot be reached, so you cannot sign in through it now. Try again in a moment; sign-in with a user name and password still works.",
       OAuthCallback:

@@ -158,6 +158,10 @@ export const server = {
     enabled: "{username} may sign in again.",
     signedOut: "Every session of {username} was ended.",
     passwordSet: "The password of {username} was changed; their sessions were ended.",
+    allowLinkChoice: "Choose whether to allow linking: on or off.",
+    linkAllowed:
+      "The next single sign-on or directory sign-in as {username} in the next {days, plural, one {# day} other {# days}} links that identity to this account, which then signs in through it.",
+    linkWithdrawn: "Linking {username} at the next single sign-on or directory sign-in is no longer allowed.",
     passwordCommon:
       "This password is on the list of common and breached passwords, or is a small change of one of them (a word with digits or symbols added, a keyboard row): attackers try those first. Choose another: several unrelated words make a strong password.",
     passwordPersonal:
