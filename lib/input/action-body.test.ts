@@ -1,4 +1,6 @@
 import fc from "fast-check";
+// @ts-expect-error: React's client for server functions, as Next bundles it, has no types of its own.
+import { encodeReply } from "next/dist/compiled/react-server-dom-webpack/client.edge.js";
 import { describe, expect, it } from "vitest";
 import { ACTION_REFUSED } from "./action-body";
 import { bodyRefusal } from "./body";
@@ -25,9 +27,12 @@ function form(fields: [string, string][]): FormData {
   return data;
 }
 
-/** What the console's forms send: React's encodeReply of (previous state, form). */
-const sent = (previous: unknown, fields: [string, string][] = [["1_names", "a.cz"]]) =>
-  form([["0", JSON.stringify([previous, "$K1"])], ...fields]);
+/** What the console's forms send: React's own encodeReply of (previous state, form), as the browser runs it. */
+async function sent(previous: unknown, fields: [string, string][] = [["names", "a.cz"]]): Promise<FormData> {
+  const encoded = await encodeReply([previous, form(fields)]);
+  if (!(encoded instanceof FormData)) throw new Error("encodeReply of a form is a form");
+  return encoded;
+}
 
 /** A form posted before the page's script ran (useActionState's progressive enhancement). */
 const posted = (previous: unknown, fields: [string, string][] = [["names", "a.cz"]]) =>
@@ -41,10 +46,17 @@ const posted = (previous: unknown, fields: [string, string][] = [["names", "a.cz
 
 describe("server action requests", () => {
   it("lets what the console's forms send go on", async () => {
-    expect(await bodyRefusal(action(sent(null)))).toBeNull();
-    expect(await bodyRefusal(action(sent(undefined)))).toBeNull(); // serialised as null
-    const previous = { ok: false, code: "invalid", error: "Costs $5 and $$; 100% sure", fieldErrors: { from: ["Not a date."] } };
-    expect(await bodyRefusal(action(sent(previous)))).toBeNull();
+    expect(await bodyRefusal(action(await sent(null)))).toBeNull();
+    expect(await bodyRefusal(action(await sent(undefined)))).toBeNull();
+    // Whatever an action answered comes back as the previous state: "$" escaped, undefined, dates, -0.
+    const previous = {
+      ok: false,
+      code: "invalid",
+      error: "Costs $5 and $$; 100% sure",
+      fieldErrors: { from: ["Not a date."] },
+      data: { none: undefined, at: new Date(0), zero: -0, big: 10n, list: [1, "$K1", { $x: "$@1" }] },
+    };
+    expect(await bodyRefusal(action(await sent(previous)))).toBeNull();
     expect(await bodyRefusal(action(form([["0", '["$undefined","$K1"]']])))).toBeNull();
     expect(await bodyRefusal(action(posted(null), {}, false))).toBeNull();
     expect(await bodyRefusal(action(posted({ ok: true, message: "Done." }), {}, false))).toBeNull();
@@ -72,10 +84,28 @@ describe("server action requests", () => {
     ["broken JSON", form([["0", "{{{"]])],
     ["an object instead of the form", form([["0", '["$undefined",{}]']])],
     ["no field 0", form([["1_names", "a.cz"]])],
-    ["two fields 0", form([["0", '[null,"$K1"]'], ["0", '[null,"$K1"]']])],
+    [
+      "two fields 0",
+      form([
+        ["0", '[null,"$K1"]'],
+        ["0", '[null,"$K1"]'],
+      ]),
+    ],
     ["a reference to a file as the form", form([["0", '[null,"$B1"]']])],
-    ["a promise in the previous state", form([["0", '["$@1","$K1"]'], ["1", "[]"]])],
-    ["a chunk reference in the previous state", form([["0", '[{"a":"$1"},"$K1"]'], ["1", "{}"]])],
+    [
+      "a promise in the previous state",
+      form([
+        ["0", '["$@1","$K1"]'],
+        ["1", "[]"],
+      ]),
+    ],
+    [
+      "a chunk reference in the previous state",
+      form([
+        ["0", '[{"a":"$1"},"$K1"]'],
+        ["1", "{}"],
+      ]),
+    ],
     ["a server function in the previous state", form([["0", `[{"a":"$h${ID}"},"$K1"]`]])],
     ["a malformed bigint", form([["0", '["$nabc","$K1"]']])],
     ["a __proto__ key", form([["0", '[{"__proto__":{"then":1}},"$K1"]']])],
@@ -84,12 +114,12 @@ describe("server action requests", () => {
   });
 
   it("refuses a fetch action with a malformed id, a text or URL-encoded body, or a Content-Type in other case", async () => {
-    expect(await bodyRefusal(action(sent(null), { "Next-Action": "not an id" }))).toEqual(refused);
-    expect(await bodyRefusal(action(sent(null), { "Next-Action": "" }))).toEqual(refused);
+    expect(await bodyRefusal(action(await sent(null), { "Next-Action": "not an id" }))).toEqual(refused);
+    expect(await bodyRefusal(action(await sent(null), { "Next-Action": "" }))).toEqual(refused);
     expect(await bodyRefusal(text(JSON.stringify([null, "$K1"])))).toEqual(refused);
     expect(await bodyRefusal(action(new URLSearchParams({ 0: '[null,"$K1"]' })))).toEqual(refused);
     // Next tells multipart by the header as sent: this one it would read as JSON text.
-    const multipart = new Response(sent(null));
+    const multipart = new Response(await sent(null));
     const contentType = (multipart.headers.get("content-type") ?? "").replace("multipart/form-data", "Multipart/Form-Data");
     expect(await bodyRefusal(action(await multipart.arrayBuffer(), { "Content-Type": contentType }))).toEqual(refused);
     // No body at all.
@@ -129,7 +159,10 @@ describe("server action requests", () => {
       json.map((value) => JSON.stringify(value)),
       fc.constantFrom("[]", "{{{", '"abc"', '["$undefined",{}]', '[null,"$K1"]', '[null,"$K1",2]', '["$@1","$K1"]', "$K1", ""),
     );
-    const key = fc.oneof(fc.constantFrom("0", "1", "1_names", "$ACTION_REF_1", "$ACTION_1:0", "$ACTION_1:1", "$ACTION_KEY"), fc.string({ maxLength: 12 }));
+    const key = fc.oneof(
+      fc.constantFrom("0", "1", "1_names", "$ACTION_REF_1", "$ACTION_1:0", "$ACTION_1:1", "$ACTION_KEY"),
+      fc.string({ maxLength: 12 }),
+    );
     const body = fc.oneof(
       fc.record({ kind: fc.constant("text" as const), text: fc.oneof(fc.string({ maxLength: 200 }), field) }),
       fc.record({ kind: fc.constant("form" as const), fields: fc.array(fc.tuple(key, field), { maxLength: 6 }) }),

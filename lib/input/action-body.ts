@@ -54,9 +54,7 @@ function isFetchActionForm(form: FormData): boolean {
   const roots = form.getAll("0");
   if (roots.length !== 1) return false;
   const args = parsedJson(roots[0]);
-  return (
-    Array.isArray(args) && args.length === 2 && isPlainState(args[0]) && typeof args[1] === "string" && FORM_REFERENCE.test(args[1])
-  );
+  return Array.isArray(args) && args.length === 2 && isPlainState(args[0]) && typeof args[1] === "string" && FORM_REFERENCE.test(args[1]);
 }
 
 /** A form posted to an action without script: one bound action, its previous state as its only bound argument. */
@@ -79,7 +77,8 @@ function isPostedActionForm(form: FormData): boolean {
   return keys.every((key) => allowed.has(key)) && form.getAll(`$ACTION_${n}:${chunk}`).length === 1;
 }
 
-export const ACTION_REFUSED = "The request is not one of the console's forms (a server action's arguments are malformed); nothing was done.";
+export const ACTION_REFUSED =
+  "The request is not one of the console's forms (a server action's arguments are malformed); nothing was done.";
 
 /** How Next tells a server action request: a POST with a Next-Action header (a "fetch action"), or a multipart POST. */
 export function serverActionKind(request: Request): "fetch" | "form" | null {
