@@ -70,7 +70,7 @@ const windows = (): Map<string, Window> => {
  */
 function limited(kind: string, now: number, write: (more: number) => void): boolean {
   let window = windows().get(kind);
-  if (!window || now - window.start >= LIMITED_WINDOW_MS) {
+  if (!window || now - window.start >= LIMITED_WINDOW_MS || now < window.start) {
     const suppressed = window?.suppressed ?? 0;
     window = { start: now, written: 0, suppressed };
     windows().set(kind, window);
