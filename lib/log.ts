@@ -117,8 +117,9 @@ export function logAnonymousRefusal(kind: string, details: Record<string, unknow
   return warnLimited(kind, `refused ${shown}`, now);
 }
 
-/** Next's own prefix of the errors it logs when a request fails ("⨯", maybe in colour). */
-const isNextErrorPrefix = (arg: unknown) => typeof arg === "string" && arg.slice(0, 16).includes("⨯");
+/** Next's own prefix of the errors it logs when a request fails ("⨯", maybe in colour), and next-auth's. */
+const isNextErrorPrefix = (arg: unknown) =>
+  typeof arg === "string" && (arg.slice(0, 16).includes("⨯") || arg.startsWith("[next-auth][error]"));
 
 /**
  * `write`, except that the lines Next itself writes about a failed request — its "⨯ <error>" lines

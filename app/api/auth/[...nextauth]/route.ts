@@ -21,7 +21,23 @@ async function handler(request: Request, context: { params: Promise<{ nextauth: 
     }
     return response;
   }
-  return NextAuth(request as never, context as never, authOptions());
+  const response: Response = await NextAuth(request as never, context as never, authOptions());
+  // next-auth answers some requests it does not handle with its own text ("Error: Callback for provider
+  // type credentials not supported", a 500; "Error: This action with HTTP GET is not supported", a
+  // 400): a 400 with the console's short message instead. Its JSON answers, pages and redirects go on.
+  const type = response.headers.get("content-type") ?? "";
+  if (response.status >= 400 && !response.headers.has("location") && !/json|html/.test(type)) {
+    logAnonymousRefusal("request.malformed", {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      error: (await response.text()).slice(0, 200),
+      client: clientAddressOf(request.headers, readConfig().trustedProxyHops),
+    });
+    return Response.json({ error: AUTH_REQUEST_REFUSED }, { status: 400 });
+  }
+  return response;
 }
+
+const AUTH_REQUEST_REFUSED = "This is not a sign-in request the console makes; nothing was done.";
 
 export { handler as GET, handler as POST };
