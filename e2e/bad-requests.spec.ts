@@ -290,10 +290,14 @@ test.describe("bad requests", () => {
         }),
         { numRuns: Number(process.env.FUZZ_RUNS ?? 150), endOnFailure: true },
       );
-      // A well-formed call of every action with random fields: the action refuses, no 500.
+      // A well-formed call of every action with random fields: the action refuses, no 500. (Starting
+      // an authenticator enrolment takes no input, so any call of it is a good one: left out.)
+      const takingInput = actions()
+        .filter((action) => action.name !== "startSecondFactorAction")
+        .map((action) => action.id);
       await fc.assert(
         fc.asyncProperty(
-          fc.constantFrom(...ids),
+          fc.constantFrom(...takingInput),
           fc.array(
             fc.tuple(
               fc.string({ maxLength: 10 }).map((key) => `1_${key}`),
@@ -319,14 +323,12 @@ test.describe("bad requests", () => {
     const after = await changes(page);
     expect(after[1]).toBe(before[1]);
     await page.goto("/audit");
-    const rows = await page
-      .locator("table.audit-log tbody tr")
-      .evaluateAll((trs) =>
-        trs.map((tr) => ({
-          id: Number(tr.querySelector("td")?.textContent),
-          result: tr.querySelector("td[class^=result-]")?.className ?? "",
-        })),
-      );
+    const rows = await page.locator("table.audit-log tbody tr").evaluateAll((trs) =>
+      trs.map((tr) => ({
+        id: Number(tr.querySelector("td")?.textContent),
+        result: tr.querySelector("td[class^=result-]")?.className ?? "",
+      })),
+    );
     const added = rows.filter((row) => row.id > Number(before[0]));
     expect(added.filter((row) => row.result === "result-ok")).toEqual([]);
   });
