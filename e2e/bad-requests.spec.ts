@@ -266,6 +266,20 @@ test.describe("bad requests", () => {
     await expect(page.locator("table.audit-log tbody tr").filter({ hasText: "bad_bytes" }).first()).toContainText("mallory\uFFFD");
   });
 
+  // What a browser's form sends is the shape the proxy lets through: the action answers, not the proxy.
+  test("a form submitted in the browser reaches its action (the proxy's check refuses only other shapes)", async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto("/preferences");
+    const form = page.locator("form").filter({ has: page.locator("input[name=currentPassword]") });
+    await form.locator("input[name=currentPassword]").fill("not the current password");
+    await form.locator("input[name=newPassword]").fill("a new password of 2026, long enough");
+    await form.locator("input[name=confirmPassword]").fill("a new password of 2026, long enough");
+    const answered = page.waitForResponse((response) => response.request().headers()["next-action"] !== undefined);
+    await form.getByRole("button").click();
+    expect((await answered).status()).toBe(200);
+    await expect(form.locator("p.form-error[role=alert]")).toBeVisible();
+  });
+
   // Random bodies and headers to every action and route, anonymous and signed in: never a 500.
   test("random requests to every server action and route, anonymous and signed in, are never a 500 and change nothing", async ({
     page,
