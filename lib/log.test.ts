@@ -1,8 +1,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installJsonLogs, LIMITED_LINES, LIMITED_WINDOW_MS, type LogLine, logAnonymousRefusal } from "./log";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { installJsonLogs, LIMITED_LINES, LIMITED_WINDOW_MS, type LogLine, logAnonymousRefusal, logUnexpected } from "./log";
 
 // The server side of structured logs, on a plain node:http server as `next start` runs one.
 describe("JSON logs with request ids", () => {
@@ -106,6 +106,40 @@ describe("JSON logs with request ids", () => {
     expect(lines()).toEqual([
       expect.objectContaining({ msg: `test.flood: refused path="/objects" n=1000 (and ${1000 - LIMITED_LINES} more like it not logged)` }),
     ]);
+  });
+
+  // Issue 39: each bad request's 500 was logged with a stack, with no limit.
+  it("logs a flood of unexpected errors with their stacks as a few lines a minute, and says how many it left out", () => {
+    written = "";
+    const start = 5_000_000;
+    const logged = Array.from({ length: 200 }, (_, i) => logUnexpected("test.unexpected", new TypeError(`bad ${i}`), start + i));
+    expect(logged.filter(Boolean)).toHaveLength(LIMITED_LINES);
+    expect(lines()).toHaveLength(LIMITED_LINES);
+    expect(lines()[0]).toMatchObject({
+      level: "error",
+      msg: expect.stringMatching(/^test\.unexpected: unexpected error: TypeError: bad 0/),
+      error: { name: "TypeError", message: "bad 0", stack: expect.stringContaining("TypeError: bad 0") },
+    });
+    written = "";
+    expect(logUnexpected("test.unexpected", new TypeError("later"), start + LIMITED_WINDOW_MS)).toBe(true);
+    expect(lines()[0].msg).toMatch(`test.unexpected: unexpected error (and ${200 - LIMITED_LINES} more like it not logged):`);
+  });
+
+  it("limits the lines Next writes about failed requests (⨯ and bare errors) the same way, and no other line", () => {
+    const now = vi.spyOn(Date, "now").mockReturnValue(9_000_000);
+    try {
+      written = "";
+      for (let i = 0; i < 100; i++) console.error("⨯", new TypeError(`Invalid URL ${i}`));
+      for (let i = 0; i < 100; i++) console.warn(new Error(`Failed to find Server Action ${i}`));
+      for (let i = 0; i < 100; i++) console.error(`PostgreSQL connection lost (${i})`);
+      const all = lines();
+      expect(all.filter((line) => line.msg.startsWith("⨯ TypeError: Invalid URL"))).toHaveLength(LIMITED_LINES);
+      expect(all.filter((line) => line.msg.startsWith("Error: Failed to find Server Action"))).toHaveLength(LIMITED_LINES);
+      expect(all.filter((line) => line.msg.startsWith("PostgreSQL connection lost"))).toHaveLength(100);
+      expect(all.find((line) => line.msg.startsWith("⨯"))?.error).toMatchObject({ stack: expect.stringContaining("Invalid URL 0") });
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it("writes lines outside any request without an id", () => {

@@ -65,15 +65,12 @@ const windows = (): Map<string, Window> => {
 };
 
 /**
- * A warning that anyone can cause (a refusal of someone who is not signed in, a failing health
- * check polled every few seconds): at most LIMITED_LINES lines of one `kind` per
- * LIMITED_WINDOW_MS. The lines beyond are not written but counted, and the count is said in the
- * next line of that kind, so a flood costs a few lines a minute and is still seen. `kind` is one of
- * the code's own names (the number of kinds is fixed). Returns whether the line was written.
+ * Whether a line of `kind` may be written now: at most LIMITED_LINES per LIMITED_WINDOW_MS. When it
+ * may, `write` is called with the number of lines of that kind not written since the last one.
  */
-export function warnLimited(kind: string, text: string, now: number = Date.now()): boolean {
+function limited(kind: string, now: number, write: (more: number) => void): boolean {
   let window = windows().get(kind);
-  if (!window || now - window.start >= LIMITED_WINDOW_MS) {
+  if (!window || now - window.start >= LIMITED_WINDOW_MS || now < window.start) {
     const suppressed = window?.suppressed ?? 0;
     window = { start: now, written: 0, suppressed };
     windows().set(kind, window);
@@ -85,8 +82,30 @@ export function warnLimited(kind: string, text: string, now: number = Date.now()
   window.written++;
   const more = window.suppressed;
   window.suppressed = 0;
-  console.warn(`${kind}: ${text}${more ? ` (and ${more} more like it not logged)` : ""}`);
+  write(more);
   return true;
+}
+
+const andMore = (more: number) => (more ? ` (and ${more} more like it not logged)` : "");
+
+/**
+ * A warning that anyone can cause (a refusal of someone who is not signed in, a failing health
+ * check polled every few seconds): at most LIMITED_LINES lines of one `kind` per
+ * LIMITED_WINDOW_MS. The lines beyond are not written but counted, and the count is said in the
+ * next line of that kind, so a flood costs a few lines a minute and is still seen. `kind` is one of
+ * the code's own names (the number of kinds is fixed). Returns whether the line was written.
+ */
+export function warnLimited(kind: string, text: string, now: number = Date.now()): boolean {
+  return limited(kind, now, (more) => console.warn(`${kind}: ${text}${andMore(more)}`));
+}
+
+/**
+ * An error nobody expected while serving a request (the answer said only that something failed):
+ * logged with its stack, rate-limited as warnLimited is, since a request anyone can send may cause
+ * it again and again. Returns whether the line was written.
+ */
+export function logUnexpected(kind: string, error: unknown, now: number = Date.now()): boolean {
+  return limited(kind, now, (more) => console.error(`${kind}: unexpected error${andMore(more)}:`, error));
 }
 
 /** A refusal of someone who is not signed in: logged (see warnLimited), never audited. */
@@ -96,6 +115,23 @@ export function logAnonymousRefusal(kind: string, details: Record<string, unknow
     .map(([key, value]) => `${key}=${JSON.stringify(typeof value === "string" ? value.slice(0, 200) : value)}`)
     .join(" ");
   return warnLimited(kind, `refused ${shown}`, now);
+}
+
+/** Next's own prefix of the errors it logs when a request fails ("⨯", maybe in colour), and next-auth's. */
+const isNextErrorPrefix = (arg: unknown) =>
+  typeof arg === "string" && (arg.slice(0, 16).includes("⨯") || arg.startsWith("[next-auth][error]"));
+
+/**
+ * `write`, except that the lines Next itself writes about a failed request — its "⨯ <error>" lines
+ * and the bare errors it warns of (a server action id it does not know) — are rate-limited as
+ * warnLimited is: anyone can send such requests, and each line carries a stack.
+ */
+export function nextLimited(kind: string, write: (...args: unknown[]) => void): (...args: unknown[]) => void {
+  return (...args) => {
+    const fromNext = isNextErrorPrefix(args[0]) || args[0] instanceof Error;
+    if (!fromNext) return write(...args);
+    limited(kind, Date.now(), (more) => write(...args, ...(more ? [`(and ${more} more like it not logged)`] : [])));
+  };
 }
 
 let installed = false;
@@ -118,8 +154,8 @@ export function installJsonLogs(out: NodeJS.WritableStream = process.stdout, err
   console.log = write(out, "info");
   console.info = write(out, "info");
   console.debug = write(out, "debug");
-  console.warn = write(err, "warn");
-  console.error = write(err, "error");
+  console.warn = nextLimited("next.warning", write(err, "warn"));
+  console.error = nextLimited("next.error", write(err, "error"));
 
   // Next's server (`next start`) is a plain node:http server: its "request" event is where a
   // request starts, so the id is set there and every callback of the request inherits it.

@@ -4,29 +4,15 @@ import { browserSupportsWebAuthn, startAuthentication } from "@simplewebauthn/br
 import { signIn } from "next-auth/react";
 import { type FormEvent, useRef, useState } from "react";
 import { keyRefusal, parseSecondFactorCode, type SecondFactorAsk } from "@/lib/auth/second-factor-code";
+import { isSignInError, type SignInError } from "@/lib/auth/sign-in-errors";
 import { parseThrottledCode } from "@/lib/auth/throttled-code";
 import { useTranslations } from "@/lib/i18n/client";
 
-/** The sign-in errors (next-auth's codes) that have a message of their own; others get a general one. */
-const KNOWN_ERRORS = [
-  "CredentialsSignin",
-  "AccessDenied",
-  "AccountNotLinked",
-  "DirectoryUnavailable",
-  "NoConsoleGroup",
-  "OAuthSignin",
-  "OAuthCallback",
-  "SecondFactorRequired",
-  "SecondFactorWrong",
-  "SecondFactorKey",
-  "SecondFactorKeyWrong",
-  "SecondFactorEither",
-  "SecondFactorEitherWrong",
-] as const;
-type KnownError = (typeof KNOWN_ERRORS)[number];
+type KnownError = Exclude<SignInError, "SignInFailed">;
 
+/** The sign-in errors that have a message of their own; others (SignInFailed, codes of older servers) get a general one. */
 function isKnownError(code: string): code is KnownError {
-  return (KNOWN_ERRORS as readonly string[]).includes(code);
+  return isSignInError(code) && code !== "SignInFailed";
 }
 
 /** The message of a second factor's ask: which factors the person has, asked first or again. */

@@ -3,6 +3,7 @@ import { currentRequest } from "../auth/request-context";
 import { isDatabaseUnavailable } from "../db/errors";
 import { DEFAULT_LOCALE, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
+import { logUnexpected } from "../log";
 import { InputError } from "./input-error";
 import { msg, render, type Text } from "./message";
 
@@ -14,7 +15,7 @@ import { msg, render, type Text } from "./message";
  * - bad input: 400, nothing changed, with a text per form field;
  * - the database cannot be reached: 503 ("try again"), said in the browser's language, since the
  *   person's saved one is in the database that did not answer;
- * - anything else: 500, logged, and a general text (the cause stays in the log).
+ * - anything else: 500, logged (rate-limited), and a general text (the cause stays in the log).
  */
 export type Answer =
   | { code: "unauthenticated" | "forbidden"; status: 401 | 403; text: Text }
@@ -25,8 +26,12 @@ export type Answer =
 export function answerTo(error: unknown): Answer {
   if (error instanceof AccessError) return { code: error.code, status: error.status, text: error.text };
   if (error instanceof InputError) return { code: "invalid", status: 400, text: error.text, fieldErrors: error.fieldErrors };
-  console.error(error);
-  if (isDatabaseUnavailable(error)) return { code: "unavailable", status: 503, text: msg("common.errors.unavailable") };
+  // Logged with its stack, a few a minute (lib/log.ts): anyone may send what causes it again and again.
+  if (isDatabaseUnavailable(error)) {
+    logUnexpected("request.unavailable", error);
+    return { code: "unavailable", status: 503, text: msg("common.errors.unavailable") };
+  }
+  logUnexpected("request.error", error);
   return { code: "error", status: 500, text: msg("common.errors.failed") };
 }
 

@@ -1,12 +1,16 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { audit } from "../audit/log";
+import { isDatabaseUnavailable } from "../db/errors";
+import { logUnexpected } from "../log";
+import { signInRedirect } from "../paths";
 import { usernameFromClaims } from "./oidc";
 import { admitOidcPerson, linkedOidcAccount, oidcIdentity } from "./oidc-sign-in";
 import { currentRequest, requestDatabase } from "./request-context";
 import { secondFactorCode } from "./second-factor-code";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
+import { isSignInCode } from "./sign-in-errors";
 import { throttledCode } from "./throttled-code";
 
 /**
@@ -39,8 +43,25 @@ function oidcProvider(env: NodeJS.ProcessEnv): NextAuthOptions["providers"] {
   ];
 }
 
+/**
+ * A step of signing in whose errors next-auth would hand to the browser as `error=` in the address
+ * (authorize, the signIn callback): an error raised with one of the console's codes goes on; any
+ * other (a database's, a library's) is logged, rate-limited, and becomes "Unavailable" or
+ * "SignInFailed", never its own text.
+ */
+export async function signInStep<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof Error && isSignInCode(error.message)) throw error;
+    const unavailable = isDatabaseUnavailable(error);
+    logUnexpected(unavailable ? "auth.sign_in_unavailable" : "auth.sign_in_error", error);
+    throw new Error(unavailable ? "Unavailable" : "SignInFailed");
+  }
+}
+
 export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptions {
-  return {
+  const options: NextAuthOptions & { callbacks: { signIn: NonNullable<NextAuthOptions["callbacks"]>["signIn"] } } = {
     secret: env.NEXTAUTH_SECRET,
     session: { strategy: "jwt", maxAge: ABSOLUTE_LIFETIME_MS / 1000 },
     pages: { signIn: "/login", error: "/login" },
@@ -55,26 +76,24 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
           assertion: { label: "Security key", type: "text" },
         },
         async authorize(credentials) {
-          const db = await requestDatabase();
-          const request = await currentRequest();
-          const result = await signInWithPassword(
-            db.sql,
-            String(credentials?.username ?? ""),
-            String(credentials?.password ?? ""),
-            request,
-            {
+          // Raised inside authorize(), an error's message is handed to the sign-in form as `error` in
+          // the address: only the console's own codes are (signInStep, lib/auth/sign-in-errors.ts).
+          const db = await signInStep(() => requestDatabase());
+          const request = await signInStep(() => currentRequest());
+          const result = await signInStep(() =>
+            signInWithPassword(db.sql, String(credentials?.username ?? ""), String(credentials?.password ?? ""), request, {
               code: typeof credentials?.code === "string" ? credentials.code.slice(0, 40) : undefined,
               // A security key's answer (lib/auth/security-keys.ts checks its form): a few hundred bytes.
               assertion:
                 typeof credentials?.assertion === "string" && credentials.assertion.length <= 16_000 ? credentials.assertion : undefined,
-            },
+            }),
           );
           if (!result.ok) {
-            // Raised inside authorize(), next-auth hands the message to the sign-in form as `error`.
             if (result.reason === "throttled") throw new Error(throttledCode(result.scope, result.retryAfterSeconds));
             if (result.reason === "directory_unavailable") throw new Error("DirectoryUnavailable");
             if (result.reason === "no_console_group") throw new Error("NoConsoleGroup");
             if (result.reason === "account_not_linked") throw new Error("AccountNotLinked");
+            if (result.reason === "bad_bytes") throw new Error("BadBytes");
             if (result.reason === "second_factor_required" || result.reason === "second_factor_wrong") {
               throw new Error(secondFactorCode(result.ask));
             }
@@ -86,6 +105,8 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
       ...oidcProvider(env),
     ],
     callbacks: {
+      // Any text may come as callbackUrl (or its cookie): a path of the console, or its start page.
+      redirect: async (params) => signInRedirect(params),
       async signIn({ account, profile }) {
         if (account?.provider !== "oidc") return true;
         const db = await requestDatabase();
@@ -150,4 +171,8 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
       },
     },
   };
+  // What the signIn callback raises reaches the browser's address as `error=` too.
+  const { signIn } = options.callbacks;
+  if (signIn) options.callbacks.signIn = (params) => signInStep(async () => signIn(params));
+  return options;
 }

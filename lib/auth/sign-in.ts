@@ -1,5 +1,6 @@
 import { audit } from "../audit/log";
 import type { ConsoleExecutor, SqlDriver } from "../db/driver";
+import { badCharacter, shownText } from "../input/values";
 import { logAnonymousRefusal } from "../log";
 import { linkAllowed, provisionedUser } from "../users/provision";
 import { updateUser } from "../users/store";
@@ -25,6 +26,8 @@ export type SignInResult =
   | { ok: false; reason: "invalid" | "directory_unavailable" | "no_console_group" }
   /** The directory vouched for the person, but the console account of that name is not the directory's, and no administrator allowed linking it. */
   | { ok: false; reason: "account_not_linked" }
+  /** The user name or password holds a NUL, a control character or broken Unicode: nothing was looked up. */
+  | { ok: false; reason: "bad_bytes" }
   /** The password was right; the person's second factor is asked for (again). */
   | { ok: false; reason: "second_factor_required" | "second_factor_wrong"; ask: SecondFactorAsk }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
@@ -47,7 +50,11 @@ export async function signInWithPassword(
   request: { clientAddress: string | null; userAgent: string | null },
   options: { at?: Date; code?: string; assertion?: string } = {},
 ): Promise<SignInResult> {
-  const username = normalizeUsername(typedUsername);
+  // Characters no user name has (and PostgreSQL or an encoder would refuse or change) are refused
+  // before the name is looked up anywhere: the attempt is throttled and audited under the name as
+  // shown with U+FFFD in their place, as "bad_bytes". Passwords may hold control characters.
+  const badBytes = badCharacter(typedUsername, { controls: true }) ?? badCharacter(password, { controls: false });
+  const username = normalizeUsername(badBytes ? shownText(typedUsername) : typedUsername);
   const who = { username: username || "(empty)", clientAddress: request.clientAddress };
   // The attempt is recorded before the password is checked, under locks, so parallel guesses
   // cannot all slip in under a limit; a successful sign-in takes its record back.
@@ -67,13 +74,27 @@ export async function signInWithPassword(
   }
 
   const attemptId = attempt.id;
+  if (badBytes) {
+    // Counted against the limits like a wrong password, so a flood of them is throttled.
+    await db.transaction(async (tx) => {
+      await forgetOldFailures(tx);
+      await audit(tx, {
+        action: "auth.sign_in",
+        result: "refused",
+        errorCode: "bad_bytes",
+        actor: who,
+        input: { method: "password", problem: badBytes },
+      });
+    });
+    return { ok: false, reason: "bad_bytes" };
+  }
   const user = await db.prisma.user.findUnique({
     where: { username },
     select: { id: true, username: true, role: true, passwordHash: true, disabledAt: true, directoryDn: true, linkAllowedUntil: true },
   });
   // A refusal counts as a guess against the limits, except when no password was wrong: the directory
   // could not check it, or it was right and the groups refuse (so an outage locks nobody out).
-  type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" }>;
+  type Refusal = Exclude<SignInResult, { ok: true } | { reason: "throttled" | "bad_bytes" }>;
   const refuse = async (problem: string, method: string, refusal: Refusal = { ok: false, reason: "invalid" }): Promise<Refusal> => {
     await db.transaction(async (tx) => {
       // A directory person refused an account not theirs counts too: it checked that account's console password.

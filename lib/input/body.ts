@@ -3,6 +3,7 @@
 // server action's arguments, a form field React reads as JSON) nested deeper than MAX_JSON_DEPTH,
 // since parsers walk nesting recursively and a deep enough value overflows the server's stack.
 // parseInput (lib/actions/result.ts) holds action inputs to the same depth.
+import { ACTION_REFUSED, actionRefusal, serverActionKind } from "./action-body";
 
 /** The largest body the console accepts (Next's own limit for server actions): a bulk list of 10,000 names is about 200 KB. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -63,11 +64,10 @@ export async function readAtMost(body: ReadableStream<Uint8Array>, max: number):
   return all;
 }
 
-/** The text values of a form body (multipart or URL-encoded); null when it cannot be read as one. */
-async function formTexts(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<string[] | null> {
+/** A form body (multipart or URL-encoded) read; null when it cannot be read as one. */
+async function readForm(body: Uint8Array<ArrayBuffer>, contentType: string): Promise<FormData | null> {
   try {
-    const form = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
-    return [...form.values()].filter((value): value is string => typeof value === "string");
+    return await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
     return null;
   }
@@ -75,26 +75,33 @@ async function formTexts(body: Uint8Array<ArrayBuffer>, contentType: string): Pr
 
 /**
  * Why the body of `request` is refused, or null when it may go on: larger than MAX_BODY_BYTES (by
- * its Content-Length, else as it streams in), a form that cannot be read, or JSON nested deeper
- * than MAX_JSON_DEPTH (the whole body of a JSON or plain-text request, e.g. a server action's
- * arguments; each field of a form). GET and HEAD carry no body.
+ * its Content-Length, else as it streams in), a form that cannot be read, JSON nested deeper
+ * than MAX_JSON_DEPTH (the whole body of a JSON or plain-text request; each field of a form), or
+ * a server action request whose arguments are not what the console's forms send
+ * (lib/input/action-body.ts). GET and HEAD carry no body.
  */
 export async function bodyRefusal(request: Request): Promise<BodyRefusal | null> {
   const announced = request.headers.get("content-length");
   const length = announced === null ? null : Number(announced);
   if (length !== null && length > MAX_BODY_BYTES)
     return { status: 413, error: `The request is too large: ${bytes(length)} bytes, at most ${bytes(MAX_BODY_BYTES)}.` };
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return null;
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  const action = serverActionKind(request);
+  const malformedAction = { status: 400, error: ACTION_REFUSED } as const;
+  if (!request.body) return action ? malformedAction : null;
   const body = await readAtMost(request.body, MAX_BODY_BYTES);
   if (!body) return { status: 413, error: `The request is too large: more than ${bytes(MAX_BODY_BYTES)} bytes.` };
-  if (body.byteLength === 0) return null;
+  if (body.byteLength === 0) return action ? malformedAction : null;
   const contentType = request.headers.get("content-type") ?? "";
   const type = contentType.split(";")[0].trim().toLowerCase();
   const deep = { status: 400, error: `The request nests data more than ${MAX_JSON_DEPTH} levels deep; nothing was done.` } as const;
   if (type === "multipart/form-data" || type === "application/x-www-form-urlencoded") {
-    const texts = await formTexts(body, contentType);
-    if (!texts) return { status: 400, error: "The request's form data cannot be read; nothing was done." };
-    return texts.some((text) => nestsDeeperThan(text)) ? deep : null;
+    const form = await readForm(body, contentType);
+    if (!form) return { status: 400, error: "The request's form data cannot be read; nothing was done." };
+    const texts = [...form.values()].filter((value): value is string => typeof value === "string");
+    if (texts.some((text) => nestsDeeperThan(text))) return deep;
+    return actionRefusal(request, form) ? malformedAction : null;
   }
-  return nestsDeeperThan(new TextDecoder().decode(body)) ? deep : null;
+  if (nestsDeeperThan(new TextDecoder().decode(body))) return deep;
+  return actionRefusal(request, null) ? malformedAction : null;
 }

@@ -11,6 +11,27 @@ export const DB_INT_MAX = 2_147_483_647;
 /** PostgreSQL refuses NUL in text (and no name, id or date holds one). */
 export const hasNul = (text: string): boolean => text.includes("\u0000");
 
+/** A UTF-16 surrogate without its pair: no UTF-8 text has one (encoders turn it into U+FFFD, silently another text). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** C0 and C1 control characters and DEL. */
+const CONTROL = /\p{Cc}/u;
+
+/**
+ * What of `text` no name can hold: "nul" (PostgreSQL refuses it), "surrogate" (broken Unicode),
+ * "control" (a control character: tab, newline, escape, DEL and the like; only with `controls`).
+ * Null when there is none.
+ */
+export function badCharacter(text: string, options: { controls: boolean }): "nul" | "surrogate" | "control" | null {
+  if (hasNul(text)) return "nul";
+  if (LONE_SURROGATE.test(text)) return "surrogate";
+  return options.controls && CONTROL.test(text) ? "control" : null;
+}
+
+/** `text` with each character badCharacter finds (NUL, a lone surrogate, a control character) shown as U+FFFD, for logs and the audit log. */
+export function shownText(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\p{Cc}/gu, "\uFFFD");
+}
+
 /** A URL's %-encoded text decoded, or null when its encoding is broken (no UTF-8 behind a %E0%A4%A). */
 export function percentDecoded(text: string): string | null {
   try {

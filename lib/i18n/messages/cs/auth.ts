@@ -43,6 +43,9 @@ export const auth: Catalog<typeof en> = {
         "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit. Zkuste to za chvíli; účty vedené jen v konzoli se přihlásit mohou.",
       NoConsoleGroup:
         "Váš účet v adresáři není v žádné ze skupin, které dávají přístup do této konzole, proto jste byli všude odhlášeni. Požádejte správce o zařazení do skupiny konzole.",
+      BadBytes:
+        "Přihlášení se nezdařilo: uživatelské jméno nebo heslo obsahuje znak, který se při přihlášení nepoužívá (NUL nebo jiný řídicí znak, případně poškozený Unicode). Napište je znovu.",
+      Unavailable: "Databáze konzole neodpovídá, takže se teď nikdo nemůže přihlásit. Zkuste to za chvíli.",
       other: "Přihlášení se nezdařilo. Zkuste to znovu.",
       throttled: {
         address: "Příliš mnoho neúspěšných pokusů o přihlášení z vaší adresy. Počkejte {wait} a zkuste to znovu.",

@@ -40,6 +40,9 @@ export const auth = {
         "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked. Try again in a moment; console-only accounts can still sign in.",
       NoConsoleGroup:
         "Your directory account is in none of the groups that give access to this console, so you were signed out everywhere. Ask an administrator to add you to a console group.",
+      BadBytes:
+        "Sign-in failed: the user name or password holds a character no sign-in uses (a NUL or other control character, or broken Unicode). Type it again.",
+      Unavailable: "The console's database is not answering, so nobody can sign in just now. Try again in a moment.",
       other: "Sign-in failed. Try again.",
       /** The password was not checked: a limit on guessing (lib/auth/throttle.ts) asks to wait. */
       throttled: {
