@@ -1,7 +1,7 @@
 "use client";
 
 import { changeOwnPasswordAction } from "@/app/preferences/actions";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
+import { MAX_CURRENT_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "../action-form";
 
@@ -12,7 +12,7 @@ export function OwnPasswordForm() {
     <ActionForm action={changeOwnPasswordAction} className="stacked">
       <label>
         {t("current")}
-        <input name="currentPassword" type="password" required maxLength={MAX_PASSWORD_LENGTH} autoComplete="current-password" />
+        <input name="currentPassword" type="password" required maxLength={MAX_CURRENT_PASSWORD_LENGTH} autoComplete="current-password" />
       </label>
       <label>
         {t("new")}

@@ -6,7 +6,7 @@ import { CZECH_WORDS } from "./password-words-cs";
 /**
  * What a new password must be, wherever it is set (an admin's form, the command line, the first
  * admin of the embedded database, a person changing their own): at least 12 characters, at most
- * 200, and not guessable. "Guessable" is zxcvbn's estimate (the @zxcvbn-ts packages, shipped in
+ * 128, and not guessable. "Guessable" is zxcvbn's estimate (the @zxcvbn-ts packages, shipped in
  * node_modules: nothing is downloaded at run time): it matches the password against the lists of
  * common and breached passwords of @zxcvbn-ts/language-common (about 30,000, from the leaks
  * HaveIBeenPwned and others collected), English words, names and Wikipedia's vocabulary, the

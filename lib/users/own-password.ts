@@ -4,7 +4,7 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
-import { MAX_PASSWORD_LENGTH } from "../auth/password-limits";
+import { MAX_CURRENT_PASSWORD_LENGTH } from "../auth/password-limits";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword, verifyPassword } from "../auth/passwords";
 import type { Role } from "../auth/roles";
@@ -18,7 +18,7 @@ const changeOwnPasswordSchema = z
     currentPassword: z
       .string({ error: zodError("users.enterCurrentPassword") })
       .min(1, { error: zodError("users.enterCurrentPassword") })
-      .max(MAX_PASSWORD_LENGTH, { error: zodError("users.wrongCurrentPassword") }),
+      .max(MAX_CURRENT_PASSWORD_LENGTH, { error: zodError("users.wrongCurrentPassword") }),
     newPassword: passwordSchema,
     confirmPassword: z.string({ error: zodError("users.passwordsDiffer") }),
   })

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
 import { zodError } from "../actions/message";
-import { MIN_PASSWORD_LENGTH } from "../auth/password-limits";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../auth/password-limits";
 import { ROLES } from "../auth/roles";
 
 /** A console user name (console.users' check): also what a directory or a provider may sign in as. */
@@ -18,7 +18,7 @@ export const roleSchema = z.enum(ROLES, { error: zodError("users.chooseRole", { 
 export const passwordSchema = z
   .string({ error: zodError("users.enterPassword") })
   .min(MIN_PASSWORD_LENGTH, { error: zodError("users.passwordTooShort", { min: MIN_PASSWORD_LENGTH }) })
-  .max(200, { error: zodError("users.passwordTooLong", { max: 200 }) });
+  .max(MAX_PASSWORD_LENGTH, { error: zodError("users.passwordTooLong", { max: MAX_PASSWORD_LENGTH }) });
 
 export const userIdSchema = idSchema("user");
 
