@@ -1,4 +1,4 @@
-import type { NextAuthOptions } from "next-auth";
+import type { NextAuthOptions, Session } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { audit } from "../audit/log";
 import { provisionedUser } from "../users/provision";
@@ -6,9 +6,12 @@ import { updateUser } from "../users/store";
 import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
 import { currentRequest, requestDatabase } from "./request-context";
 import { secondFactorCode } from "./second-factor-code";
-import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
+import { ABSOLUTE_LIFETIME_MS, endSession, openSession, validateSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 import { throttledCode } from "./throttled-code";
+
+/** What /api/auth/session answers without an open session: next-auth's own answer to no cookie, {}. */
+const SIGNED_OUT = {} as unknown as Session;
 
 interface OidcUserRow {
   id: number;
@@ -169,7 +172,12 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
         }
         return { ...token, sid: (user as { sid?: string }).sid, uid: Number(user.id) };
       },
+      // /api/auth/session: the user's name only while the session is open in the database; a
+      // session that was signed out, revoked, ended by its person or timed out answers as signed out.
       async session({ session, token }) {
+        const sid = typeof token.sid === "string" ? token.sid : null;
+        const open = sid ? await requestDatabase().then((db) => validateSession(db.sql, sid)).catch(() => null) : null;
+        if (!open || !("actor" in open)) return SIGNED_OUT;
         return { ...session, user: { name: token.name ?? null } };
       },
     },
