@@ -51,7 +51,9 @@ describe("configuration", () => {
 
   it("mails notices only with both SMTP_URL and SMTP_FROM, and refuses a malformed one", () => {
     expect(readConfig({}).mail).toBeNull();
-    expect(readConfig({ SMTP_URL: "smtp://mail.registry.example:587", SMTP_FROM: "Registry Console <console@registry.example>" }).mail).toEqual({
+    expect(
+      readConfig({ SMTP_URL: "smtp://mail.registry.example:587", SMTP_FROM: "Registry Console <console@registry.example>" }).mail,
+    ).toEqual({
       url: "smtp://mail.registry.example:587",
       from: "Registry Console <console@registry.example>",
     });
@@ -60,6 +62,8 @@ describe("configuration", () => {
     expect(() => readConfig({ SMTP_URL: "http://mail.registry.example", SMTP_FROM: "console@registry.example" })).toThrow(
       "SMTP_URL must be an smtp:// or smtps:// URL",
     );
-    expect(() => readConfig({ SMTP_URL: "smtp://mail.registry.example", SMTP_FROM: "console" })).toThrow("SMTP_FROM must be an e-mail address");
+    expect(() => readConfig({ SMTP_URL: "smtp://mail.registry.example", SMTP_FROM: "console" })).toThrow(
+      "SMTP_FROM must be an e-mail address",
+    );
   });
 });

@@ -80,7 +80,9 @@ export async function renewRecoveryCodesAction(_previous: ActionResult | null, f
 }
 
 export async function removeOwnSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await toActionResult<undefined>(() => removeOwnSecondFactor({ currentPassword: form.get("currentPassword") ?? undefined }));
+  const result = await toActionResult<undefined>(() =>
+    removeOwnSecondFactor({ currentPassword: form.get("currentPassword") ?? undefined }),
+  );
   revalidatePath("/preferences");
   return result;
 }

@@ -331,7 +331,8 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         const key = await db.prisma.securityKey.create({ data: { userId, credentialId, publicKey: new Uint8Array([1]), name: "matrix" } });
         return key.id;
       },
-      otherSessionOf: async (userId) => sessionHandle(await openSession(db.sql, userId, { clientAddress: "192.0.2.9", userAgent: "other" })),
+      otherSessionOf: async (userId) =>
+        sessionHandle(await openSession(db.sql, userId, { clientAddress: "192.0.2.9", userAgent: "other" })),
       newToken: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",

@@ -176,7 +176,11 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
       // session that was signed out, revoked, ended by its person or timed out answers as signed out.
       async session({ session, token }) {
         const sid = typeof token.sid === "string" ? token.sid : null;
-        const open = sid ? await requestDatabase().then((db) => validateSession(db.sql, sid)).catch(() => null) : null;
+        const open = sid
+          ? await requestDatabase()
+              .then((db) => validateSession(db.sql, sid))
+              .catch(() => null)
+          : null;
         if (!open || !("actor" in open)) return SIGNED_OUT;
         return { ...session, user: { name: token.name ?? null } };
       },

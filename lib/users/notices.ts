@@ -95,7 +95,9 @@ export async function takeOwnNotices(): Promise<AccountNotice[]> {
   );
   return rows
     .flatMap((row) =>
-      isKind(row.kind) ? [{ kind: row.kind, at: new Date(row.created_at), byUsername: row.by_username, clientAddress: row.client_address }] : [],
+      isKind(row.kind)
+        ? [{ kind: row.kind, at: new Date(row.created_at), byUsername: row.by_username, clientAddress: row.client_address }]
+        : [],
     )
     .sort((a, b) => a.at.getTime() - b.at.getTime());
 }

@@ -4,9 +4,9 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
+import { readLdapConfig } from "../auth/ldap";
 import { MAX_PASSWORD_LENGTH } from "../auth/password-limits";
 import { passwordProblem } from "../auth/password-policy";
-import { readLdapConfig } from "../auth/ldap";
 import { hashPassword } from "../auth/passwords";
 import type { Role } from "../auth/roles";
 import { mailNotice, recordNotice } from "./notices";
@@ -25,7 +25,6 @@ const changeOwnPasswordSchema = z
     confirmPassword: z.string({ error: zodError("users.passwordsDiffer") }),
   })
   .refine((data) => data.newPassword === data.confirmPassword, { error: zodError("users.passwordsDiffer"), path: ["confirmPassword"] });
-
 
 /**
  * A signed-in person changes their own password. They prove it is them with the current one —

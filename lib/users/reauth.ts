@@ -45,7 +45,8 @@ export function waitText(seconds: number): Message {
  */
 export async function checkOwnPassword(db: Database, actor: Actor, hash: string, password: string): Promise<ProofRefusal | null> {
   const attempt = await reserveAttempt(db.sql, actor.username, actor.clientAddress);
-  if (!attempt.ok) return { errorCode: "throttled", message: msg("users.passwordThrottled", { wait: waitText(attempt.retryAfterSeconds) }) };
+  if (!attempt.ok)
+    return { errorCode: "throttled", message: msg("users.passwordThrottled", { wait: waitText(attempt.retryAfterSeconds) }) };
   if (!(await verifyPassword(password, hash))) return { errorCode: "wrong_password", message: msg("users.wrongCurrentPassword") };
   // The current password was right: it was no guess.
   await settleAttempt(db.sql, attempt.id);
@@ -59,7 +60,8 @@ export async function proveIdentity(db: Database, actor: Actor, password: string
   if ((ldap || user.passwordHash) && !password) return { errorCode: "no_password_given", message: msg("users.enterCurrentPassword") };
   if (ldap) {
     const attempt = await reserveAttempt(db.sql, actor.username, actor.clientAddress);
-    if (!attempt.ok) return { errorCode: "throttled", message: msg("users.passwordThrottled", { wait: waitText(attempt.retryAfterSeconds) }) };
+    if (!attempt.ok)
+      return { errorCode: "throttled", message: msg("users.passwordThrottled", { wait: waitText(attempt.retryAfterSeconds) }) };
     const outcome = await ldapAuthenticate(ldap, actor.username, password);
     if (outcome.kind === "unavailable") {
       // No password was found wrong: not a guess.
@@ -67,7 +69,8 @@ export async function proveIdentity(db: Database, actor: Actor, password: string
       await settleAttempt(db.sql, attempt.id);
       return { errorCode: "directory_unavailable", message: msg("users.directoryUnavailable") };
     }
-    if (outcome.kind !== "member" && outcome.kind !== "no_group") return { errorCode: "wrong_password", message: msg("users.wrongCurrentPassword") };
+    if (outcome.kind !== "member" && outcome.kind !== "no_group")
+      return { errorCode: "wrong_password", message: msg("users.wrongCurrentPassword") };
     await settleAttempt(db.sql, attempt.id);
     return null;
   }

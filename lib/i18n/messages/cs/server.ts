@@ -117,10 +117,12 @@ export const server: Catalog<typeof en> = {
     noticeList: "{first} {rest}",
   },
   secondFactor: {
-    alreadyOn: "Dvoufázové přihlášení už je zapnuté. Chcete-li jinou aplikaci, nejprve ho vypněte (nebo ho zruší správce: ztracený telefon).",
+    alreadyOn:
+      "Dvoufázové přihlášení už je zapnuté. Chcete-li jinou aplikaci, nejprve ho vypněte (nebo ho zruší správce: ztracený telefon).",
     notOn: "Dvoufázové přihlášení s aplikací není zapnuté.",
     removed: "Dvoufázové přihlášení s aplikací je vypnuté; jeho kódy pro obnovení už neplatí.",
-    recoveryRenewed: "Nové kódy pro obnovení, každý platí jednou, zobrazené jen teď: {codes}. Staré už neplatí. Uložte je tam, kde máte hesla.",
+    recoveryRenewed:
+      "Nové kódy pro obnovení, každý platí jednou, zobrazené jen teď: {codes}. Staré už neplatí. Uložte je tam, kde máte hesla.",
     started: "Přidejte klíč do aplikace pro ověřování a zadejte kód, který ukáže.",
     codeMissing: "Zadejte kód, který ukazuje vaše aplikace pro ověřování.",
     codeForm: "Kód má šest číslic.",

@@ -119,7 +119,8 @@ export const server = {
     alreadyOn: "Two-step sign-in is on already. Turn it off first to set up another app (or an administrator resets it: a lost phone).",
     notOn: "Two-step sign-in with an app is not on.",
     removed: "Two-step sign-in with an app is off; its recovery codes are no longer valid.",
-    recoveryRenewed: "New recovery codes, each good once, shown only now: {codes}. The old ones are no longer valid. Keep them where you keep passwords.",
+    recoveryRenewed:
+      "New recovery codes, each good once, shown only now: {codes}. The old ones are no longer valid. Keep them where you keep passwords.",
     started: "Add the key to your authenticator app, then enter the code it shows.",
     codeMissing: "Enter the code your authenticator app shows.",
     codeForm: "The code is six digits.",
