@@ -20,19 +20,29 @@ function transportOf(url: string): Transporter {
   return transport;
 }
 
-/** Sends a plain-text mail in the background; false when no SMTP server is configured. */
-export function sendMail(message: { to: string; subject: string; text: string }): boolean {
+/** Runs `work` (which prepares and sends mail) in the background; mailSettled waits for it. It never throws. */
+export function inBackground(work: () => Promise<void>, what: string): void {
+  const running = work().catch((error: Error) => console.error(`${what}: ${error.message}`));
+  pending.add(running);
+  void running.finally(() => pending.delete(running));
+}
+
+/** Whether mail can be sent: SMTP_URL and SMTP_FROM are set. */
+export function mailConfigured(): boolean {
+  return readConfig().mail !== null;
+}
+
+/** Sends a plain-text mail (call it in inBackground); a failure is logged, never thrown. */
+export async function sendMail(message: { to: string; subject: string; text: string }): Promise<boolean> {
   const config = readConfig().mail;
   if (!config) return false;
-  const sending = transportOf(config.url)
-    .sendMail({ from: config.from, ...message })
-    .then(
-      () => {},
-      (error: Error) => console.error(`mail to ${message.to} (“${message.subject}”) was not sent: ${error.message}`),
-    );
-  pending.add(sending);
-  void sending.finally(() => pending.delete(sending));
-  return true;
+  try {
+    await transportOf(config.url).sendMail({ from: config.from, ...message });
+    return true;
+  } catch (error) {
+    console.error(`mail to ${message.to} (“${message.subject}”) was not sent: ${(error as Error).message}`);
+    return false;
+  }
 }
 
 /** Resolves when every mail started so far was sent or given up (tests, shutdown). */

@@ -4,7 +4,7 @@ import { authorize } from "../auth/guard";
 import { requestDatabase } from "../auth/request-context";
 import type { ConsoleExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
-import { sendMail } from "../mail";
+import { inBackground, mailConfigured, sendMail } from "../mail";
 
 /**
  * Changes to how a person signs in are told to them (ASVS 2.2.3): each is kept in
@@ -63,20 +63,21 @@ export function noticeText(notice: AccountNotice, locale: Locale, username: stri
  * In the background: a failure is logged and never undoes or holds up the change.
  */
 export function mailNotice(userId: number, kind: NoticeKind, by: ChangedBy, alsoTo?: string, at = new Date()): void {
-  void (async () => {
+  if (!mailConfigured()) return;
+  inBackground(async () => {
     const db = await requestDatabase();
     const user = await db.prisma.user.findUnique({ where: { id: userId }, select: { username: true, email: true, locale: true } });
     if (!user) return;
     const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
     const line = noticeText({ kind, at, byUsername: by.username, clientAddress: by.clientAddress ?? null }, locale, user.username);
     for (const to of new Set([user.email, alsoTo].filter((address): address is string => Boolean(address)))) {
-      sendMail({
+      await sendMail({
         to,
         subject: render(msg("notices.mailSubject"), locale),
         text: render(msg("notices.mailText", { username: user.username, line }), locale),
       });
     }
-  })().catch((error: Error) => console.error(`the notice of ${kind} to user ${userId} was not mailed: ${error.message}`));
+  }, `the notice of ${kind} to user ${userId} was not mailed`);
 }
 
 /**

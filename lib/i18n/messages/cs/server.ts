@@ -183,7 +183,7 @@ export const server: Catalog<typeof en> = {
     directoryUnavailable:
       "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit; nic se nezměnilo. Zkuste to za chvíli znovu.",
     signInAgain:
-      "Váš účet se přihlašuje jednotným přihlášením, které nemá heslo, na něž by se konzole mohla zeptat. Odhlaste se, znovu se přihlaste a udělejte to do {minutes, plural, one {# minuty} other {# minut}}; nic se nezměnilo.",
+      "Váš účet se přihlašuje jednotným přihlášením, které nemá heslo, na něž by se konzole mohla zeptat. Odhlaste se, znovu se přihlaste a udělejte to do {minutes, plural, one {# minuty} few {# minut} other {# minut}}; nic se nezměnilo.",
     emailForm: "To není e-mailová adresa (jmeno@domena).",
     emailSet: "Oznámení o změnách přihlašování půjdou na {email}.",
     emailCleared: "Bez e-mailové adresy: oznámení o změnách se zobrazí jen při přihlášení.",
