@@ -21,7 +21,7 @@ async function enrol(page: Page, password: string, base = ""): Promise<{ key: st
   // A session alone does not turn it on: a wrong password changes nothing.
   await panel.getByLabel("Your current password").fill("not the password");
   await panel.getByRole("button", { name: "Turn on two-step sign-in" }).click();
-  await expect(panel.getByRole("alert")).toHaveText("The current password is wrong; nothing was changed.");
+  await expect(panel.locator("form").getByRole("alert")).toHaveText("The current password is wrong; nothing was changed.");
   await panel.getByLabel("Code from the app").fill(code(key));
   await panel.getByLabel("Your current password").fill(password);
   await panel.getByRole("button", { name: "Turn on two-step sign-in" }).click();
