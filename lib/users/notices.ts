@@ -2,43 +2,16 @@ import "server-only";
 import { msg, render } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { requestDatabase } from "../auth/request-context";
-import type { ConsoleExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
 import { inBackground, mailConfigured, sendMail } from "../mail";
+import { type ChangedBy, NOTICE_KINDS, type NoticeKind } from "./notice-store";
 
-/**
- * Changes to how a person signs in are told to them (ASVS 2.2.3): each is kept in
- * console.account_notices, shown once on the first page of the person's next session (a session
- * opened after the change: someone who changed it with a stolen session cannot hide it), and, when
- * the person has an e-mail address and SMTP is configured, mailed at once.
- */
-export const NOTICE_KINDS = [
-  "password_changed",
-  "password_set",
-  "email_changed",
-  "second_factor_enrolled",
-  "second_factor_removed",
-  "second_factor_reset",
-  "recovery_codes_renewed",
-  "security_key_added",
-  "security_key_removed",
-] as const;
-export type NoticeKind = (typeof NOTICE_KINDS)[number];
+export { type ChangedBy, type NoticeKind, recordNotice } from "./notice-store";
 
-/** Who made a change: the person themselves, an administrator, or the command line. */
-export interface ChangedBy {
-  username: string;
-  clientAddress?: string | null;
-  sessionId?: string | null;
-}
-
-/** Keeps a notice of `kind` for `userId`, in the transaction of the change. */
-export async function recordNotice(tx: ConsoleExecutor, userId: number, kind: NoticeKind, by: ChangedBy): Promise<void> {
-  await tx.prisma.accountNotice.create({
-    data: { userId, kind, byUsername: by.username.slice(0, 64), clientAddress: by.clientAddress ?? null, sessionId: by.sessionId ?? null },
-    select: { id: true },
-  });
-}
+// Changes to how a person signs in are told to them (ASVS 2.2.3): each is kept in
+// console.account_notices (lib/users/notice-store.ts), shown once on the first page of the person's
+// next session (a session opened after the change: someone who changed it with a stolen session
+// cannot hide it), and, when the person has an e-mail address and SMTP is configured, mailed at once.
 
 /** A notice as the person reads it. */
 export interface AccountNotice {
