@@ -5,6 +5,7 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { LanguageSwitch } from "@/components/i18n/language-switch";
 import { I18nProvider } from "@/components/i18n/provider";
 import { SearchShortcut } from "@/components/search-shortcut";
+import { AccountNoticesBanner } from "@/components/users/account-notices";
 import { renderingActor } from "@/lib/auth/guard";
 import { roleAllows } from "@/lib/auth/roles";
 import { readConfig } from "@/lib/config";
@@ -89,6 +90,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </div>
           </header>
           <main className="content" id="content" tabIndex={-1}>
+            {actor && <AccountNoticesBanner username={actor.username} />}
             {children}
           </main>
         </I18nProvider>

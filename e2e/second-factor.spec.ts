@@ -9,7 +9,7 @@ import { startSideConsole } from "./serve";
 const code = (key: string, offsetSeconds = 0) =>
   TOTP.generate({ secret: Secret.fromBase32(key), timestamp: Date.now() + offsetSeconds * 1000 });
 
-async function enrol(page: Page, base = ""): Promise<{ key: string; recoveryCodes: string[] }> {
+async function enrol(page: Page, password: string, base = ""): Promise<{ key: string; recoveryCodes: string[] }> {
   await page.goto(`${base}/preferences`);
   const panel = page.locator("#second-factor");
   await panel.getByRole("button", { name: "Set up two-step sign-in" }).click();
@@ -18,6 +18,12 @@ async function enrol(page: Page, base = ""): Promise<{ key: string; recoveryCode
   expect(key).toMatch(/^[A-Z2-7]{32}$/);
   // The current code: one from the step before would fail if a step boundary passed before the server checked it.
   await panel.getByLabel("Code from the app").fill(code(key));
+  // A session alone does not turn it on: a wrong password changes nothing.
+  await panel.getByLabel("Your current password").fill("not the password");
+  await panel.getByRole("button", { name: "Turn on two-step sign-in" }).click();
+  await expect(panel.locator("form").getByRole("alert")).toHaveText("The current password is wrong; nothing was changed.");
+  await panel.getByLabel("Code from the app").fill(code(key));
+  await panel.getByLabel("Your current password").fill(password);
   await panel.getByRole("button", { name: "Turn on two-step sign-in" }).click();
   const status = panel.getByRole("status");
   await expect(status).toContainText("Two-step sign-in is on. Your recovery codes");
@@ -42,7 +48,7 @@ test("a person sets up two-step sign-in, then signs in with a code, is refused a
 }, testInfo) => {
   const password = "tom's long password";
   await signInAsNewUser(page, "tom", "operator");
-  const { key, recoveryCodes } = await enrol(page);
+  const { key, recoveryCodes } = await enrol(page, password);
   await page.screenshot({ path: testInfo.outputPath("second-factor-on.png"), fullPage: true });
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
@@ -53,6 +59,11 @@ test("a person sets up two-step sign-in, then signs in with a code, is refused a
   await page.getByLabel("Code from your authenticator app").fill(code(key, 30));
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
+  // The first page after signing in says what changed since the last sign-in, once.
+  await expect(page.getByTestId("account-notices")).toContainText("two-step sign-in with an authenticator app was turned on.");
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible();
+  await expect(page.getByTestId("account-notices")).toHaveCount(0);
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/login/);
 
@@ -97,7 +108,7 @@ test.describe("with SECOND_FACTOR=admins", () => {
     await page.goto(`${base}/admin/users`);
     await expect(page).toHaveURL(/\/preferences\?enrol=required/);
 
-    await enrol(page, base);
+    await enrol(page, E2E_ADMIN_PASSWORD, base);
     await page.goto(`${base}/admin/users`);
     await expect(page.getByRole("heading", { name: "Users" })).toBeVisible();
   });

@@ -52,6 +52,15 @@ test("an administrator registers a security key when sent to set up two-step sig
   await panel.getByRole("button", { name: "Add a security key" }).click();
   expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials).toHaveLength(0);
   await panel.getByLabel("Name of the key").fill("blue YubiKey");
+  const adding = panel.locator("form", { has: page.getByRole("button", { name: "Add a security key" }) });
+  // A session alone does not add a key: with a wrong password the console keeps none.
+  await adding.getByLabel("Your current password").fill("not the password");
+  await panel.getByRole("button", { name: "Add a security key" }).click();
+  await expect(adding.getByRole("alert")).toHaveText("The current password is wrong; nothing was changed.");
+  await expect(panel).toContainText("No security key registered.");
+  // (The key itself made a credential the console refused; a real key keeps it, unused. This one forgets it.)
+  await cdp.send("WebAuthn.clearCredentials", { authenticatorId });
+  await adding.getByLabel("Your current password").fill(E2E_ADMIN_PASSWORD);
   await panel.getByRole("button", { name: "Add a security key" }).click();
   await expect(panel.getByRole("status")).toHaveText("Security key “blue YubiKey” added: the console asks for it when you sign in.");
   await expect(panel.getByRole("row", { name: /blue YubiKey/ })).toContainText("never");
@@ -76,10 +85,21 @@ test("an administrator registers a security key when sent to set up two-step sig
   // The key signed once more: the sign-in's challenge.
   expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0].signCount).toBe(credentials[0].signCount + 1);
 
+  await expect(page.getByTestId("account-notices")).toContainText("a security key was added.");
   await page.goto(`${base}/preferences`);
   await expect(panel.getByRole("row", { name: /blue YubiKey/ })).not.toContainText("never");
+  await expect(page.locator("#sessions").getByRole("row", { name: /this browser/ })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("your-account.png"), fullPage: true });
+  const removing = panel.locator("form", { has: page.getByRole("button", { name: "Remove a key" }) });
+  await removing.getByLabel("Key to remove").selectOption({ label: "blue YubiKey" });
+  await removing.getByLabel("Your current password").fill("not the password");
   page.once("dialog", (dialog) => dialog.accept());
-  await panel.getByRole("button", { name: "Remove blue YubiKey" }).click();
+  await removing.getByRole("button", { name: "Remove a key" }).click();
+  await expect(removing.getByRole("alert")).toHaveText("The current password is wrong; nothing was changed.");
+  await expect(panel.getByRole("row", { name: /blue YubiKey/ })).toBeVisible();
+  await removing.getByLabel("Your current password").fill(E2E_ADMIN_PASSWORD);
+  page.once("dialog", (dialog) => dialog.accept());
+  await removing.getByRole("button", { name: "Remove a key" }).click();
   await expect(panel).toContainText("No security key registered.");
   // Without a second factor the administrator is held to their own account again.
   await page.goto(`${base}/admin/users`);

@@ -48,4 +48,22 @@ describe("configuration", () => {
       "SECURITY_KEY_RP_ID must be a domain name",
     );
   });
+
+  it("mails notices only with both SMTP_URL and SMTP_FROM, and refuses a malformed one", () => {
+    expect(readConfig({}).mail).toBeNull();
+    expect(
+      readConfig({ SMTP_URL: "smtp://mail.registry.example:587", SMTP_FROM: "Registry Console <console@registry.example>" }).mail,
+    ).toEqual({
+      url: "smtp://mail.registry.example:587",
+      from: "Registry Console <console@registry.example>",
+    });
+    expect(() => readConfig({ SMTP_URL: "smtp://mail.registry.example" })).toThrow("SMTP_URL and SMTP_FROM go together");
+    expect(() => readConfig({ SMTP_FROM: "console@registry.example" })).toThrow("SMTP_URL and SMTP_FROM go together");
+    expect(() => readConfig({ SMTP_URL: "http://mail.registry.example", SMTP_FROM: "console@registry.example" })).toThrow(
+      "SMTP_URL must be an smtp:// or smtps:// URL",
+    );
+    expect(() => readConfig({ SMTP_URL: "smtp://mail.registry.example", SMTP_FROM: "console" })).toThrow(
+      "SMTP_FROM must be an e-mail address",
+    );
+  });
 });

@@ -68,6 +68,22 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(v), {
       error: "SECURITY_KEY_RP_ID must be a domain name (the console's host name or a domain it is under), without a scheme or port",
     }),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^smtps?:\/\/[^\s/?#]+/i.test(v), {
+      error: "SMTP_URL must be an smtp:// or smtps:// URL (smtp://user:password@mail.registry.example:587)",
+    }),
+  SMTP_FROM: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || /^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(v), {
+      error: "SMTP_FROM must be an e-mail address, optionally with a name: Registry Console <console@registry.example>",
+    }),
   PORT: z.string().optional(),
   NODE_ENV: z.string().optional(),
 });
@@ -152,6 +168,11 @@ export interface ConsoleConfig {
    * http://localhost on PORT or 3000) and the relying party id (SECURITY_KEY_RP_ID, or that origin's host).
    */
   securityKeys: { origin: string; rpId: string };
+  /**
+   * Where notices of changes to a person's sign-in are mailed from (lib/mail.ts): SMTP_URL and
+   * SMTP_FROM, both set; null: no mail is sent (the notices are still shown at the next sign-in).
+   */
+  mail: { url: string; from: string } | null;
 }
 
 export class ConfigError extends StartupError {}
@@ -195,7 +216,14 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     trustedProxyHops: parsed.data.TRUSTED_PROXY_HOPS,
     httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
     securityKeys: securityKeyScope(parsed.data.NEXTAUTH_URL, parsed.data.SECURITY_KEY_RP_ID, parsed.data.PORT),
+    mail: mailSettings(parsed.data.SMTP_URL, parsed.data.SMTP_FROM),
   };
+}
+
+function mailSettings(url: string | undefined, from: string | undefined): ConsoleConfig["mail"] {
+  if (!url && !from) return null;
+  if (!url || !from) throw new ConfigError("configuration: SMTP_URL and SMTP_FROM go together: set both to mail notices, or neither");
+  return { url, from };
 }
 
 /** The origin and relying party id of security keys; the id must be the host or a domain it is under. */

@@ -53,6 +53,10 @@ describe("npm run user", () => {
     expect(again.stderr).toContain("petr has no two-step sign-in to reset");
     const reopened = await openDatabase({ databaseUrl: undefined, pgliteDir });
     expect(await reopened.prisma.securityKey.count({ where: { userId: id } })).toBe(0);
+    // Told to petr at his next sign-in.
+    expect(await reopened.prisma.accountNotice.findMany({ where: { userId: id }, select: { kind: true, shownAt: true } })).toEqual([
+      { kind: "second_factor_reset", shownAt: null },
+    ]);
     expect(await reopened.prisma.auditEntry.count({ where: { action: "user.second_factor.reset", actor: { startsWith: "cli:" } } })).toBe(
       1,
     );

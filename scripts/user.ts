@@ -15,6 +15,7 @@ import { openDatabase } from "../lib/db/client";
 import type { ConsoleExecutor } from "../lib/db/driver";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { migrate } from "../lib/db/migrations";
+import { recordNotice } from "../lib/users/notice-store";
 import { usernameSchema } from "../lib/users/schemas";
 import { insertUser, listUserRecords, removeSecondFactors, updateUser } from "../lib/users/store";
 
@@ -109,6 +110,7 @@ try {
           const userId = await existingUserId(tx, username);
           await updateUser(tx, userId, { password });
           await audit(tx, { action: "user.set_password", result: "ok", actor, input: { userId } });
+          await recordNotice(tx, userId, "password_set", actor);
         });
         console.log(`Changed the password of ${username}; their sessions were ended.`);
       }
@@ -117,6 +119,7 @@ try {
         const userId = await existingUserId(tx, rawName ?? "");
         if ((await removeSecondFactors(tx, userId)) === 0) throw new StartupError(`${rawName} has no two-step sign-in to reset`);
         await audit(tx, { action: "user.second_factor.reset", result: "ok", actor, input: { userId } });
+        await recordNotice(tx, userId, "second_factor_reset", actor);
       });
       console.log(`Reset the two-step sign-in of ${rawName} (app and security keys); their sessions were ended.`);
     } else {

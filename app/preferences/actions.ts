@@ -3,9 +3,10 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
 import { revalidatePath } from "next/cache";
 import { type ActionResult, msg, toActionResult } from "@/lib/actions/result";
-import { changeOwnPassword } from "@/lib/users/own-password";
+import { changeOwnPassword, setOwnEmail } from "@/lib/users/own-password";
+import { endOwnSession } from "@/lib/users/own-sessions";
 import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";
-import { confirmSecondFactor, startSecondFactor } from "@/lib/users/second-factor";
+import { confirmSecondFactor, removeOwnSecondFactor, renewRecoveryCodes, startSecondFactor } from "@/lib/users/second-factor";
 import { addSecurityKey, removeSecurityKey, securityKeyOptions } from "@/lib/users/security-keys";
 
 // The signed-in person's own settings; the data-access layer checks the session.
@@ -34,7 +35,24 @@ export async function setHiddenColumnsAction(_previous: ActionResult | null, for
   });
 }
 
-// Two-step sign-in on /preferences: start (a new key for the app), then confirm with a code.
+// Where notices of changes to how the person signs in are mailed: with the current password.
+export async function setOwnEmailAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() =>
+    setOwnEmail({ email: form.get("email") ?? undefined, currentPassword: form.get("currentPassword") ?? undefined }),
+  );
+  revalidatePath("/preferences");
+  return result;
+}
+
+// The person's own sessions: end one (named by its handle; another person's cannot be named).
+export async function endOwnSessionAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() => endOwnSession({ session: form.get("session") ?? undefined }));
+  revalidatePath("/preferences");
+  return result;
+}
+
+// Two-step sign-in on /preferences: start (a new key for the app), then confirm with a code and the
+// current password; turning it off and new recovery codes also need the current password.
 export async function startSecondFactorAction(_previous: ActionResult | null, _form: FormData): Promise<ActionResult> {
   const result = await toActionResult<undefined>(() => startSecondFactor());
   revalidatePath("/preferences");
@@ -43,10 +61,29 @@ export async function startSecondFactorAction(_previous: ActionResult | null, _f
 
 export async function confirmSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await toActionResult<undefined>(async () => {
-    const { message } = await confirmSecondFactor({ code: form.get("code") ?? undefined });
+    const { message } = await confirmSecondFactor({
+      code: form.get("code") ?? undefined,
+      currentPassword: form.get("currentPassword") ?? undefined,
+    });
     return { message };
   });
   // Not revalidated: the page keeps the answer with the recovery codes until the person moves on.
+  return result;
+}
+
+export async function renewRecoveryCodesAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  // Not revalidated: the answer shows the new codes until the person moves on.
+  return toActionResult<undefined>(async () => {
+    const { message } = await renewRecoveryCodes({ currentPassword: form.get("currentPassword") ?? undefined });
+    return { message };
+  });
+}
+
+export async function removeOwnSecondFactorAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() =>
+    removeOwnSecondFactor({ currentPassword: form.get("currentPassword") ?? undefined }),
+  );
+  revalidatePath("/preferences");
   return result;
 }
 
@@ -60,14 +97,20 @@ export async function securityKeyOptionsAction(
 
 export async function addSecurityKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await toActionResult<undefined>(() =>
-    addSecurityKey({ name: form.get("name") ?? undefined, response: form.get("response") ?? undefined }),
+    addSecurityKey({
+      name: form.get("name") ?? undefined,
+      response: form.get("response") ?? undefined,
+      currentPassword: form.get("currentPassword") ?? undefined,
+    }),
   );
   revalidatePath("/preferences");
   return result;
 }
 
 export async function removeSecurityKeyAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await toActionResult<undefined>(() => removeSecurityKey({ keyId: form.get("keyId") ?? undefined }));
+  const result = await toActionResult<undefined>(() =>
+    removeSecurityKey({ keyId: form.get("keyId") ?? undefined, currentPassword: form.get("currentPassword") ?? undefined }),
+  );
   revalidatePath("/preferences");
   return result;
 }

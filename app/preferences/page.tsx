@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
+import { EmailPanel } from "@/components/users/email-panel";
 import { OwnPasswordForm } from "@/components/users/own-password-form";
 import { SecondFactorPanel } from "@/components/users/second-factor-panel";
 import { SecurityKeysPanel } from "@/components/users/security-keys-panel";
+import { SessionsPanel } from "@/components/users/sessions-panel";
 import { forPage } from "@/lib/auth/page";
 import { secondFactorPolicy } from "@/lib/auth/second-factor";
 import { getTranslations } from "@/lib/i18n/server";
 import { ownAccount } from "@/lib/users/own-password";
+import { ownSessions } from "@/lib/users/own-sessions";
 import { ownSecondFactor } from "@/lib/users/second-factor";
 import { ownSecurityKeys } from "@/lib/users/security-keys";
 
@@ -18,6 +21,7 @@ export default async function PreferencesPage({ searchParams }: { searchParams: 
   const account = await forPage(() => ownAccount());
   const factor = await forPage(() => ownSecondFactor());
   const keys = await forPage(() => ownSecurityKeys());
+  const sessions = await forPage(() => ownSessions());
   const required = (await searchParams).enrol === "required" || (account.role === "admin" && secondFactorPolicy() === "admins");
   const t = await getTranslations("auth.account");
   const tc = await getTranslations("common");
@@ -39,8 +43,10 @@ export default async function PreferencesPage({ searchParams }: { searchParams: 
           <p>{t("password.noPassword")}</p>
         )}
       </section>
-      <SecondFactorPanel factor={factor} required={required && keys.length === 0} hasKeys={keys.length > 0} />
-      <SecurityKeysPanel keys={keys} />
+      <SecondFactorPanel factor={factor} required={required && keys.length === 0} hasKeys={keys.length > 0} proof={account.proof} />
+      <SecurityKeysPanel keys={keys} proof={account.proof} />
+      <EmailPanel email={account.email} proof={account.proof} />
+      <SessionsPanel sessions={sessions} />
     </>
   );
 }

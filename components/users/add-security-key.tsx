@@ -7,13 +7,14 @@ import { ActionMessage } from "@/components/action-form";
 import type { ActionResult } from "@/lib/actions/result";
 import { keyRefusal } from "@/lib/auth/second-factor-code";
 import { useTranslations } from "@/lib/i18n/client";
+import { CurrentPasswordField, type Proof } from "./current-password";
 
 /**
  * Registers a security key or passkey: the server's options (a signed challenge), the browser's
  * navigator.credentials.create() (the person touches the key), then the server verifies the answer
  * and keeps the key under the name given.
  */
-export function AddSecurityKey() {
+export function AddSecurityKey({ proof }: { proof: Proof }) {
   const t = useTranslations("auth.account.securityKeys");
   const [result, setResult] = useState<ActionResult<unknown> | null>(null);
   const [pending, setPending] = useState(false);
@@ -21,7 +22,8 @@ export function AddSecurityKey() {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const name = String(new FormData(form).get("name") ?? "");
+    const fields = new FormData(form);
+    const name = String(fields.get("name") ?? "");
     if (!browserSupportsWebAuthn()) return setResult({ ok: false, code: "invalid", error: t("unsupported") });
     setPending(true);
     setResult(null);
@@ -44,6 +46,7 @@ export function AddSecurityKey() {
       const data = new FormData();
       data.set("name", name);
       data.set("response", JSON.stringify(answer));
+      data.set("currentPassword", String(fields.get("currentPassword") ?? ""));
       const added = await addSecurityKeyAction(null, data);
       setResult(added);
       if (added.ok) form.reset();
@@ -59,6 +62,7 @@ export function AddSecurityKey() {
           {t("name")}
           <input name="name" required maxLength={60} placeholder={t("namePlaceholder")} autoComplete="off" />
         </label>
+        <CurrentPasswordField proof={proof} />
         <button type="submit">{pending ? t("touch") : t("add")}</button>
       </fieldset>
       <ActionMessage result={result} />

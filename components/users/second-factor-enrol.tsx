@@ -4,12 +4,13 @@ import { useActionState } from "react";
 import { confirmSecondFactorAction } from "@/app/preferences/actions";
 import { ActionMessage } from "@/components/action-form";
 import { useTranslations } from "@/lib/i18n/client";
+import { CurrentPasswordField, type Proof } from "./current-password";
 
 /**
  * The key to add to an authenticator app and the code that confirms it. Once confirmed, only the
  * answer stays, with the recovery codes it shows this once; "Done" reloads the account page.
  */
-export function SecondFactorEnrol({ base32, qrSvg }: { base32: string; qrSvg: string }) {
+export function SecondFactorEnrol({ base32, qrSvg, proof }: { base32: string; qrSvg: string; proof: Proof }) {
   const t = useTranslations("auth.account.secondFactor");
   const [result, action, pending] = useActionState(confirmSecondFactorAction, null);
   if (result?.ok)
@@ -33,6 +34,7 @@ export function SecondFactorEnrol({ base32, qrSvg }: { base32: string; qrSvg: st
             {t("code")}
             <input name="code" inputMode="numeric" autoComplete="one-time-code" required pattern="\d{6}" maxLength={6} />
           </label>
+          <CurrentPasswordField proof={proof} />
           <button type="submit">{t("confirm")}</button>
         </fieldset>
         <ActionMessage result={result} />

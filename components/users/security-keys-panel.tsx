@@ -4,9 +4,10 @@ import { SimpleTable } from "@/components/simple-table";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { OwnSecurityKey } from "@/lib/users/security-keys";
 import { AddSecurityKey } from "./add-security-key";
+import { CurrentPasswordField, type Proof } from "./current-password";
 
-/** /preferences: the person's security keys and passkeys (WebAuthn), each removable, and adding one. */
-export async function SecurityKeysPanel({ keys }: { keys: OwnSecurityKey[] }) {
+/** /preferences: the person's security keys and passkeys (WebAuthn), adding one and removing one (each with the current password). */
+export async function SecurityKeysPanel({ keys, proof }: { keys: OwnSecurityKey[]; proof: Proof }) {
   const [t, fmt] = await Promise.all([getTranslations("auth.account.securityKeys"), getFormat()]);
   return (
     <section className="panel" id="security-keys">
@@ -20,20 +21,29 @@ export async function SecurityKeysPanel({ keys }: { keys: OwnSecurityKey[] }) {
           { header: t("columns.name"), cell: (key) => key.name },
           { header: t("columns.added"), cell: (key) => fmt.instant(key.createdAt) },
           { header: t("columns.lastUsed"), cell: (key) => (key.lastUsedAt ? fmt.instant(key.lastUsedAt) : t("never")) },
-          {
-            header: "",
-            cell: (key) => (
-              <ActionForm action={removeSecurityKeyAction} confirm={t("removeConfirm", { name: key.name })}>
-                <input type="hidden" name="keyId" value={key.id} />
-                <button type="submit" className="secondary" aria-label={`${t("remove")} ${key.name}`}>
-                  {t("remove")}
-                </button>
-              </ActionForm>
-            ),
-          },
         ]}
       />
-      <AddSecurityKey />
+      <div className="form-row">
+        <AddSecurityKey proof={proof} />
+        {keys.length > 0 && (
+          <ActionForm action={removeSecurityKeyAction} className="stacked" confirm={t("removeConfirm")}>
+            <label>
+              {t("removeWhich")}
+              <select name="keyId" required>
+                {keys.map((key) => (
+                  <option key={key.id} value={key.id}>
+                    {key.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <CurrentPasswordField proof={proof} />
+            <button type="submit" className="secondary">
+              {t("removeTitle")}
+            </button>
+          </ActionForm>
+        )}
+      </div>
     </section>
   );
 }

@@ -17,11 +17,13 @@ import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { SoftwareAuthenticator } from "../testing/software-authenticator";
 import { listUsers } from "../users/admin";
 import { ownAccount } from "../users/own-password";
+import { sessionHandle } from "../users/own-sessions";
 import { hashPassword } from "./passwords";
 import type { RequestContext } from "./request-context";
 import type { Role } from "./roles";
 import { newSecret, sealSecret } from "./second-factor";
 import { issueChallenge } from "./security-keys";
+import { openSession } from "./sessions";
 
 /**
  * Every server action and route handler, who may call it, and a valid input for it. The lists
@@ -53,6 +55,8 @@ interface Fixtures {
   securityKeyRegistration(caller: number): string;
   /** A security key of `userId`, made directly in the database. */
   newSecurityKey(userId: number): Promise<number>;
+  /** A new session of `userId` (another browser), by the handle Your account names it with. */
+  otherSessionOf(userId: number): Promise<string>;
 }
 
 interface ActionCase {
@@ -102,16 +106,39 @@ const ACTIONS: Record<string, ActionCase> = {
   },
   "app/preferences/actions.ts#confirmSecondFactorAction": {
     allowed: ["support", "operator", "admin"],
-    form: async (_, fx) => form({ code: await fx.secondFactorPending() }),
+    form: async (_, fx) => form({ code: await fx.secondFactorPending(), currentPassword: MATRIX_PASSWORD }),
+  },
+  "app/preferences/actions.ts#renewRecoveryCodesAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (target, fx, caller) => {
+      await fx.secondFactorOn(caller ?? target);
+      return form({ currentPassword: MATRIX_PASSWORD });
+    },
+  },
+  "app/preferences/actions.ts#removeOwnSecondFactorAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (target, fx, caller) => {
+      await fx.secondFactorOn(caller ?? target);
+      return form({ currentPassword: MATRIX_PASSWORD });
+    },
+  },
+  "app/preferences/actions.ts#setOwnEmailAction": {
+    allowed: ["support", "operator", "admin"],
+    form: () => form({ email: "matrix@registry.example", currentPassword: MATRIX_PASSWORD }),
+  },
+  "app/preferences/actions.ts#endOwnSessionAction": {
+    allowed: ["support", "operator", "admin"],
+    form: async (target, fx, caller) => form({ session: await fx.otherSessionOf(caller ?? target) }),
   },
   "app/preferences/actions.ts#securityKeyOptionsAction": { allowed: ["support", "operator", "admin"], form: () => form({}) },
   "app/preferences/actions.ts#addSecurityKeyAction": {
     allowed: ["support", "operator", "admin"],
-    form: (target, fx, caller) => form({ name: "matrix key", response: fx.securityKeyRegistration(caller ?? target) }),
+    form: (target, fx, caller) =>
+      form({ name: "matrix key", response: fx.securityKeyRegistration(caller ?? target), currentPassword: MATRIX_PASSWORD }),
   },
   "app/preferences/actions.ts#removeSecurityKeyAction": {
     allowed: ["support", "operator", "admin"],
-    form: async (target, fx, caller) => form({ keyId: await fx.newSecurityKey(caller ?? target) }),
+    form: async (target, fx, caller) => form({ keyId: await fx.newSecurityKey(caller ?? target), currentPassword: MATRIX_PASSWORD }),
   },
   "app/objects/[id]/actions.ts#createRequestAction": {
     allowed: ["admin", "operator"],
@@ -282,7 +309,8 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         return id;
       },
       secondFactorOn: async (userId) => {
-        await db.prisma.secondFactor.create({ data: { userId, secret: sealSecret(newSecret()), confirmedAt: new Date() } });
+        const factor = { secret: sealSecret(newSecret()), confirmedAt: new Date() };
+        await db.prisma.secondFactor.upsert({ where: { userId }, create: { userId, ...factor }, update: factor, select: { userId: true } });
       },
       secondFactorPending: async () => {
         const key = newSecret();
@@ -304,6 +332,8 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
         const key = await db.prisma.securityKey.create({ data: { userId, credentialId, publicKey: new Uint8Array([1]), name: "matrix" } });
         return key.id;
       },
+      otherSessionOf: async (userId) =>
+        sessionHandle(await openSession(db.sql, userId, { clientAddress: "192.0.2.9", userAgent: "other" })),
       newToken: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",

@@ -1,3 +1,4 @@
+import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
@@ -6,6 +7,7 @@ import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { personDn, type Slapd, startSlapd, strangerCa } from "../testing/slapd";
 import { allowAccountLink, listUsers, setUserPassword } from "../users/admin";
+import { confirmSecondFactor, ownSecondFactor, removeOwnSecondFactor, startSecondFactor } from "../users/second-factor";
 import { insertUser } from "../users/store";
 import { readLdapConfig } from "./ldap";
 import { validateSession } from "./sessions";
@@ -109,6 +111,26 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
       /signs in with the directory's password/,
     );
     expect((await userRow("ada"))?.passwordHash).toBeNull();
+  });
+
+  it("asks a directory account for its directory password before a change of its second factor", async () => {
+    pointAt(slapd.env);
+    const signedIn = await signIn("ada", "ada's directory password");
+    if (!signedIn.ok) throw new Error("not signed in");
+    const ada = { claims: { sid: signedIn.user.sessionId, uid: signedIn.user.userId }, ...from(), db };
+    await actAs(ada, () => startSecondFactor());
+    const pending = await actAs(ada, () => ownSecondFactor());
+    if (pending.state !== "pending") throw new Error("not pending");
+    const code = TOTP.generate({ secret: Secret.fromBase32(pending.base32) });
+    await expect(actAs(ada, () => confirmSecondFactor({ code }))).rejects.toThrow("Enter your current password.");
+    await expect(actAs(ada, () => confirmSecondFactor({ code, currentPassword: "not ada's password" }))).rejects.toThrow(
+      "The current password is wrong",
+    );
+    expect(await actAs(ada, () => ownSecondFactor())).toMatchObject({ state: "pending" });
+    await actAs(ada, () => confirmSecondFactor({ code, currentPassword: "ada's directory password" }));
+    expect(await actAs(ada, () => ownSecondFactor())).toMatchObject({ state: "on" });
+    await actAs(ada, () => removeOwnSecondFactor({ currentPassword: "ada's directory password" }));
+    expect(await actAs(ada, () => ownSecondFactor())).toEqual({ state: "off" });
   });
 
   it("finds people by a search as a service account too", async () => {

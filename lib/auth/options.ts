@@ -1,4 +1,5 @@
-import type { NextAuthOptions } from "next-auth";
+import type { NextAuthOptions, Session } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { audit } from "../audit/log";
 import { isDatabaseUnavailable } from "../db/errors";
@@ -8,10 +9,28 @@ import { usernameFromClaims } from "./oidc";
 import { admitOidcPerson, linkedOidcAccount, oidcIdentity } from "./oidc-sign-in";
 import { currentRequest, requestDatabase } from "./request-context";
 import { secondFactorCode } from "./second-factor-code";
-import { ABSOLUTE_LIFETIME_MS, endSession, openSession } from "./sessions";
+import { ABSOLUTE_LIFETIME_MS, endSession, openSession, validateSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 import { isSignInCode } from "./sign-in-errors";
 import { throttledCode } from "./throttled-code";
+
+/** What /api/auth/session answers without an open session: next-auth's own answer to no cookie, {}. */
+const SIGNED_OUT = {} as unknown as Session;
+
+/**
+ * What /api/auth/session answers: the user's name only while the cookie's session is open in the
+ * database; one that was signed out, revoked, ended by its person or timed out answers as signed out.
+ */
+export async function sessionAnswer({ session, token }: { session: Session; token: JWT }): Promise<Session> {
+  const sid = typeof token.sid === "string" ? token.sid : null;
+  const open = sid
+    ? await requestDatabase()
+        .then((db) => validateSession(db.sql, sid))
+        .catch(() => null)
+    : null;
+  if (!open || !("actor" in open)) return SIGNED_OUT;
+  return { ...session, user: { name: token.name ?? null } };
+}
 
 /**
  * OpenID Connect for registries with a single sign-on, configured only through the environment.
@@ -145,9 +164,7 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
         }
         return { ...token, sid: (user as { sid?: string }).sid, uid: Number(user.id) };
       },
-      async session({ session, token }) {
-        return { ...session, user: { name: token.name ?? null } };
-      },
+      session: sessionAnswer,
     },
     events: {
       // Sign-out must always work: the cookie is cleared even when the database cannot be reached.

@@ -46,8 +46,10 @@ describe.each(testBackends())("two-step sign-in on $name", (backend) => {
     if (pending.state !== "pending") throw new Error("not pending");
     secret = pending.base32;
     expect(pending.qrSvg).toMatch(/^<svg/);
-    await expect(asAda(() => confirmSecondFactor({ code: "000000" }))).rejects.toThrow(/not the one your app shows now/);
-    const confirmed = await asAda(() => confirmSecondFactor({ code: codeAt(Date.now()) }));
+    await expect(asAda(() => confirmSecondFactor({ currentPassword: PASSWORD, code: "000000" }))).rejects.toThrow(
+      /not the one your app shows now/,
+    );
+    const confirmed = await asAda(() => confirmSecondFactor({ currentPassword: PASSWORD, code: codeAt(Date.now()) }));
     recoveryCodes = confirmed.recoveryCodes;
     expect(recoveryCodes).toHaveLength(10);
     expect(await asAda(() => ownSecondFactor())).toMatchObject({ state: "on", recoveryLeft: 10 });

@@ -64,7 +64,9 @@ describe.each(testBackends())("security keys on $name", (backend) => {
   };
   const register = async (name: string, origin = ORIGIN) => {
     const options = await asGrace(() => securityKeyOptions());
-    return asGrace(() => addSecurityKey({ name, response: JSON.stringify(authenticator.register(options, origin)) }));
+    return asGrace(() =>
+      addSecurityKey({ currentPassword: PASSWORD, name, response: JSON.stringify(authenticator.register(options, origin)) }),
+    );
   };
   const signIn = (options: { code?: string; assertion?: string } = {}) => signInWithPassword(db.sql, "grace", PASSWORD, from(), options);
   /** The password step, then the key's answer to the challenge it gave. */
@@ -92,23 +94,27 @@ describe.each(testBackends())("security keys on $name", (backend) => {
     // An answer made at another origin (a phishing site), to a forged challenge, or not an answer at all.
     await expect(register("elsewhere", "https://console.registry.example.evil")).rejects.toThrow(/could not be verified/);
     const forged = authenticator.register({ ...options, challenge: Buffer.alloc(45, 7).toString("base64url") }, ORIGIN);
-    await expect(asGrace(() => addSecurityKey({ name: "forged", response: JSON.stringify(forged) }))).rejects.toThrow(
+    await expect(
+      asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "forged", response: JSON.stringify(forged) })),
+    ).rejects.toThrow(/could not be verified/);
+    await expect(asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "junk", response: "{not json" }))).rejects.toThrow(
       /could not be verified/,
     );
-    await expect(asGrace(() => addSecurityKey({ name: "junk", response: "{not json" }))).rejects.toThrow(/could not be verified/);
     // Options made for another person (their challenge) do not register a key for Grace.
     const someoneElses = { ...options, challenge: issueChallenge("register", userId + 1) };
     const theirs = authenticator.register(someoneElses, ORIGIN);
-    await expect(asGrace(() => addSecurityKey({ name: "theirs", response: JSON.stringify(theirs) }))).rejects.toThrow(
-      /could not be verified/,
-    );
-    await expect(asGrace(() => addSecurityKey({ name: "  ", response: JSON.stringify(forged) }))).rejects.toThrow(/Give the key a name/);
+    await expect(
+      asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "theirs", response: JSON.stringify(theirs) })),
+    ).rejects.toThrow(/could not be verified/);
+    await expect(
+      asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "  ", response: JSON.stringify(forged) })),
+    ).rejects.toThrow(/Give the key a name/);
     // The same answer again: that key is there already.
     const again = authenticator.register(await asGrace(() => securityKeyOptions()), ORIGIN);
-    await asGrace(() => addSecurityKey({ name: "second", response: JSON.stringify(again) }));
-    await expect(asGrace(() => addSecurityKey({ name: "second again", response: JSON.stringify(again) }))).rejects.toThrow(
-      /registered already/,
-    );
+    await asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "second", response: JSON.stringify(again) }));
+    await expect(
+      asGrace(() => addSecurityKey({ currentPassword: PASSWORD, name: "second again", response: JSON.stringify(again) })),
+    ).rejects.toThrow(/registered already/);
     expect((await asGrace(() => ownSecurityKeys())).map((k) => k.name)).toEqual(["blue YubiKey", "second"]);
     expect(await db.prisma.auditEntry.count({ where: { action: "user.security_key.add", result: "ok" } })).toBe(2);
     expect(await db.prisma.auditEntry.count({ where: { action: "user.security_key.add", result: "refused" } })).toBe(6);
@@ -138,7 +144,7 @@ describe.each(testBackends())("security keys on $name", (backend) => {
     );
     const hopperKey = stranger.register(options, ORIGIN);
     await actAs({ claims: { sid: await openSession(db.sql, hopper, TEST_CLIENT), uid: hopper }, ...TEST_CLIENT, db }, () =>
-      addSecurityKey({ name: "hopper's", response: JSON.stringify(hopperKey) }),
+      addSecurityKey({ currentPassword: PASSWORD, name: "hopper's", response: JSON.stringify(hopperKey) }),
     );
     const graceChallenge = (await signIn()) as { ask: { keyChallenge: string } };
     const foreign = JSON.stringify(stranger.authenticate(graceChallenge.ask.keyChallenge, ORIGIN));
@@ -161,7 +167,9 @@ describe.each(testBackends())("security keys on $name", (backend) => {
   it("refuses a replayed answer of a key whose counter stays 0 (a synced passkey), and asks again after five minutes", async () => {
     const passkey = new SoftwareAuthenticator();
     const options = await asGrace(() => securityKeyOptions());
-    await asGrace(() => addSecurityKey({ name: "phone passkey", response: JSON.stringify(passkey.register(options, ORIGIN)) }));
+    await asGrace(() =>
+      addSecurityKey({ currentPassword: PASSWORD, name: "phone passkey", response: JSON.stringify(passkey.register(options, ORIGIN)) }),
+    );
     // An answer (before the key's first use) that took longer than five minutes: asked again (not a wrong guess), with a new challenge.
     const late = issueChallenge("sign-in", userId, Date.now() - CHALLENGE_LIFETIME_MS - 1000);
     const again = await signIn({ assertion: JSON.stringify(passkey.authenticate(late, ORIGIN, undefined, { counter: 0 })) });
@@ -188,9 +196,11 @@ describe.each(testBackends())("security keys on $name", (backend) => {
   it("removes only the person's own keys, at most ten, and an administrator's reset removes them all", async () => {
     const keys = await asGrace(() => ownSecurityKeys());
     const hoppers = await db.prisma.securityKey.findFirstOrThrow({ where: { user: { username: "hopper" } } });
-    await expect(asGrace(() => removeSecurityKey({ keyId: hoppers.id }))).rejects.toThrow(/Unknown security key/);
-    await expect(asGrace(() => removeSecurityKey({ keyId: "x" }))).rejects.toThrow(/Unknown security key/);
-    expect(await asGrace(() => removeSecurityKey({ keyId: keys[1].id }))).toEqual({
+    await expect(asGrace(() => removeSecurityKey({ currentPassword: PASSWORD, keyId: hoppers.id }))).rejects.toThrow(
+      /Unknown security key/,
+    );
+    await expect(asGrace(() => removeSecurityKey({ currentPassword: PASSWORD, keyId: "x" }))).rejects.toThrow(/Unknown security key/);
+    expect(await asGrace(() => removeSecurityKey({ currentPassword: PASSWORD, keyId: keys[1].id }))).toEqual({
       message: { key: "securityKeys.removed", values: { name: "second" } },
     });
     for (let n = 1; n < MAX_SECURITY_KEYS; n++) await register(`key ${n}`);

@@ -7,6 +7,7 @@ import { authorize } from "../auth/guard";
 import { passwordProblem } from "../auth/password-policy";
 import type { Actor } from "../auth/sessions";
 import type { ConsoleExecutor } from "../db/driver";
+import { mailNotice, recordNotice } from "./notices";
 import { LINK_ALLOWANCE_DAYS } from "./provision";
 import { allowLinkSchema, createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";
 import { countActiveAdmins, findUser, insertUser, listUserRecords, type UserRecord, updateUser } from "./store";
@@ -109,15 +110,20 @@ export function forceSignOut(input: unknown): Promise<{ message: Message }> {
   });
 }
 
-export function setUserPassword(input: unknown): Promise<{ message: Message }> {
-  return change("user.set_password", setPasswordSchema, input, async (tx, data) => {
+export async function setUserPassword(input: unknown): Promise<{ message: Message }> {
+  const told: { userId?: number; by?: Actor } = {};
+  const result = await change("user.set_password", setPasswordSchema, input, async (tx, data, actor) => {
     const user = await existingUser(tx, data.userId);
     // The directory checks their password; a console one would never be asked for.
     if (user.directory) throw new InputError(msg("users.directoryPassword", { username: user.username }));
     await acceptablePassword(data.password, [user.username, user.displayName]);
     await updateUser(tx, user.id, { password: data.password });
+    await recordNotice(tx, user.id, "password_set", actor);
+    Object.assign(told, { userId: user.id, by: actor });
     return { message: msg("users.passwordSet", { username: user.username }), userId: user.id };
   });
+  if (told.userId && told.by) mailNotice(told.userId, "password_set", told.by);
+  return result;
 }
 
 /**

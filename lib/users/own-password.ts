@@ -4,11 +4,13 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
+import { readLdapConfig } from "../auth/ldap";
 import { MAX_CURRENT_PASSWORD_LENGTH } from "../auth/password-limits";
 import { passwordProblem } from "../auth/password-policy";
-import { hashPassword, verifyPassword } from "../auth/passwords";
+import { hashPassword } from "../auth/passwords";
 import type { Role } from "../auth/roles";
-import { reserveAttempt, settleAttempt } from "../auth/throttle";
+import { mailNotice, recordNotice } from "./notices";
+import { checkOwnPassword, ownSignInChange } from "./reauth";
 import { passwordSchema } from "./schemas";
 
 const ACTION = "user.change_own_password";
@@ -23,11 +25,6 @@ const changeOwnPasswordSchema = z
     confirmPassword: z.string({ error: zodError("users.passwordsDiffer") }),
   })
   .refine((data) => data.newPassword === data.confirmPassword, { error: zodError("users.passwordsDiffer"), path: ["confirmPassword"] });
-
-/** "12 seconds" or "5 minutes", said in the person's language. */
-export function waitText(seconds: number): Message {
-  return seconds <= 90 ? msg("users.waitSeconds", { count: seconds }) : msg("users.waitMinutes", { count: Math.ceil(seconds / 60) });
-}
 
 /**
  * A signed-in person changes their own password. They prove it is them with the current one —
@@ -58,15 +55,9 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
   );
   if (!user?.password_hash) throw await refuse("no_password", msg("users.noOwnPassword"), "currentPassword");
 
-  const attempt = await reserveAttempt(db.sql, actor.username, actor.clientAddress);
-  if (!attempt.ok) {
-    throw await refuse("throttled", msg("users.passwordThrottled", { wait: waitText(attempt.retryAfterSeconds) }), "currentPassword");
-  }
-  if (!(await verifyPassword(data.currentPassword, user.password_hash))) {
-    throw await refuse("wrong_password", msg("users.wrongCurrentPassword"), "currentPassword");
-  }
-  // The current password was right: it was no guess.
-  await settleAttempt(db.sql, attempt.id);
+  // Counted against the guessing limits; a right password takes its record back.
+  const wrong = await checkOwnPassword(db, actor, user.password_hash, data.currentPassword);
+  if (wrong) throw await refuse(wrong.errorCode, wrong.message, "currentPassword");
 
   if (data.newPassword === data.currentPassword) throw await refuse("invalid", msg("users.passwordUnchanged"), "newPassword");
   const problem = await passwordProblem(data.newPassword, [actor.username, user.display_name]);
@@ -101,15 +92,55 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
       });
     }
     await audit(tx, { action: ACTION, result: "ok", actor, input: { userId: actor.userId, otherSessionsEnded: others.count } });
+    await recordNotice(tx, actor.userId, "password_changed", actor);
     return others.count;
   });
   if (ended === null) throw await refuse("conflict", msg("users.passwordChangedMeanwhile"), "currentPassword");
+  mailNotice(actor.userId, "password_changed", actor);
   return { message: msg("users.ownPasswordChanged", { count: ended }) };
 }
 
-/** What /preferences shows of the signed-in person's own account. */
-export async function ownAccount(): Promise<{ username: string; role: Role; hasPassword: boolean }> {
+/**
+ * What /preferences shows of the signed-in person's own account. `proof`: what they give to change
+ * how they sign in (lib/users/reauth.ts): their console password, their directory password, or —
+ * single sign-on — a fresh sign-in.
+ */
+export async function ownAccount(): Promise<{
+  username: string;
+  role: Role;
+  hasPassword: boolean;
+  email: string | null;
+  proof: "password" | "directory" | "fresh_sign_in";
+}> {
   const { actor, db } = await authorize("self.password", "account.read");
-  const hasPassword = (await db.prisma.user.count({ where: { id: actor.userId, passwordHash: { not: null } } })) > 0;
-  return { username: actor.username, role: actor.role, hasPassword };
+  const user = await db.prisma.user.findUniqueOrThrow({
+    where: { id: actor.userId },
+    select: { passwordHash: true, directoryDn: true, email: true },
+  });
+  const proof = user.directoryDn && readLdapConfig() ? "directory" : user.passwordHash ? "password" : "fresh_sign_in";
+  return { username: actor.username, role: actor.role, hasPassword: user.passwordHash !== null, email: user.email, proof };
+}
+
+const emailSchema = z.object({
+  email: z
+    .string({ error: zodError("users.emailForm") })
+    .trim()
+    .max(254, { error: zodError("users.emailForm") })
+    .pipe(z.union([z.literal(""), z.email({ error: zodError("users.emailForm") })])),
+});
+
+/** Sets (or clears, with "") where notices of changes to the person's sign-in are mailed; with the current password. */
+export function setOwnEmail(input: unknown): Promise<{ message: Message }> {
+  return ownSignInChange("user.set_own_email", emailSchema, input, async (tx, data, actor) => {
+    const email = data.email === "" ? null : data.email;
+    // The notice of this change goes to the address it replaces too: whoever moved it is told there.
+    const before = await tx.prisma.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { email: true } });
+    await tx.prisma.user.update({ where: { id: actor.userId }, data: { email, updatedAt: new Date() }, select: { id: true } });
+    return {
+      result: { message: email ? msg("users.emailSet", { email }) : msg("users.emailCleared") },
+      audit: { userId: actor.userId, email },
+      notice: "email_changed",
+      alsoMail: before.email && before.email !== email ? before.email : undefined,
+    };
+  });
 }

@@ -6,6 +6,9 @@ import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { acceptedStep, enrolmentOf, newRecoveryCodes, newSecret, openSecret, sealSecret } from "../auth/second-factor";
+import type { Actor } from "../auth/sessions";
+import { mailNotice, recordNotice } from "./notices";
+import { ownSignInChange } from "./reauth";
 import { removeSecondFactors } from "./store";
 
 /** What /preferences shows of the signed-in person's second factor. */
@@ -49,9 +52,12 @@ const confirmSchema = z.object({
     .regex(/^\d{6}$/, { error: zodError("secondFactor.codeForm") }),
 });
 
-/** Confirms enrolment with a code from the app; the recovery codes come back once, in the message. */
+/**
+ * Confirms enrolment with a code from the app and the person's current password (a session alone
+ * does not add a second factor: lib/users/reauth.ts); the recovery codes come back once, in the message.
+ */
 export function confirmSecondFactor(input: unknown): Promise<{ message: Message; recoveryCodes: string[] }> {
-  return auditedChange("self.password", "user.second_factor.enrol", confirmSchema, input, async (tx, data, actor) => {
+  return ownSignInChange("user.second_factor.enrol", confirmSchema, input, async (tx, data, actor) => {
     const pending = await tx.prisma.secondFactor.findUnique({ where: { userId: actor.userId } });
     if (!pending) throw new InputError(msg("secondFactor.notStarted"));
     if (pending.confirmedAt) throw new InputError(msg("secondFactor.alreadyOn"));
@@ -65,7 +71,34 @@ export function confirmSecondFactor(input: unknown): Promise<{ message: Message;
     });
     return {
       result: { message: msg("secondFactor.enrolled", { codes: codes.join("  ") }), recoveryCodes: codes },
-      audit: { input: { userId: actor.userId } },
+      audit: { userId: actor.userId },
+      notice: "second_factor_enrolled",
+    };
+  });
+}
+
+/** The person turns their authenticator app off (to replace it, or for security keys alone), with their current password. */
+export function removeOwnSecondFactor(input: unknown): Promise<{ message: Message }> {
+  return ownSignInChange("user.second_factor.remove", noInput, input, async (tx, _data, actor) => {
+    const { count } = await tx.prisma.secondFactor.deleteMany({ where: { userId: actor.userId, confirmedAt: { not: null } } });
+    if (count === 0) throw new InputError(msg("secondFactor.notOn"));
+    return { result: { message: msg("secondFactor.removed") }, audit: { userId: actor.userId }, notice: "second_factor_removed" };
+  });
+}
+
+/** Ten new recovery codes for the person's app, shown once; the old ones stop working. With the current password. */
+export function renewRecoveryCodes(input: unknown): Promise<{ message: Message; recoveryCodes: string[] }> {
+  return ownSignInChange("user.second_factor.recovery_codes", noInput, input, async (tx, _data, actor) => {
+    const { codes, hashes } = newRecoveryCodes();
+    const { count } = await tx.prisma.secondFactor.updateMany({
+      where: { userId: actor.userId, confirmedAt: { not: null } },
+      data: { recoveryHashes: hashes },
+    });
+    if (count === 0) throw new InputError(msg("secondFactor.notOn"));
+    return {
+      result: { message: msg("secondFactor.recoveryRenewed", { codes: codes.join("  ") }), recoveryCodes: codes },
+      audit: { userId: actor.userId },
+      notice: "recovery_codes_renewed",
     };
   });
 }
@@ -73,12 +106,17 @@ export function confirmSecondFactor(input: unknown): Promise<{ message: Message;
 const resetSchema = z.object({ userId: idSchema("user") });
 
 /** An administrator removes a person's second factors (a lost phone or key), app and security keys: their sessions end; they enrol again. */
-export function resetSecondFactor(input: unknown): Promise<{ message: Message }> {
-  return auditedChange("users.manage", "user.second_factor.reset", resetSchema, input, async (tx, data) => {
+export async function resetSecondFactor(input: unknown): Promise<{ message: Message }> {
+  const told: { userId?: number; by?: Actor } = {};
+  const result = await auditedChange("users.manage", "user.second_factor.reset", resetSchema, input, async (tx, data, actor) => {
     const user = await tx.prisma.user.findUnique({ where: { id: data.userId }, select: { username: true } });
     if (!user) throw new InputError(msg("users.noUser", { id: String(data.userId) }));
     if ((await removeSecondFactors(tx, data.userId)) === 0)
       throw new InputError(msg("secondFactor.noneToReset", { username: user.username }));
+    await recordNotice(tx, data.userId, "second_factor_reset", actor);
+    Object.assign(told, { userId: data.userId, by: actor });
     return { result: { message: msg("secondFactor.reset", { username: user.username }) }, audit: { input: { userId: data.userId } } };
   });
+  if (told.userId && told.by) mailNotice(told.userId, "second_factor_reset", told.by);
+  return result;
 }

@@ -1,12 +1,12 @@
 import "server-only";
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import * as z from "zod";
-import { auditedChange } from "../actions/change";
 import { idSchema } from "../actions/ids";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { registrationOptions, registrationResponseSchema, verifiedRegistration } from "../auth/security-keys";
+import { ownSignInChange } from "./reauth";
 import { findUser } from "./store";
 
 /** The most security keys one person may register. */
@@ -61,9 +61,9 @@ const addSchema = z.object({
     }),
 });
 
-/** Registers the key that answered `response` (to options from securityKeyOptions) under `name`. */
+/** Registers the key that answered `response` (to options from securityKeyOptions) under `name`, with the person's current password. */
 export function addSecurityKey(input: unknown): Promise<{ message: Message }> {
-  return auditedChange("self.password", "user.security_key.add", addSchema, input, async (tx, data, actor) => {
+  return ownSignInChange("user.security_key.add", addSchema, input, async (tx, data, actor) => {
     const key = await verifiedRegistration(data.response, actor.userId);
     if (!key) throw new InputError(msg("securityKeys.notVerified"));
     // The person's row is locked, so two keys added at once cannot pass the limit together.
@@ -80,23 +80,25 @@ export function addSecurityKey(input: unknown): Promise<{ message: Message }> {
     });
     return {
       result: { message: msg("securityKeys.added", { name: data.name }) },
-      audit: { input: { userId: actor.userId, keyId: id, name: data.name } },
+      audit: { userId: actor.userId, keyId: id, name: data.name },
+      notice: "security_key_added",
     };
   });
 }
 
 const removeSchema = z.object({ keyId: idSchema("securityKey") });
 
-/** Removes one of the signed-in person's own keys. */
+/** Removes one of the signed-in person's own keys, with their current password. */
 export function removeSecurityKey(input: unknown): Promise<{ message: Message }> {
-  return auditedChange("self.password", "user.security_key.remove", removeSchema, input, async (tx, data, actor) => {
+  return ownSignInChange("user.security_key.remove", removeSchema, input, async (tx, data, actor) => {
     const key = await tx.prisma.securityKey.findFirst({ where: { id: data.keyId, userId: actor.userId }, select: { name: true } });
     // deleteMany: gone meanwhile (an administrator's reset) is the same answer as never there.
     const { count } = await tx.prisma.securityKey.deleteMany({ where: { id: data.keyId, userId: actor.userId } });
     if (!key || count === 0) throw new InputError(msg("input.unknown", { what: "securityKey" }));
     return {
       result: { message: msg("securityKeys.removed", { name: key.name }) },
-      audit: { input: { userId: actor.userId, keyId: data.keyId, name: key.name } },
+      audit: { userId: actor.userId, keyId: data.keyId, name: key.name },
+      notice: "security_key_removed",
     };
   });
 }

@@ -10,6 +10,7 @@ import { enClient } from "./en/client";
 export const CLIENT_NAMESPACES = [
   "common",
   "auth.signIn",
+  "auth.account.proof",
   "auth.account.password",
   "auth.account.secondFactor",
   "auth.account.securityKeys",

@@ -117,7 +117,12 @@ export const server: Catalog<typeof en> = {
     noticeList: "{first} {rest}",
   },
   secondFactor: {
-    alreadyOn: "Dvoufázové přihlášení už je zapnuté. Správce ho může zrušit (ztracený telefon).",
+    alreadyOn:
+      "Dvoufázové přihlášení už je zapnuté. Chcete-li jinou aplikaci, nejprve ho vypněte (nebo ho zruší správce: ztracený telefon).",
+    notOn: "Dvoufázové přihlášení s aplikací není zapnuté.",
+    removed: "Dvoufázové přihlášení s aplikací je vypnuté; jeho kódy pro obnovení už neplatí.",
+    recoveryRenewed:
+      "Nové kódy pro obnovení, každý platí jednou, zobrazené jen teď: {codes}. Staré už neplatí. Uložte je tam, kde máte hesla.",
     started: "Přidejte klíč do aplikace pro ověřování a zadejte kód, který ukáže.",
     codeMissing: "Zadejte kód, který ukazuje vaše aplikace pro ověřování.",
     codeForm: "Kód má šest číslic.",
@@ -179,6 +184,36 @@ export const server: Catalog<typeof en> = {
       "Vaše heslo bylo změněno. {count, plural, =0 {Jiné relace jste neměli.} one {Vaše další relace byla ukončena.} few {Vaše # další relace byly ukončeny.} other {Vašich # dalších relací bylo ukončeno.}}",
     waitSeconds: "{count, plural, one {# sekundu} few {# sekundy} other {# sekund}}",
     waitMinutes: "{count, plural, one {# minutu} few {# minuty} other {# minut}}",
+    directoryUnavailable:
+      "Adresář registru (LDAP) není dostupný, takže heslo z adresáře nelze ověřit; nic se nezměnilo. Zkuste to za chvíli znovu.",
+    signInAgain:
+      "Váš účet se přihlašuje jednotným přihlášením, které nemá heslo, na něž by se konzole mohla zeptat. Odhlaste se, znovu se přihlaste a udělejte to do {minutes, plural, one {# minuty} few {# minut} other {# minut}}; nic se nezměnilo.",
+    emailForm: "To není e-mailová adresa (jmeno@domena).",
+    emailSet: "Oznámení o změnách přihlašování půjdou na {email}.",
+    emailCleared: "Bez e-mailové adresy: oznámení o změnách se zobrazí jen při přihlášení.",
+    sessionUnknown: "Tato relace není vaše, nebo už skončila.",
+    sessionEnded: "Relace byla ukončena: ten prohlížeč se musí znovu přihlásit.",
+  },
+  notices: {
+    heading: "Od vašeho posledního přihlášení",
+    line: "{when}: {what}",
+    from: "Z adresy {address}.",
+    by: "Provedl(a) {username}.",
+    kinds: {
+      password_changed: "vaše heslo bylo změněno.",
+      password_set: "správce vám nastavil nové heslo.",
+      email_changed: "e-mailová adresa pro tato oznámení byla změněna.",
+      second_factor_enrolled: "dvoufázové přihlášení s aplikací pro ověřování bylo zapnuto.",
+      second_factor_removed: "dvoufázové přihlášení s aplikací pro ověřování bylo vypnuto.",
+      second_factor_reset: "správce zrušil vaše dvoufázové přihlášení (aplikaci i bezpečnostní klíče).",
+      recovery_codes_renewed: "byly vytvořeny nové kódy pro obnovení; staré už neplatí.",
+      security_key_added: "byl přidán bezpečnostní klíč.",
+      security_key_removed: "byl odebrán bezpečnostní klíč.",
+    },
+    notYou: "Nebyli jste to vy? Změňte si heslo a dejte vědět správci.",
+    mailSubject: "Konzole stavů registru: vaše přihlašování bylo změněno",
+    mailText:
+      "Dobrý den, {username},\n\n{line}\n\nPokud jste to nebyli vy, ihned si změňte heslo (Váš účet) a dejte vědět správci, který může ukončit všechny relace vašeho účtu.\n\n— Konzole stavů registru",
   },
   params: {
     nul: "„{name}“ v adrese obsahuje znak NUL (%00), který nemá žádný název, ID ani datum; byl vynechán.",

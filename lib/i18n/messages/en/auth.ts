@@ -74,6 +74,10 @@ export const auth = {
       confirm: "Turn on two-step sign-in",
       done: "Done: I have kept my recovery codes",
       on: "On since {since}. {left, plural, one {# recovery code} other {# recovery codes}} left. Lost your phone? An administrator can reset it.",
+      renew: "New recovery codes",
+      turnOff: "Turn off the app",
+      turnOffConfirm: "Turn off two-step sign-in with your authenticator app? Its recovery codes stop working too.",
+      replace: "To move to another app or phone, turn this one off and set it up again.",
     },
     title: "Your account",
     securityKeys: {
@@ -92,9 +96,33 @@ export const auth = {
       columns: { name: "Key", added: "Added", lastUsed: "Last used" },
       never: "never",
       remove: "Remove",
-      removeConfirm: "Remove the security key “{name}”? It will no longer sign you in.",
+      removeConfirm: "Remove the chosen security key? It will no longer sign you in.",
+      removeTitle: "Remove a key",
+      removeWhich: "Key to remove",
     },
     signedInAs: "Signed in as {username} ({role}).",
+    /** What proves it is the person before a change of how they sign in (lib/users/reauth.ts). */
+    proof: {
+      password: "Your current password",
+      directory: "Your directory password",
+      freshSignIn:
+        "You sign in through single sign-on: for 10 minutes after signing in you may change how you sign in here; after that, sign out and in again first.",
+    },
+    email: {
+      title: "E-mail for notices",
+      text: "When your password or two-step sign-in changes, the console tells you at your next sign-in and, with an address here, by e-mail at once. Leave it empty for no mail.",
+      address: "E-mail address",
+      save: "Save the address",
+    },
+    sessions: {
+      title: "Your sessions",
+      text: "Every browser signed in as you now. End any you do not know, then change your password.",
+      columns: { where: "Where (address)", browser: "Browser", opened: "Signed in", lastSeen: "Last active" },
+      current: "this browser",
+      end: "End",
+      endConfirm: "End this session? That browser has to sign in again.",
+      none: "No open sessions.",
+    },
     password: {
       title: "Change your password",
       text: "Give your current password and the new one twice. The change ends your other sessions: every other browser signed in as you has to sign in again with the new password. This one stays signed in.",

@@ -116,7 +116,11 @@ export const server = {
     noticeList: "{first} {rest}",
   },
   secondFactor: {
-    alreadyOn: "Two-step sign-in is on already. An administrator can reset it (a lost phone).",
+    alreadyOn: "Two-step sign-in is on already. Turn it off first to set up another app (or an administrator resets it: a lost phone).",
+    notOn: "Two-step sign-in with an app is not on.",
+    removed: "Two-step sign-in with an app is off; its recovery codes are no longer valid.",
+    recoveryRenewed:
+      "New recovery codes, each good once, shown only now: {codes}. The old ones are no longer valid. Keep them where you keep passwords.",
     started: "Add the key to your authenticator app, then enter the code it shows.",
     codeMissing: "Enter the code your authenticator app shows.",
     codeForm: "The code is six digits.",
@@ -180,8 +184,39 @@ export const server = {
       "Your password was changed. {count, plural, =0 {You had no other sessions.} one {Your other session was ended.} other {Your # other sessions were ended.}}",
     waitSeconds: "{count, plural, one {# second} other {# seconds}}",
     waitMinutes: "{count, plural, one {# minute} other {# minutes}}",
+    directoryUnavailable:
+      "The registry's directory (LDAP) cannot be reached, so your directory password cannot be checked; nothing was changed. Try again in a moment.",
+    signInAgain:
+      "Your account signs in through single sign-on, which has no password the console could ask. Sign out, sign in again, and do this within {minutes, plural, other {# minutes}}; nothing was changed.",
+    emailForm: "That is not an e-mail address (name@domain).",
+    emailSet: "Notices of changes to how you sign in go to {email}.",
+    emailCleared: "No e-mail address: notices of changes are shown only when you sign in.",
+    sessionUnknown: "That session is not one of yours, or it has ended already.",
+    sessionEnded: "The session was ended: that browser has to sign in again.",
   },
   /** What was wrong with a page's URL, for every page that reads parameters (lib/input/params.ts, values.ts). */
+  /** Changes to how a person signs in, shown at their next sign-in and mailed (lib/users/notices.ts). */
+  notices: {
+    heading: "Since you last signed in",
+    line: "{when}: {what}",
+    from: "From address {address}.",
+    by: "By {username}.",
+    kinds: {
+      password_changed: "your password was changed.",
+      password_set: "an administrator set a new password for you.",
+      email_changed: "the e-mail address for these notices was changed.",
+      second_factor_enrolled: "two-step sign-in with an authenticator app was turned on.",
+      second_factor_removed: "two-step sign-in with an authenticator app was turned off.",
+      second_factor_reset: "an administrator reset your two-step sign-in (app and security keys).",
+      recovery_codes_renewed: "new recovery codes were made; the old ones are no longer valid.",
+      security_key_added: "a security key was added.",
+      security_key_removed: "a security key was removed.",
+    },
+    notYou: "Not you? Change your password and tell an administrator.",
+    mailSubject: "Registry State Console: how you sign in was changed",
+    mailText:
+      "Hello {username},\n\n{line}\n\nIf this was not you, change your password at once (Your account) and tell an administrator, who can end every session of your account.\n\n— Registry State Console",
+  },
   params: {
     /** `name`: the URL parameter. */
     nul: "“{name}” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
