@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Secret, TOTP } from "otpauth";
 import { beforeAll, describe, expect, it } from "vitest";
 import { acceptedStep, enrolmentOf, newRecoveryCodes, newSecret, openSecret, recoveryIndex, sealSecret } from "./second-factor";
@@ -55,5 +56,23 @@ describe("two-step sign-in: TOTP codes, sealed secrets, recovery codes", () => {
     expect(recoveryIndex(hashes, codes[3])).toBe(3);
     expect(recoveryIndex(hashes, ` ${codes[3].replace("-", "").toUpperCase()} `)).toBe(3);
     expect(recoveryIndex(hashes, "00000-00000")).toBe(-1);
+  });
+
+  it("keeps a recovery code as an HMAC under a key the database never holds: its plain SHA-256 is not kept, and another secret finds nothing", () => {
+    const { codes, hashes } = newRecoveryCodes();
+    const plain = createHash("sha256").update(codes[0].replace("-", "")).digest("hex");
+    // A stolen hash cannot be matched by hashing the 2^40 possible codes (ASVS 4.0 V2.6.2, V2.6.3).
+    expect(hashes).not.toContain(plain);
+    expect(hashes[0]).toMatch(/^h1:[0-9a-f]{64}$/);
+    const secret = process.env.NEXTAUTH_SECRET;
+    try {
+      process.env.NEXTAUTH_SECRET = "another-secret-another-secret-another-secret-0123";
+      expect(recoveryIndex(hashes, codes[0])).toBe(-1);
+    } finally {
+      process.env.NEXTAUTH_SECRET = secret;
+    }
+    expect(recoveryIndex(hashes, codes[0])).toBe(0);
+    // Codes made before are still accepted, once, from their plain SHA-256.
+    expect(recoveryIndex(["a".repeat(64), plain], codes[0])).toBe(1);
   });
 });
