@@ -270,7 +270,7 @@ test.describe("bad requests", () => {
   test("a form submitted in the browser reaches its action (the proxy's check refuses only other shapes)", async ({ page }) => {
     await signInAsAdmin(page);
     await page.goto("/preferences");
-    const form = page.locator("form").filter({ has: page.locator("input[name=currentPassword]") });
+    const form = page.locator("form").filter({ has: page.locator("input[name=confirmPassword]") });
     await form.locator("input[name=currentPassword]").fill("not the current password");
     await form.locator("input[name=newPassword]").fill("a new password of 2026, long enough");
     await form.locator("input[name=confirmPassword]").fill("a new password of 2026, long enough");

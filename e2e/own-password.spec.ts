@@ -21,7 +21,8 @@ test("a person changes their own password: the current one is needed, weak ones 
   await page.getByRole("banner").getByRole("link", { name: username }).click();
   await expect(page).toHaveURL(/\/preferences$/);
   await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
-  const form = page.locator("section.panel form");
+  // The password form (the panels for second factors and the e-mail address ask for the current password too).
+  const form = page.locator("form").filter({ has: page.locator("input[name=confirmPassword]") });
   const submit = () => form.getByRole("button", { name: "Change password" }).click();
 
   // A wrong current password changes nothing.
