@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { getToken } from "next-auth/jwt";
+import { sessionCookie } from "./lib/auth/session-cookie";
 import { readConfig } from "./lib/config";
 import { clientAddressOf } from "./lib/http/client-address";
 import { bodyRefusal } from "./lib/input/body";
@@ -112,7 +113,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   }
 
   if (!PUBLIC_PATHS.some((pattern) => pattern.test(path))) {
-    const token = await getToken({ req: request, secret: process.env.NEXTAUTH_SECRET });
+    const token = await getToken({ req: request, secret: process.env.NEXTAUTH_SECRET, cookieName: sessionCookie().name });
     if (!token) {
       if (path.startsWith("/api/")) {
         return withSecurityHeaders(NextResponse.json({ error: "Sign in first." }, { status: 401 }), csp);

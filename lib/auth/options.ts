@@ -9,6 +9,7 @@ import { usernameFromClaims } from "./oidc";
 import { admitOidcPerson, linkedOidcAccount, oidcIdentity } from "./oidc-sign-in";
 import { currentRequest, requestDatabase } from "./request-context";
 import { secondFactorCode } from "./second-factor-code";
+import { sessionCookie } from "./session-cookie";
 import { ABSOLUTE_LIFETIME_MS, endSession, openSession, validateSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 import { isSignInCode } from "./sign-in-errors";
@@ -83,6 +84,12 @@ export function authOptions(env: NodeJS.ProcessEnv = process.env): NextAuthOptio
   const options: NextAuthOptions & { callbacks: { signIn: NonNullable<NextAuthOptions["callbacks"]>["signIn"] } } = {
     secret: env.NEXTAUTH_SECRET,
     session: { strategy: "jwt", maxAge: ABSOLUTE_LIFETIME_MS / 1000 },
+    cookies: {
+      sessionToken: {
+        name: sessionCookie(env).name,
+        options: { httpOnly: true, sameSite: "lax", path: "/", secure: sessionCookie(env).secure },
+      },
+    },
     pages: { signIn: "/login", error: "/login" },
     providers: [
       CredentialsProvider({

@@ -5,6 +5,7 @@ import { readConfig } from "../config";
 import { type Database, getDatabase } from "../db/client";
 import { clientAddressOf } from "../http/client-address";
 import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "../i18n/config";
+import { sessionCookie } from "./session-cookie";
 
 /** What the signed session cookie says: which console session it belongs to. */
 export interface SessionClaims {
@@ -44,6 +45,7 @@ const fromNextRequest = cache(async (): Promise<RequestContext> => {
       cookies: Object.fromEntries(cookieJar.getAll().map((c) => [c.name, c.value])),
     } as unknown as Parameters<typeof getToken>[0]["req"],
     secret: process.env.NEXTAUTH_SECRET,
+    cookieName: sessionCookie().name,
   });
   const claims = token && typeof token.sid === "string" && typeof token.uid === "number" ? { sid: token.sid, uid: token.uid } : null;
   return {
