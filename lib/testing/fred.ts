@@ -298,3 +298,48 @@ export async function fredDesiredStates(client: pg.Client, ids: number[]): Promi
   );
   return new Map(rows.map((r) => [r.object_id, r.states]));
 }
+
+/** One right on schema public or what is in it. */
+export interface Grant {
+  object: string;
+  grantee: string;
+  privilege: string;
+}
+
+/**
+ * Every right on schema public and what is in it (tables, views, sequences, columns, functions),
+ * by grantee, read from the catalogue (a NULL acl is the object's default rights) and from
+ * information_schema's role_table_grants and role_routine_grants.
+ */
+export async function publicGrants(client: pg.Client): Promise<Grant[]> {
+  const { rows } = await client.query<Grant>(
+    `SELECT c.oid::regclass::text AS object, coalesce(r.rolname, 'PUBLIC') AS grantee, a.privilege_type AS privilege
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(coalesce(c.relacl, acldefault(CASE WHEN c.relkind = 'S' THEN 's' ELSE 'r' END::"char", c.relowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+     UNION ALL
+     SELECT c.oid::regclass::text || '.' || at.attname, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_attribute at JOIN pg_class c ON c.oid = at.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(at.attacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND at.attnum > 0
+     UNION ALL
+     SELECT p.oid::regprocedure::text, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_proc p CROSS JOIN LATERAL aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE p.pronamespace = 'public'::regnamespace
+     UNION ALL
+     SELECT 'schema public', coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_namespace n CROSS JOIN LATERAL aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || table_schema || '.' || table_name, grantee, privilege_type
+       FROM information_schema.role_table_grants WHERE table_schema = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || routine_schema || '.' || specific_name, grantee, privilege_type
+       FROM information_schema.role_routine_grants WHERE routine_schema = 'public'
+     ORDER BY 1, 2, 3`,
+  );
+  return rows;
+}
