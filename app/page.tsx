@@ -113,6 +113,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
               : t("engine.notRun")}{" "}
             {d.engine.waiting > 0 && t("engine.waiting", { count: d.engine.waiting })}
           </p>
+          {d.mode && <p data-testid="registry-mode">{t("engine.mode", { mode: d.mode.mode, since: fmt.instant(d.mode.since) })}</p>}
         </section>
         <section className="panel" aria-labelledby="recent">
           <h2 id="recent">{t("recent.title")}</h2>

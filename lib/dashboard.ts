@@ -3,6 +3,7 @@ import { authorize } from "./auth/guard";
 import { roleAllows } from "./auth/roles";
 import { readConfig } from "./config";
 import type { SqlExecutor } from "./db/driver";
+import { type AdoptionMode, registryMode } from "./db/mode";
 import { descriptionLang } from "./i18n/config";
 import { getLocale } from "./i18n/server";
 import { stateEngineStatus } from "./states/engine";
@@ -49,6 +50,8 @@ export interface Dashboard {
   /** Requests starting or ending in the next 7 days (/requests?upcoming=1). */
   upcoming: number;
   engine: { cursor: string | null; lastRunAt: string | null; lastRunKind: string | null; lagSeconds: number | null; waiting: number };
+  /** Which engine writes the state history (issue 40): an adopted registry's mode, "created" for the console's own registry. */
+  mode: { mode: AdoptionMode | "created"; since: string } | null;
   /** The newest audited actions, for those who may read the audit log; null for others. */
   recent: { at: string; actor: string | null; action: string; result: string }[] | null;
   timeZone: string;
@@ -86,13 +89,14 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
       if (cache.get(key)?.figures === figures) cache.delete(key);
     });
   }
-  const [figures, engine, recent, locale] = await Promise.all([
+  const [figures, engine, recent, locale, mode] = await Promise.all([
     cached.figures,
     stateEngineStatus(db.sql),
     roleAllows(actor.role, "audit.read")
       ? db.prisma.auditEntry.findMany({ select: { at: true, actor: true, action: true, result: true }, orderBy: { id: "desc" }, take: 8 })
       : Promise.resolve(null),
     getLocale(),
+    registryMode(db.sql).catch(() => null),
   ]);
   const lang = descriptionLang(locale);
   return {
@@ -106,6 +110,7 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
       lagSeconds: engine.cursor ? Math.max(0, Math.round((Date.now() - engine.cursor.getTime()) / 1000)) : null,
       waiting: engine.markedObjects,
     },
+    mode: mode && { mode: mode.origin === "created" ? "created" : mode.mode, since: mode.since.toISOString() },
     recent: recent?.map((r) => ({ ...r, at: r.at.toISOString() })) ?? null,
     timeZone,
   };

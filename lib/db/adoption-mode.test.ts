@@ -5,6 +5,7 @@
 // they were. PostgreSQL only: the schema is loaded with psql as fred-db's README says.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { healthReport } from "../health";
 import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../testing/fred";
 import { planAdoption, unadopt } from "./adopt";
 import { moveMode } from "./adoption-mode";
@@ -160,6 +161,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adoption modes of a FRED 2
 
     await migrate(db.direct);
     expect((await registryMode(db.sql)).mode).toBe("beside");
+    expect((await healthReport(db.sql, 0)).mode).toBe("beside");
     expect(await consoleTriggersOnFred()).toEqual([]);
     expect(await fredTriggers()).toEqual(FRED_STATE_TRIGGERS.map((t) => `${t} O`));
     expect(await consoleIndexesOnFred()).toEqual([...BESIDE_INDEXES].sort());
@@ -228,6 +230,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adoption modes of a FRED 2
     expect(charge.from).toBe("shadow");
     expect(charge.charge).toMatch(/shadow's report/);
     expect((await registryMode(db.sql)).mode).toBe("charge");
+    expect((await healthReport(db.sql, 0)).mode).toBe("charge");
     expect((await consoleTriggersOnFred()).length).toBe(26);
     expect(await fredTriggers()).toEqual(FRED_STATE_TRIGGERS.map((t) => `${t} D`));
     expect((await functions()).get("public.update_object_states(integer)")).toMatch(/console\.state_engine_run/);
