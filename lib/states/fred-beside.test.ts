@@ -174,6 +174,27 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
       'SELECT coalesce(max(id), 0)::int AS "closedBase" FROM object_state',
     );
 
+    // Ids committed out of order: a transaction holds a lower id uncommitted while a later one commits.
+    const early = new pg.Client({ connectionString: fred.fredUrl });
+    await early.connect();
+    try {
+      const [odd, late] = [contacts[1], contacts[3]];
+      await early.query("BEGIN");
+      await early.query("INSERT INTO object_state (object_id, state_id, valid_from) VALUES ($1, $2, now() AT TIME ZONE 'UTC')", [
+        odd,
+        STATE,
+      ]);
+      await owner.sql.query("INSERT INTO object_state (object_id, state_id, valid_from) VALUES ($1, $2, now() AT TIME ZONE 'UTC')", [
+        late,
+        STATE,
+      ]);
+      for (let i = 0; i < 3; i++) await runtime.sql.query("SELECT console.fred_feed_poll()");
+      await early.query("COMMIT");
+    } finally {
+      await early.end();
+    }
+    const [{ low: lowBefore }] = await owner.sql.query<{ low: string }>("SELECT low::text FROM console.fred_feed");
+
     const WRITERS = 4;
     const ROUNDS = 40;
     let writing = WRITERS;
@@ -234,6 +255,9 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
     expect(feedFrom).toBeLessThanOrEqual(feedBase);
     expect(fed.map((r) => r.key)).toEqual(expected.map((r) => r.key));
     expect(fed.length).toBeGreaterThan(WRITERS * ROUNDS * 0.5);
+    // The feed's low mark moved meanwhile (ids below it are settled and no longer remembered).
+    const [{ low: lowAfter }] = await owner.sql.query<{ low: string }>("SELECT low::text FROM console.fred_feed");
+    expect(BigInt(lowAfter)).toBeGreaterThan(BigInt(lowBefore));
   }, 120_000);
 
   it("lets no caller reach the owner through console.fred_state_update", async () => {

@@ -79,10 +79,12 @@ GRANT SELECT, UPDATE (at, last_run_at, last_objects) ON console.fred_request_cur
 -- 3. The change feed without a trigger on FRED's tables. console.fred_feed_poll() appends to
 --    console.state_changes what object_state gained since its last run:
 --    - new rows (entered, and left when already closed): every id above `low` not yet in
---      fred_feed_seen. `low` moves up to a bound (the id sequence's value at one run) only when every
---      transaction that could still insert an id below it has ended: the bound's snapshot xmax
---      (taken one run after the bound, when the allocators of those ids hold transaction ids) is at or
---      below the xmin of a later run's snapshot. Until then the ids seen above `low` are remembered.
+--      fred_feed_seen. Ids are not committed in their order, so `low` moves only to a bound every id
+--      up to which is settled: at the end of a run, if object_state can be locked SHARE at once
+--      (NOWAIT: it never waits, so FRED's writers never queue behind it; it is held only until the
+--      run commits), no transaction is inserting into it or holds rows it has not committed, so
+--      every id the sequence has given is committed or rolled back; the next run, which sees all
+--      of them, moves `low` there. Until then the ids seen above `low` are remembered.
 --    - closings (FRED closes a row by UPDATE of valid_to): the open rows it has reported
 --      (fred_feed_open) are compared with object_state by primary key; each one closed is reported
 --      left, once, at its valid_to.
@@ -93,7 +95,6 @@ CREATE TABLE console.fred_feed (
     started_at timestamptz,
     low bigint,
     bound bigint,
-    bound_xmax xid8,
     last_run_at timestamptz
 );
 INSERT INTO console.fred_feed DEFAULT VALUES;
@@ -112,8 +113,7 @@ BEGIN
     DELETE FROM console.fred_feed_open;
     INSERT INTO console.fred_feed_open SELECT id FROM object_state WHERE valid_to IS NULL;
     UPDATE console.fred_feed
-       SET started_at = now(), low = (SELECT coalesce(max(id), 0) FROM object_state), bound = NULL, bound_xmax = NULL,
-           last_run_at = NULL;
+       SET started_at = now(), low = (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM object_state_id_seq), bound = NULL, last_run_at = NULL;
 END
 $$;
 
@@ -121,7 +121,6 @@ CREATE FUNCTION console.fred_feed_poll() RETURNS integer
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
     v_feed console.fred_feed;
-    v_snapshot pg_snapshot;
     v_entered integer;
     v_left integer;
 BEGIN
@@ -133,9 +132,6 @@ BEGIN
         PERFORM console.fred_feed_start();
         RETURN 0;
     END IF;
-    -- Taken before the rows are read: every statement below sees at least what it saw finished.
-    v_snapshot := pg_current_snapshot();
-
     WITH fresh AS (
         SELECT s.id, s.object_id, s.state_id, s.valid_from, s.valid_to FROM object_state s
          WHERE s.id > v_feed.low AND NOT EXISTS (SELECT FROM console.fred_feed_seen f WHERE f.object_state_id = s.id)
@@ -163,19 +159,19 @@ BEGIN
     -- Rows gone from object_state (FRED deletes none) leave nothing to report.
     DELETE FROM console.fred_feed_open f WHERE NOT EXISTS (SELECT FROM object_state s WHERE s.id = f.object_state_id);
 
-    -- Move `low` when every transaction that could insert an id up to the bound has ended.
-    IF v_feed.bound_xmax IS NOT NULL AND pg_snapshot_xmin(v_snapshot) >= v_feed.bound_xmax THEN
+    -- The bound an earlier run fixed: every id up to it was settled then, and seen above.
+    IF v_feed.bound IS NOT NULL THEN
         DELETE FROM console.fred_feed_seen WHERE object_state_id <= v_feed.bound;
         v_feed.low := greatest(v_feed.low, v_feed.bound);
         v_feed.bound := NULL;
-        v_feed.bound_xmax := NULL;
     END IF;
-    IF v_feed.bound IS NULL THEN
-        SELECT last_value INTO v_feed.bound FROM object_state_id_seq;
-    ELSIF v_feed.bound_xmax IS NULL THEN
-        v_feed.bound_xmax := pg_snapshot_xmax(pg_current_snapshot());
-    END IF;
-    UPDATE console.fred_feed SET low = v_feed.low, bound = v_feed.bound, bound_xmax = v_feed.bound_xmax, last_run_at = now();
+    BEGIN
+        LOCK TABLE object_state IN SHARE MODE NOWAIT;
+        SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END INTO v_feed.bound FROM object_state_id_seq;
+    EXCEPTION WHEN lock_not_available THEN
+        NULL; -- a writer is at work: the next run tries again
+    END;
+    UPDATE console.fred_feed SET low = v_feed.low, bound = v_feed.bound, last_run_at = now();
     RETURN v_entered + v_left;
 END
 $$;
