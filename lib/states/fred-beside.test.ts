@@ -75,6 +75,13 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
 
   it("applies a request starting now with FRED's update_object_states in the same transaction, and its cancellation", async () => {
     const id = domain();
+    // Who writes the row: FRED's function fills its work table pg_temp.tmp_object_state_change first.
+    await owner.direct.exec(`
+      CREATE TABLE test_state_writes (object_id integer, state_id integer, by_fred boolean);
+      CREATE FUNCTION test_state_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        INSERT INTO test_state_writes VALUES (NEW.object_id, NEW.state_id, to_regclass('pg_temp.tmp_object_state_change') IS NOT NULL);
+        RETURN NEW; END $$;
+      CREATE TRIGGER test_state_write AFTER INSERT ON object_state FOR EACH ROW EXECUTE FUNCTION test_state_write();`);
     const created = await actAs(operator, () =>
       createStateRequest({ objectId: id, state: "serverOutzoneManual", reason: "beside", idempotencyKey: randomUUID() }),
     );
@@ -90,6 +97,13 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
     // FRED's own dependent-state trigger (trigger_object_state) put the domain out of the zone.
     expect(await isOpen(id, "outzone")).toBe(true);
 
+    // FRED's function wrote them (its work table existed), not the console's engine.
+    const writes = await owner.sql.query<{ by_fred: boolean }>("SELECT by_fred FROM test_state_writes WHERE object_id = $1", [id]);
+    await owner.direct.exec(
+      "DROP TRIGGER test_state_write ON object_state; DROP FUNCTION test_state_write() CASCADE; DROP TABLE test_state_writes",
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(2);
+    expect(writes.every((w) => w.by_fred)).toBe(true);
     await actAs(operator, () => cancelStateRequest({ requestId: created.requestId, reason: "done" }));
     expect(await isOpen(id, "serverOutzoneManual")).toBe(false);
     expect(await isOpen(id, "outzone")).toBe(false);
