@@ -70,6 +70,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
         <section className="panel" aria-labelledby="next">
           <h2 id="next">{t("upcoming.title")}</h2>
           <p className="muted">{t("upcoming.forecast")}</p>
+          {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
           <ul className="coming">
             {d.coming.map((day) => (
               <li key={day.day}>

@@ -191,7 +191,14 @@ export async function moveModeIn(
   let engine: ModeMove["engine"] = null;
   if (to === "charge") {
     if (from !== "charge" || options.adoption) engine = await toCharge(tx);
-  } else await toBeside(tx, from === "charge");
+  } else {
+    await toBeside(tx, from === "charge");
+    if (from === "charge" || options.adoption) {
+      // FRED's engine writes object_state from now on: the change feed is read from it (no trigger)
+      // from this instant, and the scheduler hands FRED's function the requests due from now.
+      await tx.exec("SELECT console.fred_feed_start(); UPDATE console.fred_request_cursor SET at = now(), last_run_at = NULL");
+    }
+  }
   await tx.exec("SET LOCAL search_path TO pg_catalog");
   const after = await catalog(tx);
   await tx.query("UPDATE console.registry_origin SET mode = $1, mode_since = CASE WHEN mode = $1 THEN mode_since ELSE now() END", [to]);

@@ -53,6 +53,8 @@ const CONSOLE_OWNER = "rsc_console_owner";
 /** The functions console_app may execute among schema console's SECURITY DEFINER ones. */
 const RUNTIME_FUNCTIONS = [
   "console.audit_chain_lock()",
+  "console.fred_feed_poll()",
+  "console.fred_state_update(integer[])",
   "console.lock_objects(integer[])",
   "console.state_engine_run_now(boolean,integer)",
   "console.user_set_password_hash(integer,text,text)",
@@ -717,6 +719,10 @@ describe.each(setups)("database roles on $name", (setup) => {
           ],
           "console.lock_objects(integer[])": [`SELECT console.lock_objects(ARRAY[${domain}, ${contact}])`],
           "console.audit_chain_lock()": ["SELECT console.audit_chain_lock()"],
+          // In charge mode (these registries) the first refuses and the second does nothing; in beside,
+          // lib/states/fred-beside.test.ts makes the same attack on them.
+          "console.fred_state_update(integer[])": [`SELECT console.fred_state_update(ARRAY[${domain}, ${contact}])`],
+          "console.fred_feed_poll()": ["SELECT console.fred_feed_poll()"],
           "console.user_set_password_hash(integer,text,text)": [
             `SELECT console.user_set_password_hash((SELECT min(id) FROM console.users), '$2a$04$${"a".repeat(53)}', 'not the hash')`,
           ],

@@ -16,6 +16,8 @@ export const dashboard = {
   upcoming: {
     title: "Coming up",
     forecast: "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they are now.",
+    fredProcedure:
+      "FRED's engine writes this registry's states: FRED's procedure records date-driven states at its next run, manual ones begin and end on time.",
     nothing: "nothing foreseen",
     entry: "{state} {count}",
     entryTitle: "{count, plural, one {# object enters} other {# objects enter}} {state} on {day} (forecast)",
