@@ -190,7 +190,8 @@ try {
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fred-"));
   const pgbench = postgresProgram("pgbench");
   const defines = Object.entries(ranges).flatMap(([k, v]) => ["-D", `${k}=${v}`]);
-  for (const command of commands) writeFileSync(path.join(work, `${command.key}.sql`), command.script);
+  for (const command of [...fredCommands, ...fredDiagnostics])
+    writeFileSync(path.join(work, `${command.key}.sql`), command.script);
   const seedBase = Number(options.seed ?? Math.floor(Date.now() / 1000) % 1_000_000_000);
 
   /** One pgbench run; latencies from its per-transaction log (-l): with -C they include the connection. */
