@@ -33,9 +33,10 @@ import { benchOptions, count, loadBenchRegistry, machineLine, ms, percentile, ti
 
 /**
  * How the adopted registry is put into each mode before the bench. Adoption (db:migrate) puts a
- * registry in charge, so charge needs nothing. beside and shadow come with `db:adopt --mode`
- * (issue 40, being built): each is then one line here, e.g.
- * `beside: (db) => adoptMode(db.direct, "beside"),`.
+ * registry in charge, so charge needs nothing. beside and shadow come with `db:adopt -- --mode`
+ * (issue 40, being built beside this bench): each is then one line here, for example
+ * `beside: (db) => moveMode(db.direct, "beside").then(() => {}),` with that work's mode move.
+ * Everything else (the copy without the console, the runs, the target per mode) takes any mode.
  */
 const MODE_SETUP: Partial<Record<AdoptionMode, (db: Database) => Promise<void>>> = {
   charge: async () => {},
@@ -190,8 +191,7 @@ try {
   const work = mkdtempSync(path.join(os.tmpdir(), "bench-fred-"));
   const pgbench = postgresProgram("pgbench");
   const defines = Object.entries(ranges).flatMap(([k, v]) => ["-D", `${k}=${v}`]);
-  for (const command of [...fredCommands, ...fredDiagnostics])
-    writeFileSync(path.join(work, `${command.key}.sql`), command.script);
+  for (const command of [...fredCommands, ...fredDiagnostics]) writeFileSync(path.join(work, `${command.key}.sql`), command.script);
   const seedBase = Number(options.seed ?? Math.floor(Date.now() / 1000) % 1_000_000_000);
 
   /** One pgbench run; latencies from its per-transaction log (-l): with -C they include the connection. */
