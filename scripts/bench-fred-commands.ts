@@ -144,16 +144,19 @@ COMMIT;
   {
     // blockDomainsId (KEEP_OWNER) for one domain, then unblockDomainsId for it (without a new
     // holder or removing admin contacts): two transactions. A domain already blocked is refused
-    // (DOMAIN_ID_ALREADY_BLOCKED, nothing committed) and left as it was.
+    // (DOMAIN_ID_ALREADY_BLOCKED), and so is one with a request for one of the block's states that
+    // the block's clearing leaves (one that starts later) and its new request would overlap, or one
+    // libfred's creation refuses (out_of_turn): nothing committed, the domain left as it was.
     key: "block",
     title: "administrative block, then unblock (`blockDomainsId`, `unblockDomainsId`; 2 transactions)",
-    statements: "23 + 14",
+    statements: "24 + 14",
     script: `\\set id random(:dlo, :dhi)
 BEGIN;
 SELECT r.id, r.name, d.registrant FROM object_registry r JOIN domain d ON d.id = r.id WHERE r.id = :id AND r.erdate IS NULL FOR UPDATE OF r;
 SELECT lock_object_state_request_lock(:id);
 SELECT count(*) AS blocked FROM object_state WHERE object_id = :id AND state_id = 7 AND valid_to IS NULL \\gset
-\\if :blocked
+SELECT count(*) AS refused FROM object_state_request WHERE object_id = :id AND state_id IN (${BLOCK_STATES.join(", ")}) AND (LEAST(canceled, valid_to) < valid_from OR (canceled IS NULL AND valid_from > now())) \\gset
+\\if :blocked + :refused > 0
 ROLLBACK;
 \\else
 SELECT id, name FROM enum_object_states WHERE manual AND name LIKE 'server%' AND name <> 'serverBlocked' AND 3 = ANY (types) ORDER BY id;
