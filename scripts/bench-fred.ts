@@ -23,6 +23,7 @@ import path from "node:path";
 import { checkDatabase } from "../lib/check";
 import { readConfig } from "../lib/config";
 import { unadopt } from "../lib/db/adopt";
+import { moveMode } from "../lib/db/adoption-mode";
 import { type Database, openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { ADOPTION_MODES, type AdoptionMode, registryMode } from "../lib/db/mode";
@@ -40,6 +41,8 @@ import { benchOptions, count, loadBenchRegistry, machineLine, ms, percentile, ti
  */
 const MODE_SETUP: Partial<Record<AdoptionMode, (db: Database) => Promise<void>>> = {
   charge: async () => {},
+  beside: (db) => moveMode(db.direct, "beside").then(() => {}),
+  shadow: (db) => moveMode(db.direct, "shadow").then(() => {}),
 };
 
 const CLIENTS = [1, 8];
