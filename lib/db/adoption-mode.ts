@@ -7,6 +7,7 @@ import { type CatalogEntry, catalog, fredTableSql } from "./catalogue";
 import { type DirectDriver, rolledBack, type ScriptExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { ADOPTION_MODES, type AdoptionMode } from "./mode";
+import { shadowSummary } from "../states/shadow";
 
 /** The same lock as the migrations': a move never runs beside a migration or another move. */
 const MIGRATION_LOCK_KEY = 7_353_001;
@@ -37,12 +38,14 @@ export interface ModeMove {
 }
 
 /**
- * Whether the registry is ready to be handed to the console's engine, as shadow's report says.
- * The hook for shadow's report (issue 40): until it exists, the move from shadow says that no
- * report backs it. Returns the lines the dry run of charge quotes.
+ * Whether the registry is ready to be handed to the console's engine, as shadow's report says
+ * (lib/states/shadow.ts: per run and per day, the differences by cause, and readiness: seven days of
+ * runs without an unexplained difference). Returns the lines the dry run of charge quotes.
  */
-export async function shadowReport(_tx: ScriptExecutor): Promise<string> {
-  return "shadow's report (differences between the console's engine and FRED's recorded states) is not built yet: nothing backs this move but the operator's decision.";
+export async function shadowReport(tx: ScriptExecutor, days = 7): Promise<string> {
+  const [{ present }] = await tx.query<{ present: boolean }>("SELECT to_regclass('console.shadow_runs') IS NOT NULL AS present");
+  if (!present) return "shadow's report is not available (the migration of console.shadow_runs is not applied): nothing backs this move but the operator's decision.";
+  return `shadow's report (npm run db:shadow):\n${(await shadowSummary(tx, { days })).text}`;
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

@@ -2,11 +2,25 @@ import type { SqlReader } from "../db/driver";
 import { type EngineRun, runStateEngine } from "./engine";
 import { fredEngineWrites } from "./fred-engine";
 import { type FredPass, fredSchedulePass } from "./fred-schedule";
+import { runShadow } from "./shadow";
 
 export interface StateScheduler {
   /** Runs one tick now (unless one is running) and resolves with its result. */
   tick(): Promise<EngineRun | FredPass | null>;
   stop(): void;
+}
+
+/** A shadow comparison when the registry is in shadow mode and the newest run is `intervalMs` old (or there is none). */
+async function shadowDue(db: SqlReader, intervalMs: number, at: Date | undefined, log: (line: string) => void): Promise<void> {
+  const [due] = await db.query<{ due: boolean }>(
+    `SELECT o.mode = 'shadow' AND NOT EXISTS (SELECT FROM console.shadow_runs r
+              WHERE r.made_at > now() - make_interval(secs => $1::double precision / 1000)) AS due
+       FROM console.registry_origin o WHERE o.origin = 'adopted'`,
+    [intervalMs],
+  );
+  if (!due?.due) return;
+  const run = await runShadow(db, { at });
+  if (run) log(`shadow: ${run.differences.length} difference(s) from FRED's states, ${run.unexplained} unexplained (npm run db:shadow)`);
 }
 
 /**
@@ -22,6 +36,8 @@ export function startStateScheduler(
   log: (line: string) => void = console.log,
   /** The instant each tick brings history up to; the database's now() when left out (tests inject one). */
   clock?: () => Date,
+  /** In shadow mode, a shadow comparison (shadow.ts) when the newest run is this old (0: never). */
+  shadowIntervalMs = 60 * 60_000,
 ): StateScheduler {
   let running: Promise<EngineRun | FredPass | null> | null = null;
   const tick = () => {
@@ -32,6 +48,7 @@ export function startStateScheduler(
           const pass = await fredSchedulePass(db, { at: clock?.() });
           if (pass.objects + pass.feed > 0)
             log(`state scheduler: FRED's update_object_states for ${pass.objects} object(s), ${pass.feed} change(s) into the feed`);
+          if (shadowIntervalMs > 0) await shadowDue(db, shadowIntervalMs, clock?.(), log);
           return pass;
         }
         const run = await runStateEngine(db, { at: clock?.() });

@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { pgExecutor } from "../db/driver";
+import { fredKnownBugCauses as knownBugCauses } from "../states/shadow";
 
 /** The real fred-db 2.52.0 schema: GPL test data beside the repository (../shared/fred-db), never copied into it. */
 export const FRED_STRUCTURE_SQL = path.join(process.cwd(), "..", "shared", "fred-db", "structure.sql");
@@ -110,56 +112,11 @@ export async function createFredDatabase(
 
 /**
  * Why FRED's update_object_states and the console's engine may differ on an object at instant `at`
- * (FRED's known bugs, README "States"), from the registry's data: keys `object:state`, or
- * `object:*` for every state of the object; values name the bug. `zone`: the registry's time zone.
+ * (FRED's known bugs, README "States"): lib/states/shadow.ts's, which shadow's comparison uses, on a
+ * test's client. Keys `object:state` or `object:*`; values describe the bug.
  */
-export async function fredKnownBugCauses(client: pg.Client, at: string, zone: string): Promise<Map<string, string>> {
-  const causes = new Map<string, string>();
-  // FRED applies requests for automatic states and for another type's states
-  const wrong = await client.query<{ object_id: number; state_id: number }>(
-    `SELECT r.object_id, r.state_id FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
-       JOIN enum_object_states s ON s.id = r.state_id
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC' AND (r.valid_to IS NULL OR r.valid_to >= $1::timestamptz AT TIME ZONE 'UTC')
-        AND r.canceled IS NULL AND (NOT s.manual OR NOT o.type = ANY (s.types))`,
-    [at],
-  );
-  // (and FRED's trigger on object_state derives outzone from a requested serverOutzoneManual, on any object).
-  for (const r of wrong.rows) causes.set(`${r.object_id}:*`, "a request for an automatic or another type's state (FRED applies it)");
-  // FRED drops a request at once when canceled is set, even to a future instant (the object's
-  // states that depend on it follow); FRED counts a request's valid_to as still in force.
-  const requests = await client.query<{ object_id: number; cause: string }>(
-    `SELECT DISTINCT r.object_id,
-            CASE WHEN r.canceled > $1::timestamptz AT TIME ZONE 'UTC' THEN 'a request canceled in the future (FRED drops it at once)'
-                 ELSE 'a request ending exactly at the run (FRED counts valid_to as in force)' END AS cause
-       FROM object_state_request r
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC'
-        AND (r.canceled > $1::timestamptz AT TIME ZONE 'UTC' OR r.valid_to = $1::timestamptz AT TIME ZONE 'UTC')`,
-    [at],
-  );
-  // FRED takes an unlinked object's dates as the UTC date it stores, the console as the registry's
-  // calendar date (different for instants late in the evening UTC): deleteCandidate only.
-  const late = await client.query<{ object_id: number }>(
-    `SELECT o.id AS object_id FROM object_registry o JOIN object ob ON ob.id = o.id
-      WHERE o.type IN (1, 2, 4) AND (o.crdate::date <> (o.crdate AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date
-             OR ob.update::date <> (ob.update AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date
-             OR EXISTS (SELECT FROM object_state s WHERE s.object_id = o.id AND s.state_id = 16
-                          AND s.valid_to::date <> (s.valid_to AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date))`,
-  );
-  // FRED's date rules compare with CURRENT_DATE, the session's date: in a UTC session late in the
-  // evening that is not yet the registry's date (expirationWarning, expired, validation warnings, deleteWarning).
-  const dates = await client.query<{ differ: boolean }>(
-    `SELECT ($1::timestamptz AT TIME ZONE 'UTC')::date <> ($1::timestamptz AT TIME ZONE '${zone}')::date AS differ`,
-    [at],
-  );
-  if (dates.rows[0].differ) {
-    const domains = await client.query<{ id: number }>("SELECT id FROM domain");
-    for (const d of domains.rows)
-      for (const state of [8, 9, 11, 12, 19]) causes.set(`${d.id}:${state}`, "FRED's CURRENT_DATE: the session's date, not the registry's");
-  }
-  const perObject = new Map(requests.rows.map((r) => [r.object_id, r.cause]));
-  for (const r of late.rows) causes.set(`${r.object_id}:17`, "a date late in the evening UTC (FRED takes the stored UTC date)");
-  for (const [id, cause] of perObject) causes.set(`${id}:*`, cause);
-  return causes;
+export function fredKnownBugCauses(client: pg.Client, at: string, zone: string): Promise<Map<string, string>> {
+  return knownBugCauses(pgExecutor(client), at, zone);
 }
 
 /**
