@@ -3,11 +3,12 @@
 // state triggers as FRED shipped them, no console trigger on FRED's tables, only the indexes
 // console.charge_objects marks `beside`); charge puts the console's engine in its place. Each move
 // is one transaction; its dry run is the same transaction rolled back, described from the catalogue.
+
+import { shadowSummary } from "../states/shadow";
 import { type CatalogEntry, catalog, fredTableSql } from "./catalogue";
 import { type DirectDriver, rolledBack, type ScriptExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { ADOPTION_MODES, type AdoptionMode } from "./mode";
-import { shadowSummary } from "../states/shadow";
 
 /** The same lock as the migrations': a move never runs beside a migration or another move. */
 const MIGRATION_LOCK_KEY = 7_353_001;
@@ -44,7 +45,8 @@ export interface ModeMove {
  */
 export async function shadowReport(tx: ScriptExecutor, days = 7): Promise<string> {
   const [{ present }] = await tx.query<{ present: boolean }>("SELECT to_regclass('console.shadow_runs') IS NOT NULL AS present");
-  if (!present) return "shadow's report is not available (the migration of console.shadow_runs is not applied): nothing backs this move but the operator's decision.";
+  if (!present)
+    return "shadow's report is not available (the migration of console.shadow_runs is not applied): nothing backs this move but the operator's decision.";
   return `shadow's report (npm run db:shadow):\n${(await shadowSummary(tx, { days })).text}`;
 }
 

@@ -231,7 +231,8 @@ export function shadowReadiness(runs: { at: Date; unexplained: number }[], days:
   const sorted = [...runs].sort((a, b) => a.at.getTime() - b.at.getTime());
   const lastBad = sorted.findLastIndex((r) => r.unexplained > 0);
   const clean = sorted.slice(lastBad + 1);
-  if (clean.length === 0) return { ready: false, reason: `the newest run (${sorted.at(-1)?.at.toISOString()}) has unexplained differences` };
+  if (clean.length === 0)
+    return { ready: false, reason: `the newest run (${sorted.at(-1)?.at.toISOString()}) has unexplained differences` };
   for (let i = 1; i < clean.length; i++)
     if (clean[i].at.getTime() - clean[i - 1].at.getTime() > DAY_MS)
       return {
@@ -244,7 +245,10 @@ export function shadowReadiness(runs: { at: Date; unexplained: number }[], days:
       ready: false,
       reason: `${span.toFixed(1)} day(s) of runs without an unexplained difference (since ${clean[0].at.toISOString()}), ${days} needed`,
     };
-  return { ready: true, reason: `${span.toFixed(1)} day(s) of runs without an unexplained difference (since ${clean[0].at.toISOString()})` };
+  return {
+    ready: true,
+    reason: `${span.toFixed(1)} day(s) of runs without an unexplained difference (since ${clean[0].at.toISOString()})`,
+  };
 }
 
 /** The shadow report: per run (the newest `runs`) and per day, counts by cause, examples, and readiness. */
@@ -281,9 +285,9 @@ export async function shadowSummary(db: SqlExecutor, options: { days?: number; r
   }
   const examples = await db.query<{ cause: string; example: string }>(
     `SELECT DISTINCT ON (d.cause) d.cause,
-            format('%s on %s (object %s): %s since %s, run %s', s.name, o.name, d.object_id,
-                   CASE WHEN d.console_has THEN 'the console''s rules give it, FRED has not recorded it'
-                        ELSE 'FRED has it, the console''s rules do not' END, d.instant, d.run_id) AS example
+            format('%s on %s (object %s): %s %s, run %s', s.name, o.name, d.object_id,
+                   CASE WHEN d.console_has THEN 'the console''s rules give it from'
+                        ELSE 'FRED has it, the console''s rules do not (their end, or the run''s instant):' END, d.instant, d.run_id) AS example
        FROM console.shadow_differences d JOIN console.shadow_runs r ON r.id = d.run_id
        JOIN enum_object_states s ON s.id = d.state_id LEFT JOIN object_registry o ON o.id = d.object_id
       ORDER BY d.cause, r.at DESC, d.object_id, d.state_id`,
