@@ -8,6 +8,7 @@ import { moveMode, shadowReport } from "../db/adoption-mode";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
 import { createFredDatabase, fredBugCases, fredSchemaAvailable } from "../testing/fred";
+import { startStateScheduler } from "./scheduler";
 import { runShadow, shadowCause, shadowReadiness, shadowSummary } from "./shadow";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -141,7 +142,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("shadow's comparison on a F
     }
   }, 300_000);
 
-  it("runs only in shadow mode", async () => {
+  it("runs only in shadow mode, and the scheduler runs it there once per SHADOW_INTERVAL_MINUTES", async () => {
     const fred = await createFredDatabase(adminUrl as string);
     drops.push(fred.drop);
     const db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
@@ -150,8 +151,36 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("shadow's comparison on a F
       expect(await runShadow(db.direct)).toBeNull();
       await moveMode(db.direct, "beside");
       expect(await runShadow(db.direct)).toBeNull();
-      const [{ n }] = await db.direct.query<{ n: number }>("SELECT count(*)::int AS n FROM console.shadow_runs");
-      expect(n).toBe(0);
+      const runs = async () => (await db.direct.query<{ n: number }>("SELECT count(*)::int AS n FROM console.shadow_runs"))[0].n;
+      const lines: string[] = [];
+      const beside = startStateScheduler(
+        async () => db.direct,
+        3_600_000,
+        (line) => lines.push(line),
+        undefined,
+        60 * 60_000,
+      );
+      await beside.tick();
+      beside.stop();
+      expect(await runs()).toBe(0);
+      await moveMode(db.direct, "shadow");
+      const shadow = startStateScheduler(
+        async () => db.direct,
+        3_600_000,
+        (line) => lines.push(line),
+        undefined,
+        60 * 60_000,
+      );
+      try {
+        await shadow.tick();
+        expect(await runs()).toBe(1);
+        // The newest run is less than an hour old: the next tick leaves it.
+        await shadow.tick();
+        expect(await runs()).toBe(1);
+      } finally {
+        shadow.stop();
+      }
+      expect(lines.join("\n")).toMatch(/shadow: 0 difference\(s\)/);
     } finally {
       await db.close();
     }
