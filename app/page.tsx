@@ -70,6 +70,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
         <section className="panel" aria-labelledby="next">
           <h2 id="next">{t("upcoming.title")}</h2>
           <p className="muted">{t("upcoming.forecast")}</p>
+          {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
           <ul className="coming">
             {d.coming.map((day) => (
               <li key={day.day}>
@@ -113,6 +114,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
               : t("engine.notRun")}{" "}
             {d.engine.waiting > 0 && t("engine.waiting", { count: d.engine.waiting })}
           </p>
+          {d.mode && <p data-testid="registry-mode">{t("engine.mode", { mode: d.mode.mode, since: fmt.instant(d.mode.since) })}</p>}
         </section>
         <section className="panel" aria-labelledby="recent">
           <h2 id="recent">{t("recent.title")}</h2>

@@ -27,6 +27,12 @@ const envSchema = z.object({
     .min(0, { error: "STATE_ENGINE_INTERVAL_SECONDS must be 0 (off) or more" })
     .max(86_400, { error: "STATE_ENGINE_INTERVAL_SECONDS must be at most 86400 (a day)" })
     .default(60),
+  SHADOW_INTERVAL_MINUTES: z.coerce
+    .number({ error: "SHADOW_INTERVAL_MINUTES must be a number of minutes" })
+    .int({ error: "SHADOW_INTERVAL_MINUTES must be a whole number of minutes" })
+    .min(0, { error: "SHADOW_INTERVAL_MINUTES must be 0 (off) or more" })
+    .max(10_080, { error: "SHADOW_INTERVAL_MINUTES must be at most 10080 (a week)" })
+    .default(60),
   LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
   AUDIT_KEYS: z
     .string()
@@ -151,6 +157,8 @@ export interface ConsoleConfig {
   demoDomains: number;
   /** Seconds between the console process's state engine runs; 0 leaves them to `npm run states:update`. */
   stateEngineIntervalSeconds: number;
+  /** In shadow mode, how often the scheduler compares the console's rules with FRED's states (0: never). */
+  shadowIntervalMinutes: number;
   /** How the server process logs: JSON lines with request ids (default in production) or plain text. */
   logFormat: "json" | "text";
   /** AUDIT_KEYS: the first signs new audit rows, the rest verify older ones; unset: see lib/audit/keys.ts. */
@@ -209,6 +217,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     registryTimeZone: parsed.data.REGISTRY_TIMEZONE,
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
+    shadowIntervalMinutes: parsed.data.SHADOW_INTERVAL_MINUTES,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
     auditKeys: parsed.data.AUDIT_KEYS,
     auditAnchorFile: parsed.data.AUDIT_ANCHOR_FILE ? path.resolve(parsed.data.AUDIT_ANCHOR_FILE) : undefined,

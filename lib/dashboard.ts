@@ -3,9 +3,11 @@ import { authorize } from "./auth/guard";
 import { roleAllows } from "./auth/roles";
 import { readConfig } from "./config";
 import type { SqlExecutor } from "./db/driver";
+import { type AdoptionMode, registryMode } from "./db/mode";
 import { descriptionLang } from "./i18n/config";
 import { getLocale } from "./i18n/server";
 import { stateEngineStatus } from "./states/engine";
+import { fredEngineWrites } from "./states/fred-engine";
 
 // The start page's figures. Each counts exactly the objects (or requests) of the list its link
 // opens: live objects, as the object list shows by default.
@@ -48,7 +50,16 @@ export interface Dashboard {
   coming: DayForecast[];
   /** Requests starting or ending in the next 7 days (/requests?upcoming=1). */
   upcoming: number;
-  engine: { cursor: string | null; lastRunAt: string | null; lastRunKind: string | null; lagSeconds: number | null; waiting: number };
+  engine: {
+    cursor: string | null;
+    lastRunAt: string | null;
+    lastRunKind: string | null;
+    lagSeconds: number | null;
+    waiting: number;
+    fred: boolean;
+  };
+  /** Which engine writes the state history (issue 40): an adopted registry's mode, "created" for the console's own registry. */
+  mode: { mode: AdoptionMode | "created"; since: string } | null;
   /** The newest audited actions, for those who may read the audit log; null for others. */
   recent: { at: string; actor: string | null; action: string; result: string }[] | null;
   timeZone: string;
@@ -86,13 +97,15 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
       if (cache.get(key)?.figures === figures) cache.delete(key);
     });
   }
-  const [figures, engine, recent, locale] = await Promise.all([
+  const [figures, engine, fred, recent, locale, mode] = await Promise.all([
     cached.figures,
     stateEngineStatus(db.sql),
+    fredEngineWrites(db.sql),
     roleAllows(actor.role, "audit.read")
       ? db.prisma.auditEntry.findMany({ select: { at: true, actor: true, action: true, result: true }, orderBy: { id: "desc" }, take: 8 })
       : Promise.resolve(null),
     getLocale(),
+    registryMode(db.sql).catch(() => null),
   ]);
   const lang = descriptionLang(locale);
   return {
@@ -105,7 +118,10 @@ export async function dashboard(options: { refresh?: boolean } = {}): Promise<Da
       lastRunKind: engine.lastRunKind,
       lagSeconds: engine.cursor ? Math.max(0, Math.round((Date.now() - engine.cursor.getTime()) / 1000)) : null,
       waiting: engine.markedObjects,
+      // FRED's engine writes the states (beside, shadow): date-driven ones at its procedure's next run.
+      fred,
     },
+    mode: mode && { mode: mode.origin === "created" ? "created" : mode.mode, since: mode.since.toISOString() },
     recent: recent?.map((r) => ({ ...r, at: r.at.toISOString() })) ?? null,
     timeZone,
   };

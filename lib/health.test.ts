@@ -72,4 +72,17 @@ describe.each(testBackends())("health on $name", (backend) => {
     expect(lateForAdmin.problems).toEqual([expect.stringMatching(/^the state engine last finished \d+ s ago$/)]);
     expect(lateForAdmin.scheduler.lagSeconds).toBeGreaterThanOrEqual(3600);
   });
+
+  it("tells a signed-in user which engine writes the state history, and anyone else nothing of it", async () => {
+    await migrate(db.direct);
+    await runStateEngine(db.sql);
+    const support = await signedInAs(db, "support");
+    const admin = await signedInAs(db, "admin");
+    const body = async (context: RequestContext) => JSON.parse(await (await actAs(context, () => GET())).text());
+    // A registry the console created: its own engine, always.
+    expect((await body(support)).mode).toBe("created");
+    expect((await body(admin)).mode).toBe("created");
+    expect(await body(anonymous(db))).not.toHaveProperty("mode");
+    expect((await healthReport(db.sql, 0)).mode).toBe("created");
+  });
 });

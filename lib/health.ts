@@ -1,5 +1,6 @@
 import type { SqlDriver } from "./db/driver";
 import { verifyMigrations } from "./db/migrations";
+import { type AdoptionMode, registryMode } from "./db/mode";
 
 export interface Health {
   status: "ok" | "degraded" | "down";
@@ -7,6 +8,8 @@ export interface Health {
   migrations: "current" | string;
   scheduler: { lastRunFinished: string | null; lagSeconds: number | null; kind: string | null };
   problems: string[];
+  /** Which engine writes the state history (issue 40): an adopted registry's mode, or "created"; null when unknown. */
+  mode: AdoptionMode | "created" | null;
 }
 
 /**
@@ -18,6 +21,11 @@ export interface PublicHealth {
   status: Health["status"];
   database: Health["database"];
   migrations: "current" | "pending" | "mismatch" | "unknown";
+}
+
+/** What a signed-in user who is not an administrator gets: the verdict and which engine runs. */
+export function signedInHealth(health: Health): PublicHealth & { mode?: AdoptionMode | "created" } {
+  return health.mode ? { ...publicHealth(health), mode: health.mode } : publicHealth(health);
 }
 
 export function publicHealth(health: Health): PublicHealth {
@@ -45,6 +53,7 @@ export async function healthReport(db: SqlDriver, intervalSeconds: number): Prom
       migrations: "unknown",
       scheduler: { lastRunFinished: null, lagSeconds: null, kind: null },
       problems: [`database: ${(error as Error).message}`],
+      mode: null,
     };
   }
   let migrations = "current";
@@ -67,7 +76,12 @@ export async function healthReport(db: SqlDriver, intervalSeconds: number): Prom
   const lag = engine?.lag ?? null;
   if (intervalSeconds > 0 && (lag === null || lag > intervalSeconds * 3))
     problems.push(lag === null ? "the state engine has not run yet" : `the state engine last finished ${Math.round(lag)} s ago`);
+  const mode = await registryMode(db).then(
+    (m) => (m.origin === "created" ? ("created" as const) : m.mode),
+    () => null,
+  );
   return {
+    mode,
     status: problems.length ? "degraded" : "ok",
     database: "reachable",
     migrations,

@@ -60,7 +60,8 @@ export async function loadBenchRegistry(
   now: Date,
   statesAt: Date | null,
 ): Promise<void> {
-  await migrate(db.direct);
+  // Loaded with the console's engine: a FRED registry is adopted in charge (bench:fred measures the modes from there).
+  await migrate(db.direct, undefined, { adoptAs: "charge" });
   const loaded = await count(db.sql, "SELECT count(*) FROM domain");
   if (loaded === 0) {
     console.log(`Loading ${domains.toLocaleString("en")} domains into ${db.sql.location}…`);

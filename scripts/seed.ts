@@ -27,7 +27,8 @@ try {
 
   const db = await openDatabase(ownerTarget(config));
   try {
-    await migrate(db.direct);
+    // The demo loader computes the states with the console's engine: an empty FRED registry seeded is adopted in charge.
+    await migrate(db.direct, undefined, { adoptAs: "charge" });
     const started = Date.now();
     const interactive = process.stdout.isTTY;
     let lastLine = "";

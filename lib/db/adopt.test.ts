@@ -99,7 +99,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
     const catalogue = async () =>
       rows(client, "(SELECT oid::regprocedure::text FROM pg_proc UNION ALL SELECT tgname || tgenabled::text FROM pg_trigger) ");
     const untouched = await catalogue();
-    const plan = await planAdoption(db.direct);
+    const plan = await planAdoption(db.direct, undefined, { adoptAs: "charge" });
     expect(await catalogue()).toEqual(untouched);
     expect(plan.found).toBe("a FRED registry, model_version 2.52.0");
     expect(plan.created).toContain("schema console");
@@ -170,7 +170,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adopting a FRED 2.52 regis
   });
 
   it("adopts it: FRED's rows stay, the console's engine answers FRED's cron, the anomalies are listed as inherited", async () => {
-    const result = await migrate(db.direct);
+    const result = await migrate(db.direct, undefined, { adoptAs: "charge" });
     expect(result.adopted).toEqual({ modelVersion: "2.52.0" });
     // Nothing of FRED's data is lost or changed; history before adoption is kept as it was.
     for (const table of ["object_registry", "object_state_request", "domain", "enum_parameters", "domain_lifecycle_parameters"])

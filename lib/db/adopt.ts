@@ -1,42 +1,10 @@
+import { moveModeIn } from "./adoption-mode";
+import { type CatalogEntry, catalog, fredTableSql } from "./catalogue";
 import { type DirectDriver, rolledBack, type ScriptExecutor, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
 import { applyPending, type Migration, prepareMigration, readMigrations } from "./migrations";
+import type { AdoptionMode } from "./mode";
 import { RUNTIME_GROUP } from "./roles";
-
-/** One database object, as the catalogue names it. */
-interface CatalogEntry {
-  kind: string;
-  name: string;
-}
-
-/**
- * The objects of schemas public and console that are not part of an extension: what adoption may
- * add or change. A function is listed with a digest of its definition, so a replaced one shows.
- */
-async function catalog(tx: ScriptExecutor): Promise<CatalogEntry[]> {
-  return tx.query<CatalogEntry>(
-    `WITH ext AS (SELECT objid FROM pg_depend WHERE deptype = 'e')
-     SELECT 'schema' AS kind, nspname::text AS name FROM pg_namespace WHERE nspname = 'console'
-     UNION ALL
-     SELECT 'extension', e.extname || ' (in schema ' || n.nspname || ')'
-       FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-     UNION ALL
-     SELECT CASE c.relkind WHEN 'v' THEN 'view' WHEN 'S' THEN 'sequence' ELSE 'table' END, c.oid::regclass::text
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname IN ('public', 'console') AND c.relkind IN ('r', 'p', 'v', 'S') AND c.oid NOT IN (SELECT objid FROM ext)
-     UNION ALL
-     SELECT 'index', i.indexrelid::regclass::text || ' on ' || i.indrelid::regclass::text
-       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-      WHERE n.nspname IN ('public', 'console')
-     UNION ALL
-     SELECT 'function', p.oid::regprocedure::text || ' #' || left(md5(pg_get_functiondef(p.oid)), 8)
-       FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-      WHERE n.nspname IN ('public', 'console') AND p.prokind IN ('f', 'p') AND p.oid NOT IN (SELECT objid FROM ext)
-     UNION ALL
-     SELECT 'trigger', t.tgname || ' on ' || t.tgrelid::regclass::text || CASE WHEN t.tgenabled = 'D' THEN ' (disabled)' ELSE '' END
-       FROM pg_trigger t WHERE NOT t.tgisinternal`,
-  );
-}
 
 /**
  * The rights the running console's group role has on FRED's tables (schema public), one line per
@@ -103,6 +71,8 @@ export async function registryAnomalies(db: SqlExecutor, objectId?: number): Pro
 
 export interface AdoptionPlan {
   database: string;
+  /** The mode a FRED registry adopted now starts in; null when nothing is adopted now. */
+  mode: AdoptionMode | null;
   found: string;
   created: string[];
   replaced: string[];
@@ -117,16 +87,21 @@ export interface AdoptionPlan {
  * that back: the objects it creates, the FRED functions it replaces and the FRED triggers it
  * disables, and what in the existing data the console will not accept.
  */
-export async function planAdoption(db: DirectDriver, files?: Migration[]): Promise<AdoptionPlan> {
+export async function planAdoption(db: DirectDriver, files?: Migration[], options: { adoptAs?: AdoptionMode } = {}): Promise<AdoptionPlan> {
   const migrations = files ?? (await readMigrations());
   const context = await prepareMigration(db, migrations);
   const { found } = context;
+  const registry = migrations.find((m) => m.registry);
+  const adoptAs = options.adoptAs ?? "beside";
+  const adopting = context.adopted !== undefined && registry !== undefined && context.pending.includes(registry.name);
   return rolledBack(db, async (tx) => {
     // Names in full (schema.name) before and after: the migrations set their own search path.
     await tx.exec("SET LOCAL search_path TO pg_catalog");
     const before = await catalog(tx);
     const grantedBefore = new Set(await runtimeGrants(tx));
     await applyPending(tx, migrations, context);
+    // As migrate() adopts: beside (or shadow) in the same transaction.
+    if (adopting && adoptAs !== "charge") await moveModeIn(tx, db.location, adoptAs, { adoption: true });
     await tx.exec("SET LOCAL search_path TO pg_catalog");
     const after = await catalog(tx);
     const granted = (await runtimeGrants(tx)).filter((g) => !grantedBefore.has(g));
@@ -142,6 +117,7 @@ export async function planAdoption(db: DirectDriver, files?: Migration[]): Promi
     );
     return {
       database: db.location,
+      mode: adopting ? adoptAs : null,
       found:
         found.kind === "fred"
           ? `a FRED registry, model_version ${found.modelVersion}`
@@ -184,8 +160,14 @@ export async function unadopt(db: DirectDriver, options: { dryRun: boolean }): P
     const restored: string[] = [];
     const enabled: string[] = [];
     const dropped: string[] = [];
+    // Only what is replaced now: beside FRED and in shadow, update_object_states is FRED's and its triggers are on.
     const replaced = await tx.query<{ kind: string; name: string; definition: string }>(
-      "SELECT kind, name, definition FROM console.replaced_fred_objects ORDER BY kind, name",
+      `SELECT r.kind, r.name, r.definition FROM console.replaced_fred_objects r
+        WHERE CASE r.kind
+                WHEN 'function' THEN pg_get_functiondef(to_regprocedure('public.' || r.name)) IS DISTINCT FROM r.definition
+                ELSE EXISTS (SELECT FROM pg_trigger t WHERE t.tgrelid = ${fredTableSql("r.definition")} AND t.tgname = r.name AND t.tgenabled = 'D')
+              END
+        ORDER BY r.kind, r.name`,
     );
     for (const r of replaced) {
       if (r.kind === "function") {

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { enforceMode, moveModeIn } from "./adoption-mode";
 import { type DirectDriver, rolledBack, type ScriptExecutor, type SqlExecutor } from "./driver";
 import { StartupError } from "./errors";
+import type { AdoptionMode } from "./mode";
 import { databaseRole, RUNTIME_GROUP } from "./roles";
 
 export interface Migration {
@@ -314,7 +316,15 @@ export async function applyPending(tx: ScriptExecutor, migrations: Migration[], 
  * not run) and only the console's objects are added. Refuses any other database, and one whose
  * applied migrations differ from the files.
  */
-export async function migrate(db: DirectDriver, files?: Migration[]): Promise<MigrationResult> {
+export interface MigrateOptions {
+  /**
+   * The mode a FRED registry adopted by this run starts in (README "Running on an existing FRED
+   * database"): beside unless said otherwise. A registry adopted before keeps its mode.
+   */
+  adoptAs?: AdoptionMode;
+}
+
+export async function migrate(db: DirectDriver, files?: Migration[], options: MigrateOptions = {}): Promise<MigrationResult> {
   const migrations = files ?? (await readMigrations());
   const context = await prepareMigration(db, migrations);
   const { adopted } = context;
@@ -322,13 +332,30 @@ export async function migrate(db: DirectDriver, files?: Migration[]): Promise<Mi
   // Nothing pending: nothing is written, so the running console's role may check an up-to-date database.
   if (context.pending.length > 0) {
     await assertMayMigrate(db, context.pending);
-    await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
-      await tx.exec(MIGRATIONS_TABLE);
-    });
-    for (const migration of migrations) {
-      const applied = await db.transaction((tx) => applyMigration(tx, migration, migrations, context));
-      if (applied) appliedNow.push(migration.name);
+    const registry = migrations.find((m) => m.registry);
+    const adoptAs = options.adoptAs ?? "beside";
+    if (adopted && registry && context.pending.includes(registry.name) && adoptAs !== "charge") {
+      // A new adoption beside FRED (or in shadow): every migration and the move to the mode in one
+      // transaction, so FRED's programs never meet the console's triggers or engine.
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+        appliedNow.push(...(await applyPending(tx, migrations, context)));
+        await moveModeIn(tx, db.location, adoptAs, { adoption: true });
+      });
+    } else {
+      await db.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+        await tx.exec(MIGRATIONS_TABLE);
+      });
+      for (const migration of migrations) {
+        const applied = await db.transaction(async (tx) => {
+          const done = await applyMigration(tx, migration, migrations, context);
+          // Beside FRED or in shadow, what a migration put on FRED's tables goes again in its transaction.
+          if (done) await enforceMode(tx);
+          return done;
+        });
+        if (applied) appliedNow.push(migration.name);
+      }
     }
   }
   // An adopted registry's history before adoption is FRED's and stays; the first engine run compares
@@ -337,7 +364,16 @@ export async function migrate(db: DirectDriver, files?: Migration[]): Promise<Mi
     `SELECT to_regclass('console.state_engine') IS NOT NULL AS engine,
             to_regprocedure('console.state_engine_run_now(boolean, integer)') IS NOT NULL AS now`,
   );
-  const due = engine && (await db.query<{ due: boolean }>("SELECT full_run_due AS due FROM console.state_engine"))[0]?.due;
+  // Beside FRED and in shadow the console's engine never writes FRED's object_state.
+  const due =
+    engine &&
+    (
+      await db.query<{ due: boolean }>(
+        `SELECT e.full_run_due AND NOT EXISTS (
+                  SELECT FROM console.registry_origin o WHERE o.origin = 'adopted' AND to_jsonb(o) ->> 'mode' IN ('beside', 'shadow')) AS due
+           FROM console.state_engine e`,
+      )
+    )[0]?.due;
   if (due)
     await db.transaction((tx) =>
       tx.query(now ? "SELECT * FROM console.state_engine_run_now(true)" : "SELECT * FROM console.state_engine_run(now(), true)"),

@@ -60,7 +60,13 @@ export async function startConsole(): Promise<void> {
     await ensureFirstAdmin(db.sql, process.env, console.log, (block) => process.stderr.write(block));
     console.log(`Registry State Console is using ${db.sql.location} as ${(await databaseRole(db.sql)).name}.`);
     if (config.stateEngineIntervalSeconds > 0) {
-      const scheduler = startStateScheduler(async () => (await getDatabase()).sql, config.stateEngineIntervalSeconds * 1000);
+      const scheduler = startStateScheduler(
+        async () => (await getDatabase()).sql,
+        config.stateEngineIntervalSeconds * 1000,
+        undefined,
+        undefined,
+        config.shadowIntervalMinutes * 60_000,
+      );
       // Catch up at once with whatever fell due while no console was running.
       void scheduler.tick();
     }

@@ -85,7 +85,7 @@ export async function blockWork(
       "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5, $6)",
       [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
     );
-  await materialise(tx, object.id);
+  await materialise(tx, object.id, from <= now);
   // What the block does (a bulk dry run says it without the id).
   const summary = msg("block.summary", {
     object: object.name,

@@ -63,8 +63,8 @@ export function cancelStateRequest(input: unknown): Promise<{ message: Message }
          SET canceled_by = excluded.canceled_by, canceled_by_id = excluded.canceled_by_id, canceled_at = excluded.canceled_at`,
         [request.id, actor.username, actor.userId, now],
       );
-      await materialise(tx, request.object_id);
       const started = request.valid_from <= now;
+      await materialise(tx, request.object_id, started);
       return {
         message: msg(started ? "request.canceledEnded" : "request.canceledFuture", {
           id: String(request.id),

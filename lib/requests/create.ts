@@ -46,7 +46,8 @@ export async function createWork(
     "INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5)",
     [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
   );
-  await materialise(tx, c.object.id);
+  // A request that starts later is applied by the scheduler when FRED's engine writes the states.
+  await materialise(tx, c.object.id, c.from <= now);
   // What the request does (a bulk dry run says it without the id).
   const summary = c.to
     ? msg("request.summary", { state: c.state.name, object: c.object.name, from: c.from, to: c.to })

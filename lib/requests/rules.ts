@@ -8,6 +8,7 @@ import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
 import { parseInstant } from "../input/values";
+import { fredEngineWrites, fredStateUpdate } from "../states/fred-engine";
 
 import { REASON_MAX, START_GRACE_MS } from "./limits";
 
@@ -152,8 +153,17 @@ export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "fr
  * Brings the object's history up to now in this transaction: a request in force takes hold at once.
  * "Now" is the change's instant (changeInstant, the transaction's state clock), which the running
  * console may run the engine at (console.state_engine_run_now); any other instant is the owner's.
+ *
+ * When FRED's engine writes the states (beside, shadow), FRED's own update_object_states(id) is
+ * called instead, as libfred's PerformObjectStateRequest after blockDomainsId or fred-admin -u, and
+ * only when the change does something now (`effective`: a request or block that starts, ends or is
+ * canceled at this instant); one that starts or ends later is the scheduler's (lib/states/fred-schedule.ts).
  */
-export async function materialise(tx: SqlExecutor, objectId: number): Promise<void> {
+export async function materialise(tx: SqlExecutor, objectId: number, effective = true): Promise<void> {
+  if (await fredEngineWrites(tx)) {
+    if (effective) await fredStateUpdate(tx, [objectId]);
+    return;
+  }
   await tx.query("SELECT * FROM console.state_engine_run_now(false, $1)", [objectId]);
 }
 
@@ -161,8 +171,17 @@ export async function materialise(tx: SqlExecutor, objectId: number): Promise<vo
  * The instant of this change, read after the object's lock and under the engine's shared lock, and
  * made the transaction's state clock, so the state triggers and the engine date the change alike
  * (console.state_change_clock: a scheduled run can no longer commit a cursor past it unseen).
+ *
+ * When FRED's engine writes the states, the change is dated as libfred dates it: the transaction's
+ * start (FRED's update_object_states reads requests at CURRENT_TIMESTAMP, and a request dated later
+ * would not be in force for it), to the millisecond below. A change whose object another
+ * transaction changed after this one began is run again (console.fred_state_update).
  */
 export async function changeInstant(tx: SqlExecutor): Promise<Date> {
+  if (await fredEngineWrites(tx)) {
+    const [{ now }] = await tx.query<{ now: Date }>("SELECT date_trunc('milliseconds', now()) AS now");
+    return now;
+  }
   const [{ now }] = await tx.query<{ now: Date }>("SELECT console.state_change_clock() AS now");
   return now;
 }

@@ -55,7 +55,7 @@ export function unblockObject(input: unknown): Promise<{ message: Message }> {
       restored++;
     }
     restored += await restoreAsFred(tx, block.object_id, again, now, actor, `restored after block ${block.id}: in force before it`);
-    await materialise(tx, block.object_id);
+    await materialise(tx, block.object_id, begun || again.length > 0);
     return {
       message: msg("block.lifted", { id: String(block.id), object: block.name, restored }),
       objectId: block.object_id,

@@ -230,7 +230,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
     // Adopted and seeded as the owner of FRED's tables, as the README says.
     const db = await openDatabase({ databaseUrl: fred.fredUrl, pgliteDir: "" });
     try {
-      await migrate(db.direct);
+      await migrate(db.direct, undefined, { adoptAs: "charge" });
       await seedDemo(db.direct, { domains: 300, seed: 25, now: new Date(), timeZone: ZONE });
     } finally {
       await db.close();

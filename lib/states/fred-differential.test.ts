@@ -53,7 +53,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console's engine again
       // The console's database: adopted, demo registry, edge cases, FRED's bug cases.
       const db = await openDatabase({ databaseUrl: console_.url, pgliteDir: "" });
       try {
-        await migrate(db.direct);
+        await migrate(db.direct, undefined, { adoptAs: "charge" });
         await seedDemo(db.direct, { domains: 1000, seed, now: new Date(), timeZone: ZONE });
       } finally {
         await db.close();

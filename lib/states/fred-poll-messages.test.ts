@@ -95,7 +95,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("FRED's poll messages on th
     fred = await createFredDatabase(adminUrl as string);
     const db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
     try {
-      await migrate(db.direct);
+      await migrate(db.direct, undefined, { adoptAs: "charge" });
       await seedDemo(db.direct, { domains: 2000, seed: 4, now: new Date(), timeZone: ZONE });
     } finally {
       await db.close();

@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { pgExecutor } from "../db/driver";
+import { fredKnownBugCauses as knownBugCauses } from "../states/shadow";
 
 /** The real fred-db 2.52.0 schema: GPL test data beside the repository (../shared/fred-db), never copied into it. */
 export const FRED_STRUCTURE_SQL = path.join(process.cwd(), "..", "shared", "fred-db", "structure.sql");
@@ -110,56 +112,11 @@ export async function createFredDatabase(
 
 /**
  * Why FRED's update_object_states and the console's engine may differ on an object at instant `at`
- * (FRED's known bugs, README "States"), from the registry's data: keys `object:state`, or
- * `object:*` for every state of the object; values name the bug. `zone`: the registry's time zone.
+ * (FRED's known bugs, README "States"): lib/states/shadow.ts's, which shadow's comparison uses, on a
+ * test's client. Keys `object:state` or `object:*`; values describe the bug.
  */
-export async function fredKnownBugCauses(client: pg.Client, at: string, zone: string): Promise<Map<string, string>> {
-  const causes = new Map<string, string>();
-  // FRED applies requests for automatic states and for another type's states
-  const wrong = await client.query<{ object_id: number; state_id: number }>(
-    `SELECT r.object_id, r.state_id FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
-       JOIN enum_object_states s ON s.id = r.state_id
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC' AND (r.valid_to IS NULL OR r.valid_to >= $1::timestamptz AT TIME ZONE 'UTC')
-        AND r.canceled IS NULL AND (NOT s.manual OR NOT o.type = ANY (s.types))`,
-    [at],
-  );
-  // (and FRED's trigger on object_state derives outzone from a requested serverOutzoneManual, on any object).
-  for (const r of wrong.rows) causes.set(`${r.object_id}:*`, "a request for an automatic or another type's state (FRED applies it)");
-  // FRED drops a request at once when canceled is set, even to a future instant (the object's
-  // states that depend on it follow); FRED counts a request's valid_to as still in force.
-  const requests = await client.query<{ object_id: number; cause: string }>(
-    `SELECT DISTINCT r.object_id,
-            CASE WHEN r.canceled > $1::timestamptz AT TIME ZONE 'UTC' THEN 'a request canceled in the future (FRED drops it at once)'
-                 ELSE 'a request ending exactly at the run (FRED counts valid_to as in force)' END AS cause
-       FROM object_state_request r
-      WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC'
-        AND (r.canceled > $1::timestamptz AT TIME ZONE 'UTC' OR r.valid_to = $1::timestamptz AT TIME ZONE 'UTC')`,
-    [at],
-  );
-  // FRED takes an unlinked object's dates as the UTC date it stores, the console as the registry's
-  // calendar date (different for instants late in the evening UTC): deleteCandidate only.
-  const late = await client.query<{ object_id: number }>(
-    `SELECT o.id AS object_id FROM object_registry o JOIN object ob ON ob.id = o.id
-      WHERE o.type IN (1, 2, 4) AND (o.crdate::date <> (o.crdate AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date
-             OR ob.update::date <> (ob.update AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date
-             OR EXISTS (SELECT FROM object_state s WHERE s.object_id = o.id AND s.state_id = 16
-                          AND s.valid_to::date <> (s.valid_to AT TIME ZONE 'UTC' AT TIME ZONE '${zone}')::date))`,
-  );
-  // FRED's date rules compare with CURRENT_DATE, the session's date: in a UTC session late in the
-  // evening that is not yet the registry's date (expirationWarning, expired, validation warnings, deleteWarning).
-  const dates = await client.query<{ differ: boolean }>(
-    `SELECT ($1::timestamptz AT TIME ZONE 'UTC')::date <> ($1::timestamptz AT TIME ZONE '${zone}')::date AS differ`,
-    [at],
-  );
-  if (dates.rows[0].differ) {
-    const domains = await client.query<{ id: number }>("SELECT id FROM domain");
-    for (const d of domains.rows)
-      for (const state of [8, 9, 11, 12, 19]) causes.set(`${d.id}:${state}`, "FRED's CURRENT_DATE: the session's date, not the registry's");
-  }
-  const perObject = new Map(requests.rows.map((r) => [r.object_id, r.cause]));
-  for (const r of late.rows) causes.set(`${r.object_id}:17`, "a date late in the evening UTC (FRED takes the stored UTC date)");
-  for (const [id, cause] of perObject) causes.set(`${id}:*`, cause);
-  return causes;
+export function fredKnownBugCauses(client: pg.Client, at: string, zone: string): Promise<Map<string, string>> {
+  return knownBugCauses(pgExecutor(client), at, zone);
 }
 
 /**
@@ -297,4 +254,49 @@ export async function fredDesiredStates(client: pg.Client, ids: number[]): Promi
     [ids],
   );
   return new Map(rows.map((r) => [r.object_id, r.states]));
+}
+
+/** One right on schema public or what is in it. */
+export interface Grant {
+  object: string;
+  grantee: string;
+  privilege: string;
+}
+
+/**
+ * Every right on schema public and what is in it (tables, views, sequences, columns, functions),
+ * by grantee, read from the catalogue (a NULL acl is the object's default rights) and from
+ * information_schema's role_table_grants and role_routine_grants.
+ */
+export async function publicGrants(client: pg.Client): Promise<Grant[]> {
+  const { rows } = await client.query<Grant>(
+    `SELECT c.oid::regclass::text AS object, coalesce(r.rolname, 'PUBLIC') AS grantee, a.privilege_type AS privilege
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(coalesce(c.relacl, acldefault(CASE WHEN c.relkind = 'S' THEN 's' ELSE 'r' END::"char", c.relowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+     UNION ALL
+     SELECT c.oid::regclass::text || '.' || at.attname, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_attribute at JOIN pg_class c ON c.oid = at.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      CROSS JOIN LATERAL aclexplode(at.attacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public' AND at.attnum > 0
+     UNION ALL
+     SELECT p.oid::regprocedure::text, coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_proc p CROSS JOIN LATERAL aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE p.pronamespace = 'public'::regnamespace
+     UNION ALL
+     SELECT 'schema public', coalesce(r.rolname, 'PUBLIC'), a.privilege_type
+       FROM pg_namespace n CROSS JOIN LATERAL aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner))) a
+       LEFT JOIN pg_roles r ON r.oid = a.grantee
+      WHERE n.nspname = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || table_schema || '.' || table_name, grantee, privilege_type
+       FROM information_schema.role_table_grants WHERE table_schema = 'public'
+     UNION ALL
+     SELECT 'information_schema ' || routine_schema || '.' || specific_name, grantee, privilege_type
+       FROM information_schema.role_routine_grants WHERE routine_schema = 'public'
+     ORDER BY 1, 2, 3`,
+  );
+  return rows;
 }

@@ -241,7 +241,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("demo registry on a FRED 2.
   beforeAll(async () => {
     fred = await createFredDatabase(adminUrl as string);
     db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
-    await migrate(db.direct);
+    await migrate(db.direct, undefined, { adoptAs: "charge" });
     await seedDemo(db.direct, OPTIONS);
   });
   afterAll(async () => {

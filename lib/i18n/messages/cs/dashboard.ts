@@ -20,6 +20,8 @@ export const dashboard: Catalog<typeof en> = {
   upcoming: {
     title: "Nadcházející",
     forecast: "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak jsou nyní.",
+    fredProcedure:
+      "Stavy tohoto registru zapisuje FRED: stavy dané daty zaznamená procedura FREDu při svém příštím běhu, ruční stavy začínají a končí včas.",
     nothing: "nic se neočekává",
     entry: "{state} {count}",
     entryTitle:
@@ -35,6 +37,7 @@ export const dashboard: Catalog<typeof en> = {
     seconds: "{n} s",
     minutes: "{n} min",
     notRun: "Výpočet stavů ještě neběžel.",
+    mode: "{mode, select, beside {Vedle FREDu: historii stavů zapisuje FREDova vlastní procedura a jeho triggery; konzole do FREDových tabulek přidává jen své indexy.} shadow {Ve stínu: historii stavů zapisuje FREDova vlastní procedura a jeho triggery; výpočet konzole se s nimi porovnává.} charge {Ve vedení: historii stavů zapisuje místo FREDu výpočet konzole.} other {Historii stavů zapisuje výpočet konzole.}} Od {since}.",
     waiting: "{count, plural, one {# objekt čeká} few {# objekty čekají} other {# objektů čeká}} na příští běh.",
   },
   recent: {

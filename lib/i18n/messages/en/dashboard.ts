@@ -16,6 +16,8 @@ export const dashboard = {
   upcoming: {
     title: "Coming up",
     forecast: "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they are now.",
+    fredProcedure:
+      "FRED's engine writes this registry's states: FRED's procedure records date-driven states at its next run, manual ones begin and end on time.",
     nothing: "nothing foreseen",
     entry: "{state} {count}",
     entryTitle: "{count, plural, one {# object enters} other {# objects enter}} {state} on {day} (forecast)",
@@ -29,6 +31,7 @@ export const dashboard = {
     seconds: "{n} s",
     minutes: "{n} min",
     notRun: "The state engine has not run yet.",
+    mode: "{mode, select, beside {Beside FRED: FRED's own procedure and triggers write the state history; the console adds nothing to FRED's tables but its indexes.} shadow {In shadow: FRED's own procedure and triggers write the state history; the console's engine is being compared with them.} charge {In charge: the console's engine writes the state history in FRED's place.} other {The console's engine writes the state history.}} Since {since}.",
     waiting: "{count, plural, one {# object waits for its next run.} other {# objects wait for their next run.}}",
   },
   recent: {

@@ -1,0 +1,62 @@
+CREATE OR REPLACE FUNCTION console.fred_feed_poll()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    v_feed console.fred_feed;
+    v_entered integer;
+    v_left integer;
+BEGIN
+    IF NOT EXISTS (SELECT FROM console.registry_origin WHERE origin = 'adopted' AND mode <> 'charge') THEN
+        RETURN 0; -- the console's triggers write the feed
+    END IF;
+    SELECT * INTO v_feed FROM console.fred_feed FOR UPDATE;
+    IF v_feed.low IS NULL THEN
+        PERFORM console.fred_feed_start();
+        RETURN 0;
+    END IF;
+    WITH fresh AS (
+        SELECT s.id, s.object_id, s.state_id, s.valid_from, s.valid_to FROM object_state s
+         WHERE s.id > v_feed.low AND NOT EXISTS (SELECT FROM console.fred_feed_seen f WHERE f.object_state_id = s.id)
+    ), seen AS (
+        INSERT INTO console.fred_feed_seen SELECT id FROM fresh
+    ), open AS (
+        INSERT INTO console.fred_feed_open SELECT id FROM fresh WHERE valid_to IS NULL
+    )
+    INSERT INTO console.state_changes (object_id, state_id, change, at)
+    SELECT n.object_id, n.state_id, c.change, c.at
+      FROM fresh n
+     CROSS JOIN LATERAL (VALUES ('entered', n.valid_from AT TIME ZONE 'UTC'), ('left', n.valid_to AT TIME ZONE 'UTC')) AS c(change, at)
+     WHERE c.at IS NOT NULL
+     ORDER BY c.at, n.id, c.change;
+    GET DIAGNOSTICS v_entered = ROW_COUNT;
+
+    WITH closed AS (
+        DELETE FROM console.fred_feed_open f USING object_state s
+         WHERE s.id = f.object_state_id AND s.valid_to IS NOT NULL
+        RETURNING s.id, s.object_id, s.state_id, s.valid_to
+    )
+    INSERT INTO console.state_changes (object_id, state_id, change, at)
+    SELECT object_id, state_id, 'left', valid_to AT TIME ZONE 'UTC' FROM closed ORDER BY valid_to, id;
+    GET DIAGNOSTICS v_left = ROW_COUNT;
+    -- Rows gone from object_state (FRED deletes none) leave nothing to report.
+    DELETE FROM console.fred_feed_open f WHERE NOT EXISTS (SELECT FROM object_state s WHERE s.id = f.object_state_id);
+
+    -- The bound an earlier run fixed: every id up to it was settled then, and seen above.
+    IF v_feed.bound IS NOT NULL THEN
+        DELETE FROM console.fred_feed_seen WHERE object_state_id <= v_feed.bound;
+        v_feed.low := greatest(v_feed.low, v_feed.bound);
+        v_feed.bound := NULL;
+    END IF;
+    BEGIN
+        LOCK TABLE object_state IN SHARE MODE NOWAIT;
+        SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END INTO v_feed.bound FROM object_state_id_seq;
+    EXCEPTION WHEN lock_not_available THEN
+        NULL; -- a writer is at work: the next run tries again
+    END;
+    UPDATE console.fred_feed SET low = v_feed.low, bound = v_feed.bound, last_run_at = now();
+    RETURN v_entered + v_left;
+END
+$function$;
