@@ -20,13 +20,20 @@ const steps: [string, string[]][] = [
   ["End-to-end tests (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]],
 ];
 // The console on an adopted FRED registry: fred-db 2.52's structure.sql loaded into a new database
-// on TEST_DATABASE_URL, demo data seeded, adopted, served, and used in Chromium.
+// on TEST_DATABASE_URL, demo data seeded, adopted, served, and used in Chromium; once adopted in
+// charge, once moved beside FRED (issue 40), each with its own database and server.
 if (process.env.TEST_DATABASE_URL) {
   if (fredSchemaAvailable())
-    steps.push([
-      "End-to-end tests on an adopted FRED registry (PostgreSQL)",
-      [bin("@playwright/test", "cli.js"), "test", "-c", "playwright.fred.config.ts"],
-    ]);
+    steps.push(
+      [
+        "End-to-end tests on a FRED registry adopted in charge (PostgreSQL)",
+        [bin("@playwright/test", "cli.js"), "test", "-c", "playwright.fred.config.ts"],
+      ],
+      [
+        "End-to-end tests on a FRED registry adopted beside FRED (PostgreSQL)",
+        [bin("@playwright/test", "cli.js"), "test", "-c", "playwright.fred-beside.config.ts"],
+      ],
+    );
   else console.log(`No ${FRED_STRUCTURE_SQL}: the FRED adoption tests (integration and end-to-end) are skipped.`);
 }
 

@@ -1,9 +1,12 @@
 // The console on an adopted FRED 2.52 registry (e2e/fred/server.ts): what a registry's staff do
-// there, and FRED's own cron entry point moving the registry's states through the console's engine.
+// there, and FRED's own cron entry point moving the registry's states through the console's engine
+// (in charge, playwright.fred.config.ts) or through FRED's own (beside, playwright.fred-beside.config.ts).
 import { expect, type Page, test } from "@playwright/test";
 import type pg from "pg";
 import { pragueWallTime, signInAsAdmin } from "../helpers";
-import { fredConnection } from "./fred";
+import { FRED_E2E_MODE, fredConnection } from "./fred";
+
+const mode = FRED_E2E_MODE;
 
 let fred: pg.Client;
 test.beforeAll(async () => {
@@ -49,6 +52,27 @@ test("the console serves the adopted registry: health, a state filter, an object
   expect(await health.json()).toMatchObject({ status: "ok", database: "reachable", migrations: "current" });
 
   await signInAsAdmin(page);
+  // Signed in, health and the overview say which engine writes the state history.
+  expect(await (await page.request.get("/api/health")).json()).toMatchObject({ status: "ok", mode });
+  await page.goto("/");
+  await expect(page.getByTestId("registry-mode")).toContainText(mode === "beside" ? "Beside FRED:" : "In charge:");
+  await page.goto("/objects");
+  // And it is so in FRED's catalogue: beside, FRED's own update_object_states(integer) (as the
+  // adoption recorded it) and its trigger_domain, no console_* trigger on FRED's tables; in charge the
+  // console's function and triggers in their place.
+  const [engine] = (
+    await fred.query(
+      `SELECT pg_get_functiondef('public.update_object_states(integer)'::regprocedure) =
+                (SELECT definition FROM console.replaced_fred_objects WHERE kind = 'function' AND name = 'update_object_states(integer)')
+                AS freds_function,
+              (SELECT tgenabled <> 'D' FROM pg_trigger WHERE tgname = 'trigger_domain') AS freds_trigger,
+              (SELECT count(*)::int FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+                WHERE c.relnamespace = 'public'::regnamespace AND t.tgname LIKE 'console%' AND NOT t.tgisinternal) AS console_triggers`,
+    )
+  ).rows;
+  if (mode === "beside") expect(engine).toEqual({ freds_function: true, freds_trigger: true, console_triggers: 0 });
+  else expect(engine).toMatchObject({ freds_function: false, freds_trigger: false });
+  if (mode === "charge") expect(engine.console_triggers).toBeGreaterThan(0);
   const form = page.getByRole("form", { name: "Filter objects" });
   await form.getByLabel("Type").selectOption("domain");
   await form.getByText("Choose states").click();
@@ -58,7 +82,9 @@ test("the console serves the adopted registry: health, a state filter, an object
   const names = page.locator("table.objects-table tbody td.col-name a");
   await expect(names.first()).toBeVisible();
   for (const cell of await page.locator("table.objects-table tbody td.col-states").allTextContents()) expect(cell).toContain("expired");
-  // The list's count is FRED's own data.
+  // The list's count is FRED's own data, counted in full (the page's own count has a 25 ms budget a
+  // busy machine can exhaust, and then says "many").
+  await page.goto(`${page.url()}&count=all`);
   const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
   const [{ expired }] = (
     await fred.query(
@@ -92,16 +118,19 @@ test("a change FRED's programs make has its states when it commits, dated at the
   const before = await clock();
   await fred.query("UPDATE domain SET exdate = current_date - 3 WHERE id = $1", [domain.id]);
   const after = await clock();
-  // No engine run: the change's own commit brought the domain to the rules.
+  // No engine run: the change's own commit brought the domain to the rules (in charge the console's
+  // triggers, beside FRED's own trigger_domain).
   expect(await openStates(domain.id)).toContain("expired");
   await new Promise((resolve) => setTimeout(resolve, 1500));
   const cron = (await fred.query<{ at: Date }>("SELECT clock_timestamp() AS at, update_object_states(0)")).rows[0].at;
   expect(await openStates(domain.id)).toContain("expired");
-  // History as FRED stores it (UTC wall-clock timestamp), stamped when the registry changed (its
-  // expiration instant had already passed then), not when the cron happened to run.
+  // History as stored (a wall-clock timestamp: in charge the console's, in UTC; beside FRED's own
+  // trigger's, CURRENT_TIMESTAMP in the session's zone, Europe/Prague here as fredConnection sets it),
+  // stamped when the registry changed (its expiration instant had already passed then), not when the
+  // cron happened to run.
   const { rows } = await fred.query<{ from: Date }>(
-    "SELECT (valid_from AT TIME ZONE 'UTC') AS from FROM object_state WHERE object_id = $1 AND state_id = 9 AND valid_to IS NULL",
-    [domain.id],
+    "SELECT (valid_from AT TIME ZONE $2) AS from FROM object_state WHERE object_id = $1 AND state_id = 9 AND valid_to IS NULL",
+    [domain.id, mode === "beside" ? "Europe/Prague" : "UTC"],
   );
   expect(rows).toHaveLength(1);
   expect(rows[0].from.getTime()).toBeGreaterThanOrEqual(before.getTime());
@@ -230,7 +259,8 @@ test("'does not have now' with 'any of' lists domains with none of the states, '
     // Every listed domain really lacks them as the words say, in FRED's own tables...
     const held = await heldOfChosen(names);
     for (const name of names) expect(lacks(held.get(name) ?? -1), `${name} holds ${held.get(name)} of ${chosen.join(", ")}`).toBe(true);
-    // ...and the list holds all such domains.
+    // ...and the list holds all such domains (counted in full, as above).
+    await page.goto(`${page.url()}&count=all`);
     const total = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
     expect(total).toBe(await countWith(having));
     await page.screenshot({ path: testInfo.outputPath(`fred-objects-not-${match}.png`), fullPage: true });

@@ -1,6 +1,7 @@
 // The console on an existing FRED registry, as a registry that runs FRED would start it: a fresh
 // PostgreSQL database loaded with fred-db 2.52.0's structure.sql the way its README says, a demo
-// registry loaded into it with `npm run db:seed`, adopted with `npm run db:migrate`, then the
+// registry loaded into it with `npm run db:seed`, adopted with `npm run db:migrate` (in charge), moved
+// beside FRED with `npm run db:adopt -- --mode beside` when E2E_FRED_MODE=beside, then the
 // production build served on it. The console's own scheduler is off: FRED's cron entry point,
 // update_object_states(0), is what the spec calls to move the registry's states.
 import { spawnSync } from "node:child_process";
@@ -10,7 +11,7 @@ import path from "node:path";
 import { createFredDatabase } from "../../lib/testing/fred";
 import { E2E_ADMIN_PASSWORD } from "../helpers";
 import { serveBuild } from "../serve";
-import { FRED_E2E_DATABASE, FRED_E2E_DOMAINS, FRED_E2E_SERVER_LOG } from "./fred";
+import { FRED_E2E_DATABASE, FRED_E2E_DOMAINS, FRED_E2E_MODE, FRED_E2E_SERVER_LOG } from "./fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) {
@@ -50,6 +51,8 @@ async function npmScript(script: string, args: string[]): Promise<void> {
 
 await npmScript("seed.ts", ["--domains", String(FRED_E2E_DOMAINS)]);
 await npmScript("migrate.ts", []);
+// Beside: FRED gets its update_object_states and its triggers back, the console keeps schema console.
+if (FRED_E2E_MODE === "beside") await npmScript("adopt.ts", ["--mode", "beside"]);
 // On PostgreSQL the operator creates the first admin (README: Running on PostgreSQL).
 env.E2E_ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 await npmScript("user.ts", ["add", "admin", "--role", "admin", "--password-env", "E2E_ADMIN_PASSWORD"]);
