@@ -105,6 +105,8 @@ describe("the project's imports", () => {
       "lib/db/migrations.ts",
       "lib/db/prepare.ts",
       "lib/db/adopt.ts",
+      "lib/db/adoption-mode.ts",
+      "lib/db/catalogue.ts",
       "scripts/migrate.ts",
       "scripts/adopt.ts",
       "scripts/unadopt.ts",
@@ -124,6 +126,7 @@ describe("the project's imports", () => {
       // test fixtures
       "lib/states/testing.ts",
       "lib/testing/databases.ts",
+      "lib/testing/beside.ts",
       "lib/testing/fred.ts",
       "lib/testing/libfred.ts",
       "lib/testing/tcp-proxy.ts",
