@@ -247,6 +247,18 @@ test.describe("bad requests", () => {
     });
   }
 
+  // Found by the fuzz below: next-auth's error page put its `error` into the redirect's Location
+  // unencoded, and text outside Latin-1 made that a 500.
+  test("next-auth's error page with an error of any text is a 400 or a redirect home, never a 500", async ({ request }) => {
+    const failures = failureLines().length;
+    for (const error of ["𒕻𴈿殶", "Příliš žluťoučký", "SignInFailed", "a\u0013b"]) {
+      const response = await request.get(`/api/auth/error?error=${encodeURIComponent(error)}&id=f&id=g`, { maxRedirects: 0 });
+      expect(response.status(), error).toBeLessThan(500);
+      if (response.status() === 400) expect(await response.json()).toEqual({ error: expect.any(String) });
+    }
+    expect(failureLines().length).toBe(failures);
+  });
+
   test("a sign-in with a NUL in the user name names no database text, and is audited as bad_bytes", async ({ page, request, baseURL }) => {
     const { csrfToken } = (await (await request.get("/api/auth/csrf")).json()) as { csrfToken: string };
     const response = await request.post("/api/auth/callback/credentials", {
@@ -341,9 +353,11 @@ test.describe("bad requests", () => {
       trs.map((tr) => ({
         id: Number(tr.querySelector("td")?.textContent),
         result: tr.querySelector("td[class^=result-]")?.className ?? "",
+        text: tr.textContent ?? "",
       })),
     );
     const added = rows.filter((row) => row.id > Number(before[0]));
-    expect(added.filter((row) => row.result === "result-ok")).toEqual([]);
+    // Exports are audited reads (a GET of an export route may come up at random): not changes.
+    expect(added.filter((row) => row.result === "result-ok" && !/\.export\b/.test(row.text))).toEqual([]);
   });
 });

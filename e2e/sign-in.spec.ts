@@ -122,7 +122,7 @@ test("the health endpoint answers without a session with the verdict only; an ad
 
   await signInAsAdmin(page);
   const detailed = await page.request.get("/api/health");
-  expect(Object.keys(await detailed.json()).sort()).toEqual(["database", "migrations", "problems", "scheduler", "status"]);
+  expect(Object.keys(await detailed.json()).sort()).toEqual(["database", "migrations", "mode", "problems", "scheduler", "status"]);
 });
 
 test("every page names its icon, which anyone may fetch", async ({ page, request }) => {

@@ -5,14 +5,22 @@ import { readConfig } from "@/lib/config";
 import { clientAddressOf } from "@/lib/http/client-address";
 import { logAnonymousRefusal } from "@/lib/log";
 
+const AUTH_REQUEST_REFUSED = "This is not a sign-in request the console makes; nothing was done.";
+const UNREDIRECTABLE = "an address next-auth cannot put into a redirect";
+
+/** A 400 with `message` for a request next-auth would have answered with a 500 or its own text, logged like other anonymous refusals. */
+function refused(request: Request, error: string, message = AUTH_REQUEST_REFUSED): Response {
+  const client = clientAddressOf(request.headers, readConfig().trustedProxyHops);
+  logAnonymousRefusal("request.malformed", { method: request.method, path: new URL(request.url).pathname, error, client });
+  return Response.json({ error: message }, { status: 400 });
+}
+
 // next-auth's own endpoints: sign-in (CSRF-protected), sign-out, session and provider callbacks.
 async function handler(request: Request, context: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {
   // A callbackUrl next-auth cannot read would be its 500: a 400 here, and a bad cookie removed.
   const refusal = callbackUrlRefusal(request);
   if (refusal) {
-    const client = clientAddressOf(request.headers, readConfig().trustedProxyHops);
-    logAnonymousRefusal("request.malformed", { method: request.method, path: new URL(request.url).pathname, error: refusal.error, client });
-    const response = Response.json({ error: refusal.error }, { status: 400 });
+    const response = refused(request, refusal.error, refusal.error);
     for (const name of refusal.cookies) {
       response.headers.append(
         "Set-Cookie",
@@ -21,23 +29,27 @@ async function handler(request: Request, context: { params: Promise<{ nextauth: 
     }
     return response;
   }
-  const response: Response = await NextAuth(request as never, context as never, authOptions());
+  let response: Response;
+  try {
+    response = await NextAuth(request as never, context as never, authOptions());
+  } catch (error) {
+    // next-auth puts parts of the address into its redirect's Location header unencoded (the error
+    // page's `error`, say): text outside Latin-1 cannot be a header, and the Response throws. That is
+    // the request's doing. Anything else goes on.
+    if (!(error instanceof TypeError && /ByteString/.test(error.message))) throw error;
+    return refused(request, UNREDIRECTABLE);
+  }
+  // The same with control characters, which the Response takes and Node refuses only when it writes
+  // the header (another 500).
+  if (/[\u0000-\u001f\u007f]/.test(response.headers.get("location") ?? "")) return refused(request, UNREDIRECTABLE);
   // next-auth answers some requests it does not handle with its own text ("Error: Callback for provider
   // type credentials not supported", a 500; "Error: This action with HTTP GET is not supported", a
   // 400): a 400 with the console's short message instead. Its JSON answers, pages and redirects go on.
   const type = response.headers.get("content-type") ?? "";
   if (response.status >= 400 && !response.headers.has("location") && !/json|html/.test(type)) {
-    logAnonymousRefusal("request.malformed", {
-      method: request.method,
-      path: new URL(request.url).pathname,
-      error: (await response.text()).slice(0, 200),
-      client: clientAddressOf(request.headers, readConfig().trustedProxyHops),
-    });
-    return Response.json({ error: AUTH_REQUEST_REFUSED }, { status: 400 });
+    return refused(request, (await response.text()).slice(0, 200));
   }
   return response;
 }
-
-const AUTH_REQUEST_REFUSED = "This is not a sign-in request the console makes; nothing was done.";
 
 export { handler as GET, handler as POST };
