@@ -41,7 +41,8 @@ async function handler(request: Request, context: { params: Promise<{ nextauth: 
   }
   // The same with control characters, which the Response takes and Node refuses only when it writes
   // the header (another 500).
-  if (/[\u0000-\u001f\u007f]/.test(response.headers.get("location") ?? "")) return refused(request, UNREDIRECTABLE);
+  const location = response.headers.get("location") ?? "";
+  if ([...location].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return refused(request, UNREDIRECTABLE);
   // next-auth answers some requests it does not handle with its own text ("Error: Callback for provider
   // type credentials not supported", a 500; "Error: This action with HTTP GET is not supported", a
   // 400): a 400 with the console's short message instead. Its JSON answers, pages and redirects go on.
