@@ -1,1 +1,1 @@
-CREATE TRIGGER console_state_feed_update AFTER UPDATE ON object_state REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT WHEN (current_setting('console.feed_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION console.state_feed_update();
+CREATE TRIGGER console_state_feed_update AFTER UPDATE OF valid_to ON object_state FOR EACH ROW WHEN (old.valid_to IS NULL AND new.valid_to IS NOT NULL AND current_setting('console.feed_written'::text, true) IS DISTINCT FROM 'on'::text) EXECUTE FUNCTION console.state_feed_update();
