@@ -72,6 +72,32 @@ describe.each(testBackends())("the state change feed on $name", (backend) => {
     expect((await readAll(start, 1000, "serverRegistrantChangeProhibited,outzone")).map((c) => c.id)).toEqual(changes.map((c) => c.id));
   });
 
+  it("feeds a state another writer ends, once per state, and nothing for an update that ends none", async () => {
+    const start = (await readAll(0)).at(-1)?.id ?? 0;
+    const [{ id: first }, { id: second }] = await db.sql.query<{ id: number }>(
+      `INSERT INTO object_state (object_id, state_id, valid_from)
+       SELECT $1, s.id, '2025-01-01' FROM enum_object_states s
+        WHERE s.name IN ('serverRegistrantChangeProhibited', 'serverTransferProhibited') ORDER BY s.id RETURNING id`,
+      [ids[1]],
+    );
+    const entered = await readAll(start);
+    expect(entered.map((c) => [c.state, c.change]).sort()).toEqual([
+      ["serverRegistrantChangeProhibited", "entered"],
+      ["serverTransferProhibited", "entered"],
+    ]);
+    // What FRED's object_history_insert does in every command that writes history: no state ends.
+    await db.sql.query("UPDATE object_state SET ohid_from = NULL WHERE object_id = $1", [ids[1]]);
+    expect(await readAll(entered.at(-1)?.id ?? start)).toEqual([]);
+    // Two states ended in one statement; then one already ended moved (not an end).
+    await db.sql.query("UPDATE object_state SET valid_to = '2025-06-01' WHERE id IN ($1, $2)", [first, second]);
+    await db.sql.query("UPDATE object_state SET valid_to = '2025-07-01' WHERE id = $1", [first]);
+    const left = await readAll(entered.at(-1)?.id ?? start);
+    expect(left.map((c) => [c.object, c.state, c.change, c.at]).sort()).toEqual([
+      ["feed-2.cz", "serverRegistrantChangeProhibited", "left", "2025-06-01T00:00:00.000Z"],
+      ["feed-2.cz", "serverTransferProhibited", "left", "2025-06-01T00:00:00.000Z"],
+    ]);
+  });
+
   it("refuses bad parameters with a message, and a missing, wrong or revoked token", async () => {
     await expect(read({ after: "-1" })).rejects.toThrow(new InputError("after must be a change id: a whole number, 0 for the beginning."));
     await expect(read({ limit: "5000" })).rejects.toThrow("limit must be a whole number from 1 to 1000.");

@@ -411,6 +411,32 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("the console beside FRED's 
       ids = await kitIds(b, "lean");
     });
 
+    it("on a new connection, an nsset changed to another linked one runs only the console's early exits", async () => {
+      // fred-server connects anew for each command, and a new backend compiles and plans every
+      // function it runs (issue 40): a change that alters no state must not reach the engine's
+      // general work, nor the feed's trigger through FRED's object_history_insert (ohid_from).
+      const c = new pg.Client({ connectionString: fred.url });
+      await c.connect();
+      try {
+        await c.query("SET track_functions = 'all'");
+        await c.query("BEGIN");
+        const domain = ids["request.cz"];
+        await c.query(`UPDATE domain SET nsset = ${ids["ns-only"]} WHERE id = ${domain}`);
+        await c.query(`UPDATE object_state SET ohid_from = ohid_from WHERE object_id = ${domain}`);
+        await c.query("SET CONSTRAINTS ALL IMMEDIATE");
+        const { rows } = await c.query<{ funcname: string }>(
+          "SELECT funcname FROM pg_stat_xact_user_functions WHERE schemaname = 'console' ORDER BY funcname",
+        );
+        const ran = rows.map((r) => r.funcname);
+        expect(ran).toContain("state_changed");
+        for (const general of ["state_changed_apply", "state_object_apply", "state_feed_update", "object_state_periods_of"])
+          expect(ran).not.toContain(general);
+      } finally {
+        await c.query("ROLLBACK");
+        await c.end();
+      }
+    });
+
     it("a link added while another transaction removes the object's last other link keeps it linked", async () => {
       // ns-only is linked by nsset.cz alone. C links it from link.cz and stays open; B then removes
       // nsset.cz's link and commits: B's commit waits on the linked row C holds, then finds C's link.
