@@ -1,4 +1,5 @@
-// `npm run bench:fred -- [--domains 1500000] [--seconds 20] [--rounds 3] [--mode charge] [--diagnostics yes|no] [--seed S]`
+// `npm run bench:fred -- [--domains 1500000] [--seconds 20] [--rounds 3] [--mode charge] [--diagnostics yes|no]
+// [--procedure-rounds N] [--seed S]`
 // against the PostgreSQL server in DATABASE_URL (issue 40): FRED's whole commands as fred-server
 // 2.54.1 / libfred 5.3.1 run them (scripts/bench-fred-commands.ts: one transaction of 20–50
 // statements each; a domain renew with charging, an nsset change, an admin contact added and
@@ -73,9 +74,11 @@ function positive(name: string, value: string | undefined, fallback: number): nu
 const median = (values: number[]) => percentile(values, 50);
 
 try {
-  const { domains, options } = benchOptions(1_500_000, ["seconds", "rounds", "mode", "diagnostics"]);
+  const { domains, options } = benchOptions(1_500_000, ["seconds", "rounds", "mode", "diagnostics", "procedure-rounds"]);
   const seconds = Math.round(positive("seconds", options.seconds, 20));
   const rounds = Math.round(positive("rounds", options.rounds, 3));
+  // FRED's regular procedure takes about a minute a call at 1.5 million domains without the console.
+  const procedureRounds = Math.round(positive("procedure-rounds", options["procedure-rounds"], rounds));
   const mode = (options.mode ?? "charge") as AdoptionMode;
   if (!ADOPTION_MODES.includes(mode)) throw new StartupError(`--mode must be one of ${ADOPTION_MODES.join(", ")}, not “${options.mode}”`);
   const setUpMode = MODE_SETUP[mode];
@@ -310,7 +313,10 @@ try {
   const keyOf = (command: string, connection: string, clients: number, d: string) => `${command}/${connection}/${clients}/${d}`;
   const connectionsOf = (command: FredCommand) => (command.key.startsWith("d-") ? [CONNECTIONS[0]] : CONNECTIONS);
   const started = new Date();
+  // The machine's load while the runs ran (1-minute average), printed with the table.
+  const loads: number[] = [os.loadavg()[0]];
   for (let round = 0; round < rounds; round++) {
+    if (round > 0) loads.push(os.loadavg()[0]);
     for (const [o, command] of commands.entries()) {
       for (const [k, connection] of connectionsOf(command).entries()) {
         for (const clients of CLIENTS) {
@@ -336,9 +342,10 @@ try {
     }
   }
 
+  loads.push(os.loadavg()[0]);
   // FRED's regular procedure, one client: on the registry as it is, and after 1,000 renews.
   const procedure = new Map<string, number[]>();
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < procedureRounds; round++) {
     for (const d of databases) {
       const [, idleMs] = await timed(() => withClient(d.url, (c) => c.query("SELECT update_object_states(0)")));
       const renews = bench(d.url, "d-renew", 1, seedBase + 9000 + round, ["-t", String(RENEWS)], `procedure-${d.key}-${round}`);
@@ -347,7 +354,7 @@ try {
       procedure.set(`idle/${d.key}`, [...(procedure.get(`idle/${d.key}`) ?? []), idleMs]);
       procedure.set(`renewed/${d.key}`, [...(procedure.get(`renewed/${d.key}`) ?? []), afterMs]);
       console.log(
-        `round ${round + 1}/${rounds} update_object_states(0) ${d.label}: ${ms(idleMs)} ms; after ${RENEWS} renews ${ms(afterMs)} ms`,
+        `round ${round + 1}/${procedureRounds} update_object_states(0) ${d.label}: ${ms(idleMs)} ms; after ${RENEWS} renews ${ms(afterMs)} ms`,
       );
     }
   }
@@ -409,6 +416,9 @@ try {
   say("");
   say(machineLine(version));
   say(
+    `Load (1-minute average) at the start of each round and at the end of the timed runs: ${loads.map((l) => l.toFixed(1)).join(", ")} (2 cores: above 2, other work shared the machine).`,
+  );
+  say(
     `Data: ${objects.toLocaleString("en")} objects (${domains.toLocaleString("en")} domains), in two databases: \`${name}\` (adopted, in ${mode} mode) and \`${copyName}\` (the same rows, console removed with \`db:unadopt\`: FRED's own triggers and \`update_object_states\`).`,
   );
   say(
@@ -462,7 +472,7 @@ try {
       .join("; ")}.`,
   );
   say("");
-  say(`| FRED's regular procedure, one client (${rounds} runs each, ms) | FRED alone: median | min – max | console: median | min – max |`);
+  say(`| FRED's regular procedure, one client (${procedureRounds} run${procedureRounds === 1 ? "" : "s"} each, ms) | FRED alone: median | min – max | console: median | min – max |`);
   say("|---|---|---|---|---|");
   for (const [key, title] of [
     ["idle", "`update_object_states(0)` on the registry as it is"],
