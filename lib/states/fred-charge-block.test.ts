@@ -6,6 +6,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { checkDatabase } from "../check";
 import { type Database, openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
 import { createFredDatabase, fredSchemaAvailable, withClient } from "../testing/fred";
@@ -32,7 +33,10 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
     withClient(fred.fredUrl, async (c) => {
       await c.query("SET TimeZone = 'UTC'");
       await c.query("BEGIN");
-      await c.query("SELECT r.id FROM object_registry r JOIN domain d ON d.id = r.id WHERE r.id = $1 AND r.erdate IS NULL FOR UPDATE OF r", [id]);
+      await c.query(
+        "SELECT r.id FROM object_registry r JOIN domain d ON d.id = r.id WHERE r.id = $1 AND r.erdate IS NULL FOR UPDATE OF r",
+        [id],
+      );
       await c.query("SELECT lock_object_state_request_lock($1)", [id]);
       await c.query(
         `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
@@ -53,11 +57,12 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       await c.query("COMMIT");
     });
 
-  it("keeps every history row longer than an instant when the renew began before the block and writes after it", async () => {
-    // A delete candidate kept in the zone by serverInzoneManual (seventy days past its expiration).
+  /** A delete candidate kept in the zone by serverInzoneManual (seventy days past its expiration), as FRED wrote it. */
+  const inzoneCandidate = async (skip: number) => {
     const [{ id }] = await owner.sql.query<{ id: number }>(
       `SELECT o.id FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.type = 3 AND o.erdate IS NULL AND d.nsset IS NOT NULL
-          AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id) ORDER BY o.id LIMIT 1`,
+          AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id) ORDER BY o.id OFFSET $1 LIMIT 1`,
+      [skip],
     );
     await withClient(fred.fredUrl, async (c) => {
       await c.query("SET TimeZone = 'UTC'");
@@ -69,14 +74,16 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       );
       await c.query("SELECT update_object_states($1)", [id]);
     });
-    const [{ from }] = await owner.sql.query<{ from: number }>("SELECT coalesce(max(id), 0)::int AS from FROM object_state");
+    return id;
+  };
 
-    // The renew's transaction begins (its now()); the block commits meanwhile; then the renew takes the domain and writes.
-    await withClient(fred.fredUrl, async (c) => {
+  /** FRED's domain renew (with history; charging left out: no trigger of the console's is on those tables), `meanwhile` run after its transaction began. */
+  const renewDomain = (id: number, meanwhile: () => Promise<void>) =>
+    withClient(fred.fredUrl, async (c) => {
       await c.query("SET TimeZone = 'UTC'");
       await c.query("BEGIN");
       await c.query("SELECT o.clid FROM object_registry r JOIN object o ON o.id = r.id WHERE r.id = $1", [id]);
-      await blockDomain(id);
+      await meanwhile();
       await c.query("SELECT 1 FROM object_registry WHERE id = $1 AND erdate IS NULL FOR UPDATE", [id]);
       await c.query("UPDATE domain SET exdate = (exdate + interval '12 months')::date WHERE id = $1", [id]);
       const {
@@ -94,13 +101,65 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       await c.query("COMMIT");
     });
 
-    const rows = await owner.sql.query<{ state: string; valid_from: Date; valid_to: Date | null }>(
+  const rowsSince = (id: number, from: number) =>
+    owner.sql.query<{ state: string; valid_from: Date; valid_to: Date | null }>(
       `SELECT s.name AS state, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
         WHERE os.object_id = $1 AND os.id > $2 ORDER BY os.id`,
       [id, from],
     );
+  const lastRow = async () => (await owner.sql.query<{ n: number }>("SELECT coalesce(max(id), 0)::int AS n FROM object_state"))[0].n;
+  /** db:check's history checks, the examples about object `id` (each names its object). */
+  const historyChecks = async (id: number) =>
+    (await checkDatabase(owner.sql, ["history overlaps", "history order"])).checks.map((c) => [
+      c.name,
+      c.examples.filter((e) => new RegExp(`object ${id}\\b`).test(e)),
+    ]);
+
+  it("keeps every history row longer than an instant when the renew began before the block and writes after it", async () => {
+    const id = await inzoneCandidate(0);
+    const from = await lastRow();
+    // The renew's transaction begins (its now()); the block commits meanwhile; then the renew takes the domain and writes.
+    await renewDomain(id, () => blockDomain(id));
+    const rows = await rowsSince(id, from);
     // The block took the domain out of the zone (serverInzoneManual canceled); the renew put it back.
     expect(rows.filter((r) => r.state === "outzone")).toHaveLength(1);
     expect(rows.filter((r) => r.valid_to !== null && r.valid_to <= r.valid_from)).toEqual([]);
+    expect(await historyChecks(id)).toEqual([
+      ["history overlaps", []],
+      ["history order", []],
+    ]);
+  });
+
+  it("keeps the history in order when the block began before the renew and writes after it", async () => {
+    const id = await inzoneCandidate(1);
+    const from = await lastRow();
+    await withClient(fred.fredUrl, async (b) => {
+      await b.query("SET TimeZone = 'UTC'");
+      await b.query("BEGIN");
+      await b.query("SELECT 1");
+      await renewDomain(id, async () => {});
+      await b.query("SELECT r.id FROM object_registry r WHERE r.id = $1 FOR UPDATE OF r", [id]);
+      await b.query("SELECT lock_object_state_request_lock($1)", [id]);
+      await b.query(
+        `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
+            AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
+            AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
+        [id],
+      );
+      for (const state of [3, 4, 1, 7])
+        await b.query(
+          "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, now(), NULL, now())",
+          [id, state],
+        );
+      await b.query("SELECT update_object_states($1)", [id]);
+      await b.query("COMMIT");
+    });
+    const rows = await rowsSince(id, from);
+    expect(rows.filter((r) => r.valid_to !== null && r.valid_to <= r.valid_from)).toEqual([]);
+    expect(rows.filter((r) => r.state === "serverBlocked" && r.valid_to === null)).toHaveLength(1);
+    expect(await historyChecks(id)).toEqual([
+      ["history overlaps", []],
+      ["history order", []],
+    ]);
   });
 });
