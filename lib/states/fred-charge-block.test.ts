@@ -3,7 +3,6 @@
 // (blockDomainsId) that commits while a domain renew of the same domain, begun before it, waits for
 // the domain. The renew's transaction started earlier than the block's, but its writes come after
 // them: the history must stay in order, no row ending where it began.
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { checkDatabase } from "../check";
