@@ -36,6 +36,12 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
     const again = begun && block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
     // The old block ends now (not begun: never takes effect).
     await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+    // Its requests' cancellation with the change's reason, as FRED's change of a block (its restore) stores it.
+    await tx.query(
+      `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
+        WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1 AND rr.reason_cancellation IS NULL`,
+      [block.id, data.reason],
+    );
     const displaced = await tx.query<{ request_id: number; state_id: number; state: string; original_valid_to: Date | null }>(
       `SELECT d.request_id, r.state_id, s.name AS state, d.original_valid_to FROM console.block_displaced d
          JOIN object_state_request r ON r.id = d.request_id JOIN enum_object_states s ON s.id = r.state_id WHERE d.block_id = $1`,

@@ -11,11 +11,14 @@ import type { RequestContext } from "../auth/request-context";
 import { type Database, openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
 import { blockObject } from "../requests/block";
+import { bulkStateChange } from "../requests/bulk";
 import { cancelStateRequest } from "../requests/cancel";
+import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
 import { unblockObject } from "../requests/unblock";
 import { putBeside } from "../testing/beside";
 import { createFredDatabase, createRoleSql, fredSchemaAvailable, withClient } from "../testing/fred";
+import { libfredViolations } from "../testing/libfred";
 import { actAs, signedInAs } from "../testing/sessions";
 import { fredSchedulePass } from "./fred-schedule";
 
@@ -273,6 +276,291 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
     const [{ low: lowAfter }] = await owner.sql.query<{ low: string }>("SELECT low::text FROM console.fred_feed");
     expect(BigInt(lowAfter)).toBeGreaterThan(BigInt(lowBefore));
   }, 120_000);
+
+  // Who wrote what, in which transaction: object_state rows (and whether FRED's function wrote them:
+  // its work table exists), FRED's request lock (object_state_request_lock, taken by FRED's trigger
+  // on object_state_request as libfred takes it) and the request rows. Test triggers of the owner's.
+  const recordWrites = async () => {
+    await owner.direct.exec(`
+      CREATE TABLE test_writes (seq serial, tx bigint, kind text, object_id integer, state_id integer, by_fred boolean);
+      CREATE FUNCTION test_write() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$ BEGIN
+        INSERT INTO public.test_writes (tx, kind, object_id, state_id, by_fred)
+        VALUES (txid_current(), TG_ARGV[0] || CASE WHEN TG_OP = 'UPDATE' THEN '-closed' ELSE '' END, NEW.object_id,
+                (to_jsonb(NEW) ->> 'state_id')::integer,
+                to_regclass('pg_temp.tmp_object_state_change') IS NOT NULL);
+        RETURN NEW; END $$;
+      CREATE TRIGGER test_write AFTER INSERT OR UPDATE ON object_state FOR EACH ROW EXECUTE FUNCTION test_write('state');
+      CREATE TRIGGER test_write AFTER INSERT ON object_state_request_lock FOR EACH ROW EXECUTE FUNCTION test_write('lock');
+      CREATE TRIGGER test_write AFTER INSERT OR UPDATE ON object_state_request FOR EACH ROW EXECUTE FUNCTION test_write('request');`);
+    return {
+      rows: () =>
+        owner.sql.query<{ tx: string; kind: string; object_id: number; state_id: number | null; by_fred: boolean }>(
+          "SELECT tx::text, kind, object_id, state_id, by_fred FROM test_writes ORDER BY seq",
+        ),
+      stop: () =>
+        owner.direct.exec(`DROP TRIGGER test_write ON object_state; DROP TRIGGER test_write ON object_state_request_lock;
+          DROP TRIGGER test_write ON object_state_request; DROP FUNCTION test_write(); DROP TABLE test_writes`),
+    };
+  };
+  const requestRows = (objectIds: number[]) =>
+    owner.sql.query<{
+      id: number;
+      object_id: number;
+      state: string;
+      valid_from: Date;
+      valid_to: Date | null;
+      crdate: Date;
+      canceled: Date | null;
+      reason_creation: string | null;
+      reason_cancellation: string | null;
+    }>(
+      `SELECT r.id, r.object_id, s.name AS state, r.valid_from, r.valid_to, r.crdate, r.canceled, rr.reason_creation, rr.reason_cancellation
+         FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
+         LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id
+        WHERE r.object_id = ANY ($1::int[]) ORDER BY r.object_id, r.id`,
+      [objectIds],
+    );
+  const stateRows = (objectIds: number[]) =>
+    owner.sql.query<{ id: number; object_id: number; state: string; valid_from: Date; valid_to: Date | null }>(
+      `SELECT os.id, os.object_id, s.name AS state, os.valid_from, os.valid_to FROM object_state os
+         JOIN enum_object_states s ON s.id = os.state_id WHERE os.object_id = ANY ($1::int[]) ORDER BY os.object_id, os.id`,
+      [objectIds],
+    );
+  const ms = (d: Date) => Math.floor(d.getTime());
+  const bulk = (input: Record<string, unknown>) =>
+    actAs(operator, () => bulkStateChange({ reason: "beside bulk", batchId: randomUUID(), apply: true, ...input }));
+  const namesOf = async (ids: number[]) =>
+    (await owner.sql.query<{ name: string }>("SELECT name FROM object_registry WHERE id = ANY ($1::int[]) ORDER BY id", [ids])).map(
+      (r) => r.name,
+    );
+  /** `seconds` pass for the given requests and the scheduler (FRED's function reads the database's own clock). */
+  const passTime = async (requestIds: number[], seconds: number) => {
+    const by = `interval '${seconds} s'`;
+    await owner.sql.query(
+      `UPDATE object_state_request SET valid_from = valid_from - ${by}, crdate = crdate - ${by}, valid_to = valid_to - ${by},
+              canceled = canceled - ${by} WHERE id = ANY ($1::int[])`,
+      [requestIds],
+    );
+    await owner.sql.query(
+      `UPDATE object_state SET valid_from = valid_from - ${by}, valid_to = valid_to - ${by}
+        WHERE object_id IN (SELECT object_id FROM object_state_request WHERE id = ANY ($1::int[]))`,
+      [requestIds],
+    );
+    await owner.sql.query(`UPDATE console.fred_request_cursor SET at = at - ${by}`);
+  };
+
+  it("applies a bulk request over several domains as libfred writes it, FRED's function run for each in the same transaction", async () => {
+    const ids = [domain(), domain(), domain()];
+    const writes = await recordWrites();
+    let recorded: Awaited<ReturnType<typeof writes.rows>>;
+    try {
+      const result = await bulk({ names: (await namesOf(ids)).join("\n"), kind: "request", state: "serverOutzoneManual" });
+      expect(result.applied).toBe(true);
+      recorded = await writes.rows();
+    } finally {
+      await writes.stop();
+    }
+    const requests = await requestRows(ids);
+    // One row per domain, as CreateObjectStateRequestId writes it: from the transaction's start, no end, not canceled.
+    expect(requests.map((r) => [r.object_id, r.state, r.valid_to, r.canceled, r.reason_creation, r.reason_cancellation])).toEqual(
+      ids.map((id) => [id, "serverOutzoneManual", null, null, "beside bulk", null]),
+    );
+    const at = requests[0].valid_from;
+    expect(requests.every((r) => r.valid_from.getTime() === at.getTime() && r.crdate.getTime() === at.getTime())).toBe(true);
+    expect(
+      await libfredViolations(
+        owner.sql,
+        ids.map((objectId) => ({ objectId, stateId: 5, acceptsNew: false })),
+      ),
+    ).toEqual([]);
+    // One transaction: FRED's lock taken for each domain, and FRED's function wrote the states.
+    expect(new Set(recorded.map((w) => w.tx)).size).toBe(1);
+    expect([...new Set(recorded.filter((w) => w.kind === "lock").map((w) => w.object_id))].sort()).toEqual([...ids].sort());
+    const opened = recorded.filter((w) => w.kind === "state");
+    expect(opened.every((w) => w.by_fred)).toBe(true);
+    const states = await stateRows(ids);
+    for (const id of ids) {
+      const open = states.filter((s) => s.object_id === id && s.valid_to === null && s.state === "serverOutzoneManual");
+      // Dated by FRED's function at the transaction's start: the requests' instant.
+      expect(open.map((s) => ms(s.valid_from))).toEqual([at.getTime()]);
+      expect(await isOpen(id, "outzone")).toBe(true);
+      expect(opened.some((w) => w.object_id === id && w.state_id === 5)).toBe(true);
+    }
+  });
+
+  it("applies a bulk block over several domains as blockDomainsId writes it, FRED's function run in the same transaction", async () => {
+    const ids = [domain(), domain(), domain()];
+    const to = new Date(Date.now() + 30 * 86_400_000);
+    const writes = await recordWrites();
+    let recorded: Awaited<ReturnType<typeof writes.rows>>;
+    try {
+      const result = await bulk({
+        names: (await namesOf(ids)).join(", "),
+        kind: "block",
+        to: to.toISOString(),
+        prohibitions: ["serverUpdateProhibited", "serverTransferProhibited"],
+      });
+      expect(result.applied).toBe(true);
+      recorded = await writes.rows();
+    } finally {
+      await writes.stop();
+    }
+    const requests = await requestRows(ids);
+    expect(requests.map((r) => [r.object_id, r.state, r.valid_to?.getTime(), r.canceled])).toEqual(
+      ids.flatMap((id) =>
+        ["serverBlocked", "serverTransferProhibited", "serverUpdateProhibited"].map((state) => [id, state, to.getTime(), null]),
+      ),
+    );
+    const at = requests[0].valid_from;
+    expect(requests.every((r) => r.valid_from.getTime() === at.getTime() && r.crdate.getTime() === at.getTime())).toBe(true);
+    // The reason against serverBlocked (libfred's CreateAdminObjectBlockRequestId).
+    expect(requests.filter((r) => r.state === "serverBlocked").map((r) => r.reason_creation)).toEqual(ids.map(() => "beside bulk"));
+    expect(
+      await libfredViolations(
+        owner.sql,
+        ids.flatMap((objectId) => [7, 3, 4].map((stateId) => ({ objectId, stateId, acceptsNew: false }))),
+      ),
+    ).toEqual([]);
+    expect(new Set(recorded.map((w) => w.tx)).size).toBe(1);
+    expect([...new Set(recorded.filter((w) => w.kind === "lock").map((w) => w.object_id))].sort()).toEqual([...ids].sort());
+    expect(recorded.filter((w) => w.kind === "state").every((w) => w.by_fred)).toBe(true);
+    const states = await stateRows(ids);
+    for (const id of ids)
+      for (const state of ["serverBlocked", "serverTransferProhibited", "serverUpdateProhibited"]) {
+        const open = states.filter((s) => s.object_id === id && s.state === state && s.valid_to === null);
+        expect(open.map((s) => ms(s.valid_from))).toEqual([at.getTime()]);
+      }
+  });
+
+  it("leaves a bulk request that starts later to the scheduler, whose pass applies it to every domain", async () => {
+    const ids = [domain(), domain()];
+    const soon = new Date(Date.now() + 2_000);
+    const result = await bulk({
+      names: (await namesOf(ids)).join("\n"),
+      kind: "request",
+      state: "serverOutzoneManual",
+      from: soon.toISOString(),
+    });
+    expect(result.applied).toBe(true);
+    const requests = await requestRows(ids);
+    expect(requests.map((r) => [r.state, r.valid_from.getTime(), r.canceled])).toEqual(
+      ids.map(() => ["serverOutzoneManual", soon.getTime(), null]),
+    );
+    expect(requests[0].crdate.getTime()).toBeLessThan(soon.getTime());
+    for (const id of ids) expect(await isOpen(id, "serverOutzoneManual")).toBe(false);
+    await fredSchedulePass(runtime.sql);
+    for (const id of ids) expect(await isOpen(id, "serverOutzoneManual")).toBe(false);
+    await passTime(
+      requests.map((r) => r.id),
+      3,
+    );
+    const pass = await fredSchedulePass(runtime.sql, { at: new Date() });
+    expect(pass.objects).toBeGreaterThanOrEqual(2);
+    for (const id of ids) {
+      expect(await isOpen(id, "serverOutzoneManual")).toBe(true);
+      expect(await isOpen(id, "outzone")).toBe(true);
+    }
+  });
+
+  it("changes nothing when a bulk change fails in the middle: a refused domain, or FRED's function failing", async () => {
+    const [first, refused, third] = [domain(), domain(), domain()];
+    const ids = [first, refused, third];
+    // The middle domain already has the state requested: refused, after the first was written and applied.
+    await actAs(operator, () => createStateRequest({ objectId: refused, state: "serverOutzoneManual", reason: "already" }));
+    const requestsBefore = await requestRows(ids);
+    const statesBefore = await stateRows(ids);
+    const names = await namesOf(ids);
+    const result = await bulk({ names: names.join("\n"), kind: "request", state: "serverOutzoneManual" });
+    expect(result.applied).toBe(false);
+    expect(result.refused).toBe(1);
+    expect(await requestRows(ids)).toEqual(requestsBefore);
+    expect(await stateRows(ids)).toEqual(statesBefore);
+
+    // FRED's function fails on the last domain (its own trigger on object_state raising): the whole change rolls back.
+    await owner.direct.exec(`
+      CREATE FUNCTION test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+        IF NEW.object_id = ${third} THEN RAISE EXCEPTION 'test: FRED''s function failed'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER test_fail AFTER INSERT ON object_state FOR EACH ROW EXECUTE FUNCTION test_fail();`);
+    try {
+      await expect(
+        bulk({ names: [names[0], names[2]].join("\n"), kind: "block", prohibitions: ["serverUpdateProhibited"] }),
+      ).rejects.toThrow(/FRED's function failed/);
+    } finally {
+      await owner.direct.exec("DROP TRIGGER test_fail ON object_state; DROP FUNCTION test_fail()");
+    }
+    expect(await requestRows(ids)).toEqual(requestsBefore);
+    expect(await stateRows(ids)).toEqual(statesBefore);
+  });
+
+  it("changes a begun block as updateBlockDomainsId does: old requests canceled with the reason, new ones from now, FRED's function in the transaction", async () => {
+    const id = domain();
+    const { blockId } = await actAs(operator, () =>
+      blockObject({ objectId: id, reason: "court order", prohibitions: ["serverUpdateProhibited", "serverTransferProhibited"] }),
+    );
+    const before = await stateRows([id]);
+    const soon = new Date(Date.now() + 2_000);
+    const writes = await recordWrites();
+    let recorded: Awaited<ReturnType<typeof writes.rows>>;
+    let changed: { blockId: number };
+    try {
+      changed = await actAs(operator, () =>
+        changeBlock({
+          blockId,
+          prohibitions: ["serverTransferProhibited", "serverDeleteProhibited"],
+          to: soon.toISOString(),
+          reason: "narrowed",
+        }),
+      );
+      recorded = await writes.rows();
+    } finally {
+      await writes.stop();
+    }
+    expect(changed.blockId).not.toBe(blockId);
+    const requests = await requestRows([id]);
+    const old = requests.slice(0, 3);
+    const fresh = requests.slice(3);
+    const at = fresh[0].valid_from;
+    // The old block's requests canceled at the change's instant, with its reason (as libfred's restore stores it).
+    expect(old.map((r) => [r.state, r.canceled?.getTime(), r.valid_to, r.reason_cancellation])).toEqual([
+      ["serverBlocked", at.getTime(), null, "narrowed"],
+      ["serverTransferProhibited", at.getTime(), null, "narrowed"],
+      ["serverUpdateProhibited", at.getTime(), null, "narrowed"],
+    ]);
+    // The new block's from that instant to its end.
+    expect(fresh.map((r) => [r.state, r.valid_from.getTime(), r.crdate.getTime(), r.valid_to?.getTime(), r.canceled])).toEqual([
+      ["serverBlocked", at.getTime(), at.getTime(), soon.getTime(), null],
+      ["serverDeleteProhibited", at.getTime(), at.getTime(), soon.getTime(), null],
+      ["serverTransferProhibited", at.getTime(), at.getTime(), soon.getTime(), null],
+    ]);
+    expect(fresh[0].reason_creation).toBe("narrowed");
+    expect(
+      await libfredViolations(
+        owner.sql,
+        [7, 1, 3, 4].map((stateId) => ({ objectId: id, stateId, acceptsNew: false })),
+      ),
+    ).toEqual([]);
+    // One transaction: FRED's lock, and FRED's function closing the dropped prohibition and opening the new one.
+    expect(new Set(recorded.map((w) => w.tx)).size).toBe(1);
+    expect(recorded.some((w) => w.kind === "lock" && w.object_id === id)).toBe(true);
+    expect(recorded.filter((w) => w.kind.startsWith("state")).every((w) => w.by_fred)).toBe(true);
+    const after = await stateRows([id]);
+    const row = (rows: typeof after, state: string) => rows.filter((s) => s.state === state);
+    // serverBlocked and the kept prohibition hold without a gap: the same open rows as before.
+    for (const state of ["serverBlocked", "serverTransferProhibited"]) expect(row(after, state)).toEqual(row(before, state));
+    expect(row(after, "serverUpdateProhibited").map((s) => s.valid_to && ms(s.valid_to))).toEqual([at.getTime()]);
+    expect(row(after, "serverDeleteProhibited").map((s) => [ms(s.valid_from), s.valid_to])).toEqual([[at.getTime(), null]]);
+
+    // Its new end passes: the scheduler's pass ends it with FRED's function.
+    await fredSchedulePass(runtime.sql);
+    expect(await isOpen(id, "serverBlocked")).toBe(true);
+    await passTime(
+      fresh.map((r) => r.id),
+      3,
+    );
+    await fredSchedulePass(runtime.sql, { at: new Date() });
+    for (const state of ["serverBlocked", "serverDeleteProhibited", "serverTransferProhibited"])
+      expect(await isOpen(id, state)).toBe(false);
+  });
 
   it("lets no caller reach the owner through console.fred_state_update", async () => {
     const id = domain();

@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION console.state_changed_apply(p_id integer, p_link smal
 AS $function$
 DECLARE
     v_at timestamptz := p_at;
+    v_clock timestamptz;
     r record;
     v_want integer[];
     v_next timestamptz;
@@ -89,7 +90,18 @@ BEGIN
         END IF;
         -- A run that committed after this transaction began may have taken the object past its
         -- instant; the change then counts from there (history is never rewritten).
+        v_clock := v_at;
         v_at := greatest(v_at, r.exact_to);
+        -- That transaction's change may be at that very instant (its rows begin there: FRED's block
+        -- committed while this renew, begun before it, waited for the domain). This change comes
+        -- after it, one millisecond later (the engine's resolution): closing such a row at its own
+        -- start would leave a row that ends where it begins (db:check's "history order").
+        IF r.exact_to > v_clock AND EXISTS (SELECT 1 FROM object_state os
+                                           WHERE os.object_id = p_id AND os.valid_to IS NULL
+                                             AND os.valid_from >= v_at AT TIME ZONE 'UTC') THEN
+            SELECT max(os.valid_from AT TIME ZONE 'UTC') + interval '1 millisecond' INTO v_at
+              FROM object_state os WHERE os.object_id = p_id AND os.valid_to IS NULL;
+        END IF;
         IF r.type = 3 AND NOT r.requested THEN
             SELECT coalesce(array_agg(x.state_id ORDER BY x.state_id) FILTER (WHERE x.valid_from <= v_at), '{}'),
                    min(least(CASE WHEN x.valid_from > v_at THEN x.valid_from END, CASE WHEN x.valid_to > v_at THEN x.valid_to END))
