@@ -29,6 +29,7 @@ import { type Database, openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { ADOPTION_MODES, type AdoptionMode, registryMode } from "../lib/db/mode";
 import { runStateEngine } from "../lib/states/engine";
+import { runShadow } from "../lib/states/shadow";
 import { createFredDatabase, databaseUrl, fredRoleUrl, postgresProgram, withClient } from "../lib/testing/fred";
 import { CHARGING_FIXTURES, type FredCommand, fredCommands, fredDiagnostics } from "./bench-fred-commands";
 import { benchOptions, count, loadBenchRegistry, machineLine, ms, percentile, timed, writeResults } from "./bench-registry";
@@ -360,12 +361,30 @@ try {
   }
   rmSync(work, { recursive: true });
 
+  // In shadow, what one of the scheduler's comparisons costs (SHADOW_INTERVAL_MINUTES, hourly by
+  // default): the runs above are between comparisons, where shadow is beside.
+  let shadowLine = "";
+  if (mode === "shadow") {
+    const shadowDb = await openDatabase({ ...config, databaseUrl: withUrl });
+    try {
+      const [run, shadowMs] = await timed(() => runShadow(shadowDb.sql));
+      if (run)
+        shadowLine = `One shadow comparison (\`runShadow\`, as the scheduler makes it every \`SHADOW_INTERVAL_MINUTES\`) of ${run.objects.toLocaleString("en")} objects took ${(shadowMs / 1000).toFixed(1)} s of one backend: ${run.differences.length} difference(s), ${run.unexplained} unexplained. The timed runs above ran between comparisons.`;
+      console.log(shadowLine);
+    } finally {
+      await shadowDb.close();
+    }
+  }
+
   // The adopted registry's engine runs once and its promises are checked.
   const check = await (async () => {
     const checked = await openDatabase({ ...config, databaseUrl: withUrl });
     try {
-      const run = await runStateEngine(checked.sql);
-      console.log(`State engine (${run.kind}): ${run.objects} object(s) looked at, ${run.opened} opened, ${run.closed} closed.`);
+      // Beside and in shadow FRED's engine writes object_state (the console's refuses to).
+      if (mode === "charge") {
+        const run = await runStateEngine(checked.sql);
+        console.log(`State engine (${run.kind}): ${run.objects} object(s) looked at, ${run.opened} opened, ${run.closed} closed.`);
+      }
       return await checkDatabase(checked.sql);
     } finally {
       await checked.close();
@@ -484,8 +503,12 @@ try {
     );
   }
   say("");
+  if (shadowLine) {
+    say(shadowLine);
+    say("");
+  }
   say(
-    `Afterwards (the engine run once): \`db:check\` on \`${name}\`: ${
+    `Afterwards (${mode === "charge" ? "the console's engine run once" : "FRED's engine in place"}): \`db:check\` on \`${name}\`: ${
       check.ok
         ? "all checks hold"
         : `**${check.checks

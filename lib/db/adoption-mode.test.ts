@@ -6,6 +6,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { healthReport } from "../health";
+import { runStateEngine } from "../states/engine";
 import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../testing/fred";
 import { planAdoption, unadopt } from "./adopt";
 import { moveMode } from "./adoption-mode";
@@ -205,16 +206,22 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adoption modes of a FRED 2
     expect((await registryMode(db.sql)).mode).toBe("beside");
   });
 
+  it("refuses the console's engine beside, with a message naming the mode, and writes nothing", async () => {
+    for (const run of [() => runStateEngine(db.sql), () => runStateEngine(db.sql, { full: true }), () => runStateEngine(db.direct)])
+      await expect(run()).rejects.toThrow(/is in beside mode, where FRED's own update_object_states writes object_state/);
+    expect(await rows()).toBe(before.rows);
+  });
+
   it("changes nothing when a move fails half-way (one transaction)", async () => {
     await client.query(
       `CREATE FUNCTION public.rsc_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$;
-       CREATE TRIGGER rsc_fail BEFORE UPDATE ON console.registry_origin FOR EACH ROW EXECUTE FUNCTION public.rsc_fail()`,
+       CREATE TRIGGER rsc_fail BEFORE UPDATE ON console.state_engine FOR EACH ROW EXECUTE FUNCTION public.rsc_fail()`,
     );
     try {
-      // The last step of the move fails, after every trigger, index, function and the engine's run.
+      // The move fails at the engine's start, after the mode, every trigger, index and function.
       await expect(moveMode(db.direct, "charge", { force: true })).rejects.toThrow(/injected failure/);
     } finally {
-      await client.query("DROP TRIGGER rsc_fail ON console.registry_origin; DROP FUNCTION public.rsc_fail()");
+      await client.query("DROP TRIGGER rsc_fail ON console.state_engine; DROP FUNCTION public.rsc_fail()");
     }
     expect(await fredCatalogue()).toEqual(beside);
     expect(await rows()).toBe(before.rows);

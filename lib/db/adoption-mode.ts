@@ -194,6 +194,9 @@ export async function moveModeIn(
   await tx.exec("SET LOCAL search_path TO pg_catalog");
   const before = await catalog(tx);
   let engine: ModeMove["engine"] = null;
+  // The mode first: the console's engine runs only in charge (console.state_engine_run), and the
+  // move into charge runs it.
+  await tx.query("UPDATE console.registry_origin SET mode = $1, mode_since = CASE WHEN mode = $1 THEN mode_since ELSE now() END", [to]);
   if (to === "charge") {
     if (from !== "charge" || options.adoption) engine = await toCharge(tx);
   } else {
@@ -206,7 +209,6 @@ export async function moveModeIn(
   }
   await tx.exec("SET LOCAL search_path TO pg_catalog");
   const after = await catalog(tx);
-  await tx.query("UPDATE console.registry_origin SET mode = $1, mode_since = CASE WHEN mode = $1 THEN mode_since ELSE now() END", [to]);
   const originals = await tx.query<{ name: string; digest: string }>(
     `SELECT 'public.' || r.name AS name, left(md5(r.definition), 8) AS digest FROM console.replaced_fred_objects r WHERE r.kind = 'function'`,
   );

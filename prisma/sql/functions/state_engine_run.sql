@@ -19,6 +19,13 @@ BEGIN
         RAISE EXCEPTION 'state engine: the instant to run at must be a finite time, not %', p_at
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
+    -- Beside and in shadow FRED's update_object_states writes object_state: the console's engine
+    -- (states:update, a bench, a caller of state_engine_run_now) would write a second history into it.
+    IF EXISTS (SELECT FROM console.registry_origin o WHERE o.mode <> 'charge') THEN
+        RAISE EXCEPTION 'state engine: the registry is in % mode, where FRED''s own update_object_states writes object_state; the console''s engine runs only in charge (npm run db:adopt -- --mode charge)',
+            (SELECT o.mode FROM console.registry_origin o)
+            USING ERRCODE = 'object_not_in_prerequisite_state';
+    END IF;
 
     IF p_object_id IS NOT NULL THEN
         SELECT e.cursor INTO v_cursor FROM console.state_engine e;
