@@ -376,16 +376,24 @@ export async function shadowRunDifferences(
   return { total, rows };
 }
 
+/** Whether the registry is ready to hand over (shadowReadiness) from all its runs, and how many there are. */
+export async function shadowRegistryReadiness(
+  db: SqlExecutor,
+  days: number = SHADOW_READY_DAYS,
+): Promise<ReturnType<typeof shadowReadiness> & { runs: number }> {
+  const all = await db.query<{ at: Date; unexplained: number }>("SELECT at, unexplained FROM console.shadow_runs ORDER BY at, id");
+  return { ...shadowReadiness(all, days), runs: all.length };
+}
+
 /** The report's "n × cause, …". */
 const byCause = (counts: CauseCounts) => counts.map(([cause, n]) => `${n} × ${cause}`).join(", ");
 
 /** The shadow report: per run (the newest `runs`) and per day, counts by cause, examples, and readiness. */
 export async function shadowSummary(db: SqlExecutor, options: { days?: number; runs?: number } = {}): Promise<ShadowSummary> {
   const days = options.days ?? SHADOW_READY_DAYS;
-  const all = await db.query<{ at: Date; unexplained: number }>("SELECT at, unexplained FROM console.shadow_runs ORDER BY at, id");
-  const readiness = shadowReadiness(all, days);
+  const readiness = await shadowRegistryReadiness(db, days);
   const lines: string[] = [];
-  lines.push(`Shadow runs: ${all.length}.`);
+  lines.push(`Shadow runs: ${readiness.runs}.`);
   for (const r of (await shadowRuns(db, { limit: options.runs ?? 10 })).reverse())
     lines.push(
       `  run ${r.id} at ${r.at.toISOString()}: ${r.objects} object(s), ${r.differences} difference(s), ${r.unexplained} unexplained` +
