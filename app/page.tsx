@@ -115,6 +115,12 @@ export default async function OverviewPage(props: PageProps<"/">) {
             {d.engine.waiting > 0 && t("engine.waiting", { count: d.engine.waiting })}
           </p>
           {d.mode && <p data-testid="registry-mode">{t("engine.mode", { mode: d.mode.mode, since: fmt.instant(d.mode.since) })}</p>}
+          {/* An adopted registry's modes: shadow's report (what shadow compared, and whether to hand over). */}
+          {d.mode && d.mode.mode !== "created" && (
+            <p>
+              <Link href="/shadow">{t("engine.shadowReport")}</Link>
+            </p>
+          )}
         </section>
         <section className="panel" aria-labelledby="recent">
           <h2 id="recent">{t("recent.title")}</h2>

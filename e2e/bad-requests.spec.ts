@@ -34,6 +34,8 @@ const ROUTES = [
   "/preferences",
   "/requests",
   "/requests/bulk",
+  "/shadow",
+  "/shadow?run=99999999999&page=x",
   "/unavailable",
   "/icon.svg",
   "/api/health",

@@ -46,6 +46,7 @@ test("no page scrolls sideways or reaches past the edge at 1,366 and 390 px", as
     "/requests",
     "/requests/bulk",
     "/audit",
+    "/shadow",
     "/admin/users",
     "/admin/tokens",
     "/preferences",

@@ -1,18 +1,16 @@
 // Shadow's comparison (issue 40): the console's rules against the states FRED's engine recorded, on a
 // FRED 2.52 registry in shadow mode (PostgreSQL), each difference explained; and readiness to hand
 // over, from the runs.
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { seedDemo } from "../../prisma/demo/load";
 import { moveMode, shadowReport } from "../db/adoption-mode";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredBugCases, fredSchemaAvailable } from "../testing/fred";
+import { createFredDatabase, fredSchemaAvailable } from "../testing/fred";
+import { shadowRegistry } from "../testing/shadow";
 import { startStateScheduler } from "./scheduler";
 import { runShadow, shadowCause, shadowReadiness, shadowSummary } from "./shadow";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
-const ZONE = "Europe/Prague";
 const DAY = 86_400_000;
 
 describe("shadow's readiness and causes (pure)", () => {
@@ -61,42 +59,11 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("shadow's comparison on a F
   });
 
   it("finds FRED's known bug and a planted difference, explains the one, leaves the other unexplained, and is ready after seven clean days", async () => {
-    const fred = await createFredDatabase(adminUrl as string);
-    drops.push(fred.drop);
-    const db = await openDatabase({ databaseUrl: fred.url, pgliteDir: "" });
-    const client = new pg.Client({ connectionString: fred.url });
-    await client.connect();
+    const registry = await shadowRegistry(adminUrl as string);
+    drops.push(registry.fred.drop);
+    const { fred, db, client, planted } = registry;
+    const { automatic, canceled } = registry.bugs;
     try {
-      await migrate(db.direct, undefined, { adoptAs: "charge" });
-      await seedDemo(db.direct, { domains: 200, seed: 1, now: new Date(), timeZone: ZONE });
-      // FRED's known bugs, written past the console's request rules (as FRED's programs wrote them).
-      await client.query(`
-        INSERT INTO object_registry (roid, type, name, crid, crdate) VALUES ('EDGE-HOLDER', 1, 'EDGE-HOLDER', 1, '2020-01-01'), ('EDGE-NS', 2, 'EDGE-NS', 1, '2020-01-01');
-        INSERT INTO object (id, clid) SELECT id, 1 FROM object_registry WHERE name IN ('EDGE-HOLDER', 'EDGE-NS');
-        INSERT INTO contact (id, name) SELECT id, 'Edge holder' FROM object_registry WHERE name = 'EDGE-HOLDER';
-        INSERT INTO nsset (id) SELECT id FROM object_registry WHERE name = 'EDGE-NS';`);
-      await client.query("ALTER TABLE object_state_request DISABLE TRIGGER console_1_request_check");
-      await client.query(fredBugCases(ZONE));
-      await client.query("ALTER TABLE object_state_request ENABLE TRIGGER console_1_request_check");
-      await moveMode(db.direct, "shadow");
-      // FRED's regular procedure, as its cron runs it (a UTC session).
-      await client.query("SET TimeZone TO 'UTC'");
-      await client.query("SELECT update_object_states(0)");
-      const id = async (name: string) =>
-        (await client.query<{ id: number }>("SELECT id FROM object_registry WHERE name = $1", [name])).rows[0].id;
-      const automatic = await id("bug-automatic.cz");
-      const canceled = await id("bug-canceled-later.cz");
-      // The planted difference: a state FRED's table holds that nothing gives (a domain without requests).
-      const {
-        rows: [planted],
-      } = await client.query<{ object_id: number; state_id: number }>(
-        `INSERT INTO object_state (object_id, state_id, valid_from)
-         SELECT d.id, 2, now() AT TIME ZONE 'UTC' - interval '1 hour' FROM domain d
-          WHERE NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = d.id)
-            AND NOT EXISTS (SELECT FROM object_state s WHERE s.object_id = d.id AND s.state_id = 2 AND s.valid_to IS NULL)
-          ORDER BY d.id LIMIT 1 RETURNING object_id, state_id`,
-      );
-
       // As the running console's role: a run only reads the registry and adds to the shadow tables.
       const runtime = await openDatabase({ databaseUrl: fred.consoleUrl, pgliteDir: "" });
       const first = await runShadow(runtime.sql).finally(() => runtime.close());
@@ -152,8 +119,7 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("shadow's comparison on a F
       expect(ready.text).toMatch(/Ready to hand over/);
       expect((await shadowSummary(db.direct, { days: 8 })).ready).toBe(false);
     } finally {
-      await client.end();
-      await db.close();
+      await registry.close();
     }
   }, 300_000);
 

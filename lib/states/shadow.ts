@@ -220,69 +220,188 @@ export interface ShadowSummary {
 }
 
 const DAY_MS = 86_400_000;
+/** The days of runs without an unexplained difference that make a registry ready to hand over, unless told otherwise. */
+export const SHADOW_READY_DAYS = 7;
+
+/** Why the registry is or is not ready to hand over (shadowReadiness), for a page to put into words. */
+export type ShadowVerdict =
+  | { kind: "no_runs" }
+  | { kind: "unexplained"; at: Date }
+  | { kind: "gap"; from: Date; to: Date }
+  | { kind: "short"; days: number; since: Date; needed: number }
+  | { kind: "ready"; days: number; since: Date; needed: number };
+
+/** A verdict in the report's English. */
+function verdictReason(verdict: ShadowVerdict): string {
+  switch (verdict.kind) {
+    case "no_runs":
+      return "no shadow run yet";
+    case "unexplained":
+      return `the newest run (${verdict.at.toISOString()}) has unexplained differences`;
+    case "gap":
+      return `no run between ${verdict.from.toISOString()} and ${verdict.to.toISOString()} (more than a day)`;
+    case "short":
+      return `${verdict.days.toFixed(1)} day(s) of runs without an unexplained difference (since ${verdict.since.toISOString()}), ${verdict.needed} needed`;
+    case "ready":
+      return `${verdict.days.toFixed(1)} day(s) of runs without an unexplained difference (since ${verdict.since.toISOString()})`;
+  }
+}
 
 /**
  * Whether the registry is ready to hand over, from the runs: the clean runs since the last run
  * with an unexplained difference (all runs if none) span at least `days` days, with no more than
  * a day between two of them.
  */
-export function shadowReadiness(runs: { at: Date; unexplained: number }[], days: number): { ready: boolean; reason: string } {
-  if (runs.length === 0) return { ready: false, reason: "no shadow run yet" };
+export function shadowReadiness(
+  runs: { at: Date; unexplained: number }[],
+  days: number,
+): { ready: boolean; reason: string; verdict: ShadowVerdict } {
+  const verdict = readinessVerdict(runs, days);
+  return { ready: verdict.kind === "ready", reason: verdictReason(verdict), verdict };
+}
+
+function readinessVerdict(runs: { at: Date; unexplained: number }[], days: number): ShadowVerdict {
+  if (runs.length === 0) return { kind: "no_runs" };
   const sorted = [...runs].sort((a, b) => a.at.getTime() - b.at.getTime());
   const lastBad = sorted.findLastIndex((r) => r.unexplained > 0);
   const clean = sorted.slice(lastBad + 1);
-  if (clean.length === 0)
-    return { ready: false, reason: `the newest run (${sorted.at(-1)?.at.toISOString()}) has unexplained differences` };
+  if (clean.length === 0) return { kind: "unexplained", at: (sorted.at(-1) as { at: Date }).at };
   for (let i = 1; i < clean.length; i++)
-    if (clean[i].at.getTime() - clean[i - 1].at.getTime() > DAY_MS)
-      return {
-        ready: false,
-        reason: `no run between ${clean[i - 1].at.toISOString()} and ${clean[i].at.toISOString()} (more than a day)`,
-      };
+    if (clean[i].at.getTime() - clean[i - 1].at.getTime() > DAY_MS) return { kind: "gap", from: clean[i - 1].at, to: clean[i].at };
   const span = (clean[clean.length - 1].at.getTime() - clean[0].at.getTime()) / DAY_MS;
-  if (span < days)
-    return {
-      ready: false,
-      reason: `${span.toFixed(1)} day(s) of runs without an unexplained difference (since ${clean[0].at.toISOString()}), ${days} needed`,
-    };
-  return {
-    ready: true,
-    reason: `${span.toFixed(1)} day(s) of runs without an unexplained difference (since ${clean[0].at.toISOString()})`,
-  };
+  return { kind: span < days ? "short" : "ready", days: span, since: clean[0].at, needed: days };
 }
+
+/** Counts of differences by cause (ShadowCause, or a cause a later version wrote), causes in alphabetical order. */
+export type CauseCounts = [cause: string, count: number][];
+
+const causeCounts = (counts: Record<string, number> | null): CauseCounts =>
+  Object.entries(counts ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+export interface ShadowRunRow {
+  id: number;
+  at: Date;
+  /** When the run was made (its transaction's start). */
+  madeAt: Date;
+  /** How long the comparison took; null for a run written before the duration was recorded. */
+  durationMs: number | null;
+  fredLastRun: Date | null;
+  objects: number;
+  differences: number;
+  unexplained: number;
+  causes: CauseCounts;
+}
+
+/** The newest `limit` runs, newest first, each with its differences by cause; or the run `id` alone (none when there is no such run). */
+export async function shadowRuns(db: SqlExecutor, options: { limit?: number; id?: number } = {}): Promise<ShadowRunRow[]> {
+  const rows = await db.query<Omit<ShadowRunRow, "causes"> & { causes: Record<string, number> | null }>(
+    `SELECT r.id::int AS id, r.at, r.made_at AS "madeAt",
+            (extract(epoch FROM r.finished_at - r.made_at) * 1000)::float8 AS "durationMs",
+            r.fred_last_run AS "fredLastRun", r.objects, r.differences, r.unexplained,
+            (SELECT jsonb_object_agg(c.cause, c.n) FROM (SELECT d.cause, count(*)::int AS n FROM console.shadow_differences d
+                                                        WHERE d.run_id = r.id GROUP BY d.cause) c) AS causes
+       FROM console.shadow_runs r
+      WHERE $2::bigint IS NULL OR r.id = $2
+      ORDER BY r.at DESC, r.id DESC LIMIT $1`,
+    [options.limit ?? 10, options.id ?? null],
+  );
+  return rows.map((r) => ({ ...r, durationMs: r.durationMs === null ? null : Math.max(0, r.durationMs), causes: causeCounts(r.causes) }));
+}
+
+export interface ShadowDay {
+  /** The registry's calendar day, YYYY-MM-DD. */
+  day: string;
+  runs: number;
+  differences: number;
+  unexplained: number;
+  causes: CauseCounts;
+}
+
+/** Per day of the registry's calendar, the newest `limit` days with runs: runs, and differences by cause. */
+export async function shadowDays(db: SqlExecutor, options: { limit?: number } = {}): Promise<ShadowDay[]> {
+  const rows = await db.query<Omit<ShadowDay, "causes"> & { causes: Record<string, number> | null }>(
+    `WITH r AS (SELECT id, differences, unexplained,
+                       to_char(at AT TIME ZONE (SELECT zone FROM console.state_parameters()), 'YYYY-MM-DD') AS day
+                  FROM console.shadow_runs),
+          days AS (SELECT day, count(*)::int AS runs, sum(differences)::int AS differences, sum(unexplained)::int AS unexplained
+                     FROM r GROUP BY day ORDER BY day DESC LIMIT $1)
+     SELECT days.*,
+            (SELECT jsonb_object_agg(c.cause, c.n) FROM (SELECT d.cause, count(*)::int AS n FROM console.shadow_differences d
+                                                        JOIN r ON r.id = d.run_id WHERE r.day = days.day GROUP BY d.cause) c) AS causes
+       FROM days ORDER BY day DESC`,
+    [options.limit ?? 31],
+  );
+  return rows.map((r) => ({ ...r, causes: causeCounts(r.causes) }));
+}
+
+export interface ShadowDifferenceRow {
+  objectId: number;
+  /** The object's name (handle or domain name); null when object_registry no longer has it. */
+  name: string | null;
+  /** FRED's object type: 1 contact, 2 nsset, 3 domain, 4 keyset. */
+  type: number | null;
+  stateId: number;
+  state: string;
+  instant: Date;
+  consoleHas: boolean;
+  fredHas: boolean;
+  cause: string;
+}
+
+/**
+ * The differences of run `runId`, unexplained first, then by object and state: `limit` from
+ * `offset`, with their total (of `cause` alone when given).
+ */
+export async function shadowRunDifferences(
+  db: SqlExecutor,
+  runId: number,
+  options: { offset?: number; limit?: number; cause?: string } = {},
+): Promise<{ total: number; rows: ShadowDifferenceRow[] }> {
+  const cause = options.cause ?? null;
+  const [{ total }] = await db.query<{ total: number }>(
+    "SELECT count(*)::int AS total FROM console.shadow_differences WHERE run_id = $1 AND ($2::text IS NULL OR cause = $2)",
+    [runId, cause],
+  );
+  const rows = await db.query<ShadowDifferenceRow>(
+    `SELECT d.object_id AS "objectId", o.name, o.type::int AS type, d.state_id AS "stateId", coalesce(s.name, d.state_id::text) AS state,
+            d.instant, d.console_has AS "consoleHas", d.fred_has AS "fredHas", d.cause
+       FROM console.shadow_differences d
+       LEFT JOIN object_registry o ON o.id = d.object_id
+       LEFT JOIN enum_object_states s ON s.id = d.state_id
+      WHERE d.run_id = $1 AND ($2::text IS NULL OR d.cause = $2)
+      ORDER BY d.cause <> 'unexplained', d.object_id, d.state_id
+      OFFSET $3 LIMIT $4`,
+    [runId, cause, options.offset ?? 0, options.limit ?? 100],
+  );
+  return { total, rows };
+}
+
+/** Whether the registry is ready to hand over (shadowReadiness) from all its runs, and how many there are. */
+export async function shadowRegistryReadiness(
+  db: SqlExecutor,
+  days: number = SHADOW_READY_DAYS,
+): Promise<ReturnType<typeof shadowReadiness> & { runs: number }> {
+  const all = await db.query<{ at: Date; unexplained: number }>("SELECT at, unexplained FROM console.shadow_runs ORDER BY at, id");
+  return { ...shadowReadiness(all, days), runs: all.length };
+}
+
+/** The report's "n × cause, …". */
+const byCause = (counts: CauseCounts) => counts.map(([cause, n]) => `${n} × ${cause}`).join(", ");
 
 /** The shadow report: per run (the newest `runs`) and per day, counts by cause, examples, and readiness. */
 export async function shadowSummary(db: SqlExecutor, options: { days?: number; runs?: number } = {}): Promise<ShadowSummary> {
-  const days = options.days ?? 7;
-  const all = await db.query<{ id: number; at: Date; objects: number; differences: number; unexplained: number }>(
-    "SELECT id::int AS id, at, objects, differences, unexplained FROM console.shadow_runs ORDER BY at, id",
-  );
-  const readiness = shadowReadiness(all, days);
+  const days = options.days ?? SHADOW_READY_DAYS;
+  const readiness = await shadowRegistryReadiness(db, days);
   const lines: string[] = [];
-  const causes = await db.query<{ run_id: number; cause: string; n: number }>(
-    `SELECT run_id::int AS run_id, cause, count(*)::int AS n FROM console.shadow_differences
-      WHERE run_id IN (SELECT id FROM console.shadow_runs ORDER BY at DESC, id DESC LIMIT $1) GROUP BY 1, 2 ORDER BY 1, 2`,
-    [options.runs ?? 10],
-  );
-  const byCause = (n: { cause: string; n: number }[]) => n.map((c) => `${c.n} × ${c.cause}`).join(", ");
-  lines.push(`Shadow runs: ${all.length}.`);
-  for (const r of all.slice(-(options.runs ?? 10)))
+  lines.push(`Shadow runs: ${readiness.runs}.`);
+  for (const r of (await shadowRuns(db, { limit: options.runs ?? 10 })).reverse())
     lines.push(
       `  run ${r.id} at ${r.at.toISOString()}: ${r.objects} object(s), ${r.differences} difference(s), ${r.unexplained} unexplained` +
-        (r.differences ? ` (${byCause(causes.filter((c) => c.run_id === r.id))})` : ""),
+        (r.differences ? ` (${byCause(r.causes)})` : ""),
     );
-  const perDay = await db.query<{ day: string; runs: number; cause: string | null; n: number }>(
-    `SELECT to_char(r.at AT TIME ZONE (SELECT zone FROM console.state_parameters()), 'YYYY-MM-DD') AS day,
-            count(DISTINCT r.id)::int AS runs, d.cause, count(d.run_id)::int AS n
-       FROM console.shadow_runs r LEFT JOIN console.shadow_differences d ON d.run_id = r.id
-      GROUP BY 1, 3 ORDER BY 1 DESC, 3 LIMIT 200`,
-  );
+  const perDay = await shadowDays(db);
   if (perDay.length > 0) lines.push("Per day (the registry's calendar):");
-  for (const day of [...new Set(perDay.map((d) => d.day))].slice(0, 31)) {
-    const rows = perDay.filter((d) => d.day === day);
-    const counted = rows.filter((d) => d.cause !== null) as { cause: string; n: number }[];
-    lines.push(`  ${day}: ${counted.length ? byCause(counted) : "no difference"}`);
-  }
+  for (const day of perDay) lines.push(`  ${day.day}: ${day.causes.length ? byCause(day.causes) : "no difference"}`);
   const examples = await db.query<{ cause: string; example: string }>(
     `SELECT DISTINCT ON (d.cause) d.cause,
             format('%s on %s (object %s): %s %s, run %s', s.name, o.name, d.object_id,

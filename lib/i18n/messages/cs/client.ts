@@ -5,9 +5,10 @@ import { dashboard } from "./dashboard";
 import { object } from "./object";
 import { objects } from "./objects";
 import { requests } from "./requests";
+import { shadow } from "./shadow";
 
 /**
  * The namespaces of the Czech catalogue that client components translate from (../client.ts picks
  * their parts): the browser's bundle holds these, not the server's own messages.
  */
-export const csClient = { common, auth, dashboard, objects, object, requests, admin } as const;
+export const csClient = { common, auth, dashboard, objects, object, requests, admin, shadow } as const;

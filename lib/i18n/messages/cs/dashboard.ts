@@ -38,6 +38,7 @@ export const dashboard: Catalog<typeof en> = {
     minutes: "{n} min",
     notRun: "Výpočet stavů ještě neběžel.",
     mode: "{mode, select, beside {Vedle FREDu: historii stavů zapisuje FREDova vlastní procedura a jeho triggery; konzole do FREDových tabulek přidává jen své indexy.} shadow {Ve stínu: historii stavů zapisuje FREDova vlastní procedura a jeho triggery; výpočet konzole se s nimi porovnává.} charge {Ve vedení: historii stavů zapisuje místo FREDu výpočet konzole.} other {Historii stavů zapisuje výpočet konzole.}} Od {since}.",
+    shadowReport: "Zpráva stínového provozu: stavový stroj konzole porovnaný s FREDem",
     waiting: "{count, plural, one {# objekt čeká} few {# objekty čekají} other {# objektů čeká}} na příští běh.",
   },
   recent: {

@@ -278,6 +278,15 @@ export const server: Catalog<typeof en> = {
     notInstant:
       "„{value}“ není datum ani datum a čas (RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
   },
+  /** Co bylo špatně v adrese stránky stínového provozu (lib/states/shadow-page.ts). */
+  shadow: {
+    notRunId: "„{value}“ není číslo běhu (celé číslo); zobrazuje se nejnovější běh.",
+    noRun: "Běh {id} neexistuje; zobrazuje se nejnovější běh.",
+    page: "„{value}“ není číslo stránky (celé číslo od 1 do {max, number}); zobrazuje se první stránka.",
+    pageBeyond: "Stránka {page} je za poslední stránkou rozdílů tohoto běhu; zobrazuje se poslední stránka.",
+    cause: "„{value}“ není příčina (unexplained, fred_not_yet_run nebo fred_bug: s názvem známé chyby); zobrazují se všechny rozdíly.",
+    days: "„{value}“ není počet dní od 1 do 365; potřeba je {days, number} dní.",
+  },
   columns: {
     saved: "Tabulka ukazuje zvolené sloupce v každém prohlížeči, kde se přihlásíte.",
     table: "Zvolte tabulku: objects nebo requests.",

@@ -32,6 +32,7 @@ export const dashboard = {
     minutes: "{n} min",
     notRun: "The state engine has not run yet.",
     mode: "{mode, select, beside {Beside FRED: FRED's own procedure and triggers write the state history; the console adds nothing to FRED's tables but its indexes.} shadow {In shadow: FRED's own procedure and triggers write the state history; the console's engine is being compared with them.} charge {In charge: the console's engine writes the state history in FRED's place.} other {The console's engine writes the state history.}} Since {since}.",
+    shadowReport: "Shadow's report: the console's engine compared with FRED's",
     waiting: "{count, plural, one {# object waits for its next run.} other {# objects wait for their next run.}}",
   },
   recent: {

@@ -288,6 +288,15 @@ export const server = {
     notInstant:
       "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
   },
+  /** What was wrong with shadow's page's URL (lib/states/shadow-page.ts). */
+  shadow: {
+    notRunId: "“{value}” is not a run id (a whole number); showing the newest run.",
+    noRun: "There is no run {id}; showing the newest run.",
+    page: "“{value}” is not a page number (a whole number from 1 to {max, number}); showing the first page.",
+    pageBeyond: "Page {page} is past the last page of this run's differences; showing the last page.",
+    cause: "“{value}” is not a cause (unexplained, fred_not_yet_run, or fred_bug: with a known bug’s name); all differences are shown.",
+    days: "“{value}” is not a number of days from 1 to 365; {days, number} days are needed.",
+  },
   columns: {
     saved: "The table shows the columns you chose, on every browser you sign in on.",
     table: "Choose a table: objects or requests.",

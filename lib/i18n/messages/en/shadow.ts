@@ -1,0 +1,97 @@
+/** Shadow's page (app/shadow): the console's engine compared with the states FRED's engine recorded (issue 40). */
+export const shadow = {
+  title: "Shadow's report",
+  intro:
+    "Where the console's engine and the states FRED's engine recorded disagree on the live registry, per run and per day, each difference explained. The same report as <code>npm run db:shadow</code>.",
+  mode: {
+    shadow:
+      "In shadow since {since}: FRED's engine writes the states, and the console's scheduler compares its rules with them {interval, plural, =0 {only when asked (SHADOW_INTERVAL_MINUTES=0)} other {every # min}}; <code>npm run db:shadow</code> compares now.",
+    notShadow:
+      "This registry is not in shadow: it is {mode, select, beside {beside FRED (FRED's engine writes the states, nothing is compared)} charge {in charge (the console's engine writes the states in FRED's place)} other {in mode {mode}}}, since {since}. No comparison runs. To compare, the owner moves it with <code>npm run db:adopt -- --mode shadow</code> (with <code>--dry-run</code> first to see what the move does).",
+    pastRuns: "The runs made while it was in shadow are shown below.",
+    created:
+      "This registry was created by the console: its engine is always in charge. Shadow is for a FRED registry the console adopted; there is nothing to compare here.",
+  },
+  verdict: {
+    ready: "Ready to hand over",
+    notReady: "Not ready to hand over",
+    reason: {
+      no_runs: "No shadow run yet.",
+      unexplained: "The newest run ({at}) has unexplained differences.",
+      gap: "No run between {from} and {to}: more than a day without a comparison.",
+      short: "{days} days of runs without an unexplained difference (since {since}); {needed} needed.",
+      ready: "{days} days of runs without an unexplained difference (since {since}); {needed} needed.",
+    },
+    rule: "Ready: the runs since the last one with an unexplained difference span at least {needed, plural, one {# day} other {# days}}, with no more than a day between two runs. Then <code>npm run db:adopt -- --mode charge</code> hands the registry to the console's engine; its dry run quotes this report.",
+  },
+  days: {
+    title: "Per day",
+    caption: "Days of the registry's calendar, newest first (the last {count, plural, one {# day} other {# days}} with runs).",
+    empty: "No runs yet.",
+    columns: {
+      day: "Day",
+      runs: "Runs",
+      differences: "Differences",
+      causes: "By cause",
+      unexplained: "Unexplained",
+    },
+  },
+  runs: {
+    title: "Latest runs",
+    caption: "{shown, plural, one {The newest run} other {The newest # runs}} of {total}.",
+    empty: "No runs yet.",
+    columns: {
+      run: "Run",
+      at: "Compared at",
+      duration: "Duration",
+      objects: "Objects compared",
+      differences: "Differences",
+      causes: "By cause",
+      unexplained: "Unexplained",
+    },
+    duration: "{seconds} s",
+    durationUnknown: "not recorded",
+    show: "Run {id}",
+    shown: "Run {id} (shown below)",
+    noDifference: "no difference",
+  },
+  differences: {
+    title: "Differences of run {id}",
+    summary: "Compared at {at}: {objects, plural, one {# object} other {# objects}}; FRED's last regular run then: {fredLastRun}.",
+    fredNeverRan: "none recorded",
+    filter: "Show",
+    all: "all ({count})",
+    total: "{total, plural, =0 {No difference.} one {# difference; showing it.} other {# differences; showing {from}–{to}.}}",
+    columns: {
+      object: "Object",
+      state: "State",
+      instant: "Instant",
+      console: "The console's engine",
+      fred: "FRED recorded",
+      cause: "Cause",
+    },
+    consoleHas: "has it (from this instant)",
+    consoleEnded: "does not have it (ended at this instant)",
+    consoleNever: "does not have it",
+    fredHas: "has it in force",
+    fredHasNot: "does not have it",
+    unknownObject: "object {id} (no longer in the registry)",
+    previous: "Previous",
+    next: "Next",
+    pages: "Pages of differences",
+  },
+  cause: {
+    unexplained: "Unexplained",
+    fred_not_yet_run: "FRED's procedure not yet run since this instant",
+    fredBug: "FRED's known bug {name}: {description}",
+    other: "{cause}",
+    count: "{count} × {cause}",
+  },
+  bugs: {
+    request_wrong_state: "a request for an automatic or another type's state (FRED applies it)",
+    request_canceled_later: "a request canceled in the future (FRED drops it at once)",
+    request_ends_at_run: "a request ending exactly at the run (FRED counts valid_to as in force)",
+    late_evening_utc: "a date late in the evening UTC (FRED takes the stored UTC date)",
+    session_current_date: "FRED's CURRENT_DATE: the session's date, not the registry's",
+  },
+} as const;
