@@ -277,6 +277,46 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
     expect(BigInt(lowAfter)).toBeGreaterThan(BigInt(lowBefore));
   }, 120_000);
 
+  it("finds a closing through FRED's valid_to index at the next poll, and one dated days back at the hourly sweep, each once", async () => {
+    const STATE = 22; // identifiedContact: no FRED trigger reacts to it
+    const contacts = (
+      await owner.sql.query<{ id: number }>("SELECT id FROM object_registry WHERE type = 1 AND erdate IS NULL ORDER BY id DESC LIMIT 2")
+    ).map((r) => r.id);
+    await owner.sql.query("DELETE FROM object_state WHERE state_id = $1 AND object_id = ANY ($2::int[])", [STATE, contacts]);
+    const opened = await owner.sql.query<{ id: number }>(
+      "INSERT INTO object_state (object_id, state_id, valid_from) SELECT unnest($1::int[]), $2, now() AT TIME ZONE 'UTC' - interval '5 days' RETURNING id",
+      [contacts, STATE],
+    );
+    const poll = () => runtime.sql.query("SELECT console.fred_feed_poll()");
+    await poll();
+    await poll(); // the rows are reported open; the sweep of the first run is behind
+    const left = async () =>
+      (
+        await owner.sql.query<{ object_id: number; at: Date }>(
+          "SELECT object_id, at FROM console.state_changes WHERE state_id = $1 AND change = 'left' AND object_id = ANY ($2::int[]) ORDER BY object_id",
+          [STATE, contacts],
+        )
+      ).map((r) => [r.object_id, r.at.toISOString()]);
+    const [{ now, back }] = await owner.sql.query<{ now: Date; back: Date }>(
+      "UPDATE object_state SET valid_to = CASE id WHEN $1 THEN now() AT TIME ZONE 'UTC' ELSE now() AT TIME ZONE 'UTC' - interval '3 days' END WHERE id = ANY ($2::int[]) RETURNING (SELECT now()) AS now, (SELECT now() - interval '3 days') AS back",
+      [opened[0].id, opened.map((o) => o.id)],
+    );
+    await poll();
+    const closedNow = contacts[opened.findIndex((o) => o.id === opened[0].id)];
+    expect(await left()).toEqual([[closedNow, now.toISOString()]]);
+    // An hour later the sweep compares every open row reported: the one closed 3 days back is found.
+    await owner.sql.query("UPDATE console.fred_feed SET swept_at = now() - interval '61 minutes'");
+    await poll();
+    await poll();
+    const other = contacts.find((c) => c !== closedNow) as number;
+    expect(await left()).toEqual(
+      [
+        [closedNow, now.toISOString()],
+        [other, back.toISOString()],
+      ].sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
+  });
+
   // Who wrote what, in which transaction: object_state rows (and whether FRED's function wrote them:
   // its work table exists), FRED's request lock (object_state_request_lock, taken by FRED's trigger
   // on object_state_request as libfred takes it) and the request rows. Test triggers of the owner's.

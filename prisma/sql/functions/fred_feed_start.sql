@@ -12,6 +12,6 @@ BEGIN
     DELETE FROM console.fred_feed_open;
     INSERT INTO console.fred_feed_open SELECT id FROM object_state WHERE valid_to IS NULL;
     UPDATE console.fred_feed
-       SET started_at = now(), low = (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM object_state_id_seq), bound = NULL, last_run_at = NULL;
+       SET started_at = now(), low = (SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM object_state_id_seq), bound = NULL, last_run_at = NULL, swept_at = now();
 END
 $function$;
