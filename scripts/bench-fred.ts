@@ -491,7 +491,9 @@ try {
       .join("; ")}.`,
   );
   say("");
-  say(`| FRED's regular procedure, one client (${procedureRounds} run${procedureRounds === 1 ? "" : "s"} each, ms) | FRED alone: median | min – max | console: median | min – max |`);
+  say(
+    `| FRED's regular procedure, one client (${procedureRounds} run${procedureRounds === 1 ? "" : "s"} each, ms) | FRED alone: median | min – max | console: median | min – max |`,
+  );
   say("|---|---|---|---|---|");
   for (const [key, title] of [
     ["idle", "`update_object_states(0)` on the registry as it is"],
