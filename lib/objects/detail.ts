@@ -1,6 +1,7 @@
 import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
+import { readConfig } from "../config";
 import { type Anomaly, registryAnomalies } from "../db/adopt";
 import { pageReads } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
@@ -9,6 +10,7 @@ import { getLocale } from "../i18n/server";
 import { hasNul, isId } from "../input/values";
 import { currentBlock } from "../requests/block-rules";
 import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
+import { type FredProcedureNotice, fredProcedureNotice } from "../states/fred-procedure";
 import { liveObjectsNamed } from "../states/objects";
 import { reasonText } from "./reasons";
 
@@ -137,6 +139,12 @@ export interface ObjectDetail {
    * (console.registry_anomalies): inherited from FRED and kept as it is.
    */
   anomalies: Anomaly[];
+  /**
+   * Beside FRED and in shadow (FRED's regular procedure records the date-driven states): where the
+   * object's automatic states in object_state lag the rules now, and when FRED's procedure last ran
+   * and is next expected; null in charge and on a registry the console created.
+   */
+  fredProcedure: FredProcedureNotice | null;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -203,7 +211,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const canWrite = roleAllows(actor.role, "requests.write");
   const locale = await getLocale();
   const lang = descriptionLang(locale);
-  const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies] = await Promise.all([
+  const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies, fredProcedure] = await Promise.all([
     sql.query<{
       name: string;
       description: string | null;
@@ -287,6 +295,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       : Promise.resolve([]),
     currentBlock(sql, id),
     registryAnomalies(sql, id),
+    fredProcedureNotice(sql, id, { everyMinutes: readConfig().fredProcedureEveryMinutes }),
   ]);
 
   const linked = history.filter((h) => h.name === "linked");
@@ -355,6 +364,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
     anomalies,
+    fredProcedure,
   };
 }
 
