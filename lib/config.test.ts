@@ -33,7 +33,9 @@ describe("configuration", () => {
       ["10081", "FRED_PROCEDURE_EVERY_MINUTES must be at most 10080 (a week)"],
     ]) {
       expect(() => readConfig({ FRED_PROCEDURE_EVERY_MINUTES: value }), value).toThrow(ConfigError);
-      expect(() => readConfig({ FRED_PROCEDURE_EVERY_MINUTES: value }), value).toThrow(`configuration: FRED_PROCEDURE_EVERY_MINUTES: ${message}`);
+      expect(() => readConfig({ FRED_PROCEDURE_EVERY_MINUTES: value }), value).toThrow(
+        `configuration: FRED_PROCEDURE_EVERY_MINUTES: ${message}`,
+      );
     }
   });
 
