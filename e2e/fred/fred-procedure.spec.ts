@@ -22,7 +22,7 @@ test("a domain whose expiration passed since FRED's procedure ran says FRED reco
   const { rows } = await fred.query<{ id: number; name: string }>(
     `SELECT o.id, o.name FROM object_registry o JOIN domain d ON d.id = o.id
       WHERE o.erdate IS NULL AND d.exdate > current_date + 60 AND d.nsset IS NOT NULL
-        AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id)
+        AND NOT EXISTS (SELECT FROM object_state_request r WHERE r.object_id = o.id) AND o.name NOT LIKE '%.arpa'
       ORDER BY o.id DESC LIMIT 1`,
   );
   const domain = rows[0];
@@ -40,7 +40,10 @@ test("a domain whose expiration passed since FRED's procedure ran says FRED reco
   const notice = page.getByTestId("fred-procedure");
   await expect(notice).toBeVisible();
   await expect(notice).toContainText("Beside FRED: FRED's procedure records the date-driven states");
-  await expect(notice.getByRole("listitem").filter({ hasText: /^expired: the rules give it from / })).toBeVisible();
+  // The state and the rules' instant. (The seeded registry's history is the console's, stamped with the
+  // rules' instants, not FRED's run instants: FRED's "last run" may be today's 00:00, and the notice
+  // then cannot put the difference down to FRED's schedule; lib/states/fred-procedure.test.ts has that.)
+  await expect(notice.getByRole("listitem").filter({ hasText: /^expired: the rules give it from \d{4}-\d{2}-\d{2} 00:00/ })).toBeVisible();
   await expect(notice).toContainText(/It last ran|no run recorded yet/);
   const expiredNow = page.locator("table.states-now").getByRole("cell", { name: "expired", exact: true });
   await expect(expiredNow).toHaveCount(0);
