@@ -22,6 +22,23 @@ describe("configuration", () => {
     }
   });
 
+  it("takes FRED's procedure's schedule in minutes from FRED_PROCEDURE_EVERY_MINUTES (unset or empty: not known) and refuses a bad one", () => {
+    expect(readConfig({}).fredProcedureEveryMinutes).toBeNull();
+    expect(readConfig({ FRED_PROCEDURE_EVERY_MINUTES: "" }).fredProcedureEveryMinutes).toBeNull();
+    expect(readConfig({ FRED_PROCEDURE_EVERY_MINUTES: "60" }).fredProcedureEveryMinutes).toBe(60);
+    for (const [value, message] of [
+      ["0", "FRED_PROCEDURE_EVERY_MINUTES must be at least 1 (leave it unset when FRED's schedule is not known)"],
+      ["7.5", "FRED_PROCEDURE_EVERY_MINUTES must be a whole number of minutes"],
+      ["hourly", "FRED_PROCEDURE_EVERY_MINUTES must be a number of minutes"],
+      ["10081", "FRED_PROCEDURE_EVERY_MINUTES must be at most 10080 (a week)"],
+    ]) {
+      expect(() => readConfig({ FRED_PROCEDURE_EVERY_MINUTES: value }), value).toThrow(ConfigError);
+      expect(() => readConfig({ FRED_PROCEDURE_EVERY_MINUTES: value }), value).toThrow(
+        `configuration: FRED_PROCEDURE_EVERY_MINUTES: ${message}`,
+      );
+    }
+  });
+
   it("asks for HTTPS only (HSTS) when NEXTAUTH_URL is https", () => {
     expect(readConfig({}).httpsOnly).toBe(false);
     expect(readConfig({ NEXTAUTH_URL: "http://127.0.0.1:3000" }).httpsOnly).toBe(false);

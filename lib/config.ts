@@ -33,6 +33,15 @@ const envSchema = z.object({
     .min(0, { error: "SHADOW_INTERVAL_MINUTES must be 0 (off) or more" })
     .max(10_080, { error: "SHADOW_INTERVAL_MINUTES must be at most 10080 (a week)" })
     .default(60),
+  FRED_PROCEDURE_EVERY_MINUTES: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce
+      .number({ error: "FRED_PROCEDURE_EVERY_MINUTES must be a number of minutes (how often FRED's cron runs update_object_states(0))" })
+      .int({ error: "FRED_PROCEDURE_EVERY_MINUTES must be a whole number of minutes" })
+      .min(1, { error: "FRED_PROCEDURE_EVERY_MINUTES must be at least 1 (leave it unset when FRED's schedule is not known)" })
+      .max(10_080, { error: "FRED_PROCEDURE_EVERY_MINUTES must be at most 10080 (a week)" })
+      .optional(),
+  ),
   LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
   AUDIT_KEYS: z
     .string()
@@ -159,6 +168,11 @@ export interface ConsoleConfig {
   stateEngineIntervalSeconds: number;
   /** In shadow mode, how often the scheduler compares the console's rules with FRED's states (0: never). */
   shadowIntervalMinutes: number;
+  /**
+   * Beside FRED and in shadow: minutes between runs of FRED's regular procedure (FRED's cron), for
+   * the object page's expected next run; null: not known (the page says only when it last ran).
+   */
+  fredProcedureEveryMinutes: number | null;
   /** How the server process logs: JSON lines with request ids (default in production) or plain text. */
   logFormat: "json" | "text";
   /** AUDIT_KEYS: the first signs new audit rows, the rest verify older ones; unset: see lib/audit/keys.ts. */
@@ -218,6 +232,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     demoDomains: parsed.data.DEMO_DOMAINS,
     stateEngineIntervalSeconds: parsed.data.STATE_ENGINE_INTERVAL_SECONDS,
     shadowIntervalMinutes: parsed.data.SHADOW_INTERVAL_MINUTES,
+    fredProcedureEveryMinutes: parsed.data.FRED_PROCEDURE_EVERY_MINUTES ?? null,
     logFormat: parsed.data.LOG_FORMAT ?? (parsed.data.NODE_ENV === "production" ? "json" : "text"),
     auditKeys: parsed.data.AUDIT_KEYS,
     auditAnchorFile: parsed.data.AUDIT_ANCHOR_FILE ? path.resolve(parsed.data.AUDIT_ANCHOR_FILE) : undefined,

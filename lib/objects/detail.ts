@@ -1,6 +1,7 @@
 import "server-only";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
+import { readConfig } from "../config";
 import { type Anomaly, registryAnomalies } from "../db/adopt";
 import { pageReads } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
@@ -9,6 +10,7 @@ import { getLocale } from "../i18n/server";
 import { hasNul, isId } from "../input/values";
 import { currentBlock } from "../requests/block-rules";
 import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
+import { type FredProcedureNotice, fredProcedureNotice } from "../states/fred-procedure";
 import { liveObjectsNamed } from "../states/objects";
 import { reasonText } from "./reasons";
 
@@ -137,6 +139,12 @@ export interface ObjectDetail {
    * (console.registry_anomalies): inherited from FRED and kept as it is.
    */
   anomalies: Anomaly[];
+  /**
+   * Beside FRED and in shadow (FRED's regular procedure records the date-driven states): where the
+   * object's automatic states in object_state lag the rules now, and when FRED's procedure last ran
+   * and is next expected; null in charge and on a registry the console created.
+   */
+  fredProcedure: FredProcedureNotice | null;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -203,46 +211,47 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const canWrite = roleAllows(actor.role, "requests.write");
   const locale = await getLocale();
   const lang = descriptionLang(locale);
-  const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies] = await Promise.all([
-    sql.query<{
-      name: string;
-      description: string | null;
-      manual: boolean;
-      external: boolean;
-      valid_from: Date;
-      code: string | null;
-      args: Record<string, unknown> | null;
-      request_id: number | null;
-    }>(
-      `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
+  const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies, fredProcedure] = await Promise.all(
+    [
+      sql.query<{
+        name: string;
+        description: string | null;
+        manual: boolean;
+        external: boolean;
+        valid_from: Date;
+        code: string | null;
+        args: Record<string, unknown> | null;
+        request_id: number | null;
+      }>(
+        `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
          FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
          LEFT JOIN console.state_reasons($1) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id`,
-      [id, lang],
-    ),
-    sql.query<{ name: string; manual: boolean; external: boolean; valid_from: Date; valid_to: Date | null }>(
-      `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+        [id, lang],
+      ),
+      sql.query<{ name: string; manual: boolean; external: boolean; valid_from: Date; valid_to: Date | null }>(
+        `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
         WHERE os.object_id = $1 ORDER BY os.valid_from, s.id`,
-      [id],
-    ),
-    sql.query<{
-      id: number;
-      name: string;
-      valid_from: Date;
-      valid_to: Date | null;
-      crdate: Date;
-      canceled: Date | null;
-      reason_creation: string | null;
-      reason_cancellation: string | null;
-      status: RequestStatus;
-      author: string | null;
-      canceled_by: string | null;
-      block_id: number | null;
-      block_request_id: number | null;
-    }>(
-      // Each request's block: the blocks' requests unnested once and hash-joined (a lateral search of
-      // the blocks per request took 7 ms for an object with 250 blocks among 500 requests).
-      `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1),
+        [id],
+      ),
+      sql.query<{
+        id: number;
+        name: string;
+        valid_from: Date;
+        valid_to: Date | null;
+        crdate: Date;
+        canceled: Date | null;
+        reason_creation: string | null;
+        reason_cancellation: string | null;
+        status: RequestStatus;
+        author: string | null;
+        canceled_by: string | null;
+        block_id: number | null;
+        block_request_id: number | null;
+      }>(
+        // Each request's block: the blocks' requests unnested once and hash-joined (a lateral search of
+        // the blocks per request took 7 ms for an object with 250 blocks among 500 requests).
+        `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1),
             members AS (SELECT DISTINCT ON (m.id) m.id, x.block_id, x.request_id
                           FROM blocks x CROSS JOIN LATERAL unnest(x.request_id || x.request_ids) m(id) ORDER BY m.id, x.request_id)
        SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
@@ -252,42 +261,44 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
          LEFT JOIN console.request_meta m ON m.request_id = r.id
          LEFT JOIN members b ON b.id = r.id
         WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
-      [id],
-    ),
-    sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
-      // The per-object gatherer (cached plans, index lookups): the set-based one is planned anew on
-      // every call, 8-19 ms at 1.5 million domains.
-      `SELECT s.name, greatest(p.lo, now()) AS valid_from, p.hi AS valid_to
+        [id],
+      ),
+      sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
+        // The per-object gatherer (cached plans, index lookups): the set-based one is planned anew on
+        // every call, 8-19 ms at 1.5 million domains.
+        `SELECT s.name, greatest(p.lo, now()) AS valid_from, p.hi AS valid_to
          FROM unnest(console.object_state_periods_of($1::int, now())) p JOIN enum_object_states s ON s.id = p.state_id
         WHERE p.hi IS NULL OR p.hi > now() ORDER BY p.lo, s.id`,
-      [id],
-    ),
-    sql.query<{ command: string; states: string[] }>(
-      `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
+        [id],
+      ),
+      sql.query<{ command: string; states: string[] }>(
+        `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
          FROM console.object_state_command_refusal c JOIN enum_object_states s ON s.id = c.state_id
          JOIN object_state os ON os.state_id = c.state_id AND os.object_id = $1 AND os.valid_to IS NULL
         GROUP BY c.command ORDER BY min(array_position(ARRAY['update','delete','transfer','renew'], c.command::text))`,
-      [id],
-    ),
-    roleAllows(actor.role, "audit.read")
-      ? sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
-          "SELECT at, actor, action, result FROM console.audit_log WHERE object_ids @> ARRAY[$1::int] ORDER BY id DESC LIMIT 100",
-          [id],
-        )
-      : Promise.resolve(null),
-    typeSpecific(sql, object.type, id),
-    canWrite && !object.erdate
-      ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
-          `SELECT s.name, ${DESCRIPTION} AS description,
+        [id],
+      ),
+      roleAllows(actor.role, "audit.read")
+        ? sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
+            "SELECT at, actor, action, result FROM console.audit_log WHERE object_ids @> ARRAY[$1::int] ORDER BY id DESC LIMIT 100",
+            [id],
+          )
+        : Promise.resolve(null),
+      typeSpecific(sql, object.type, id),
+      canWrite && !object.erdate
+        ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
+            `SELECT s.name, ${DESCRIPTION} AS description,
                   ARRAY(SELECT c.command::text FROM console.object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
              FROM enum_object_states s JOIN object_registry o ON o.id = $1 AND o.type = ANY (s.types)
             WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
-          [id, lang],
-        )
-      : Promise.resolve([]),
-    currentBlock(sql, id),
-    registryAnomalies(sql, id),
-  ]);
+            [id, lang],
+          )
+        : Promise.resolve([]),
+      currentBlock(sql, id),
+      registryAnomalies(sql, id),
+      fredProcedureNotice(sql, id, { everyMinutes: readConfig().fredProcedureEveryMinutes }),
+    ],
+  );
 
   const linked = history.filter((h) => h.name === "linked");
   const lastLinkedChange = linked
@@ -355,6 +366,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
     anomalies,
+    fredProcedure,
   };
 }
 

@@ -22,16 +22,23 @@ export type FredKnownBug = keyof typeof FRED_KNOWN_BUGS;
  * at instant `at`, from the registry's data: keys `object:state`, or `object:*` for every state of
  * the object; values name the bug. `zone`: the registry's time zone.
  */
-export async function fredKnownBugs(db: SqlExecutor, at: Date | string, zone: string): Promise<Map<string, FredKnownBug>> {
+export async function fredKnownBugs(
+  db: SqlExecutor,
+  at: Date | string,
+  zone: string,
+  options: { objectId?: number } = {},
+): Promise<Map<string, FredKnownBug>> {
   const causes = new Map<string, FredKnownBug>();
+  // One object's (the object page) or every object's (a shadow run).
+  const only = options.objectId ?? null;
   // FRED applies requests for automatic states and for another type's states (and FRED's trigger
   // on object_state derives outzone from a requested serverOutzoneManual, on any object).
   const wrong = await db.query<{ object_id: number }>(
     `SELECT r.object_id FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
        JOIN enum_object_states s ON s.id = r.state_id
       WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC' AND (r.valid_to IS NULL OR r.valid_to >= $1::timestamptz AT TIME ZONE 'UTC')
-        AND r.canceled IS NULL AND (NOT s.manual OR NOT o.type = ANY (s.types))`,
-    [at],
+        AND r.canceled IS NULL AND (NOT s.manual OR NOT o.type = ANY (s.types)) AND ($2::int IS NULL OR r.object_id = $2)`,
+    [at, only],
   );
   for (const r of wrong) causes.set(`${r.object_id}:*`, "request_wrong_state");
   // FRED drops a request at once when canceled is set, even to a future instant (the object's
@@ -41,18 +48,19 @@ export async function fredKnownBugs(db: SqlExecutor, at: Date | string, zone: st
             CASE WHEN r.canceled > $1::timestamptz AT TIME ZONE 'UTC' THEN 'request_canceled_later' ELSE 'request_ends_at_run' END AS cause
        FROM object_state_request r
       WHERE r.valid_from <= $1::timestamptz AT TIME ZONE 'UTC'
-        AND (r.canceled > $1::timestamptz AT TIME ZONE 'UTC' OR r.valid_to = $1::timestamptz AT TIME ZONE 'UTC')`,
-    [at],
+        AND (r.canceled > $1::timestamptz AT TIME ZONE 'UTC' OR r.valid_to = $1::timestamptz AT TIME ZONE 'UTC')
+        AND ($2::int IS NULL OR r.object_id = $2)`,
+    [at, only],
   );
   // FRED takes an unlinked object's dates as the UTC date it stores, the console as the registry's
   // calendar date (different for instants late in the evening UTC): deleteCandidate only.
   const late = await db.query<{ object_id: number }>(
     `SELECT o.id AS object_id FROM object_registry o JOIN object ob ON ob.id = o.id
-      WHERE o.type IN (1, 2, 4) AND (o.crdate::date <> (o.crdate AT TIME ZONE 'UTC' AT TIME ZONE $1)::date
+      WHERE o.type IN (1, 2, 4) AND ($2::int IS NULL OR o.id = $2) AND (o.crdate::date <> (o.crdate AT TIME ZONE 'UTC' AT TIME ZONE $1)::date
              OR ob.update::date <> (ob.update AT TIME ZONE 'UTC' AT TIME ZONE $1)::date
              OR EXISTS (SELECT FROM object_state s WHERE s.object_id = o.id AND s.state_id = 16
                           AND s.valid_to::date <> (s.valid_to AT TIME ZONE 'UTC' AT TIME ZONE $1)::date))`,
-    [zone],
+    [zone, only],
   );
   // FRED's date rules compare with CURRENT_DATE, the session's date: in a UTC session late in the
   // evening that is not yet the registry's date (expirationWarning, expired, validation warnings, deleteWarning).
@@ -61,7 +69,7 @@ export async function fredKnownBugs(db: SqlExecutor, at: Date | string, zone: st
     [at, zone],
   );
   if (dates?.differ) {
-    const domains = await db.query<{ id: number }>("SELECT id FROM domain");
+    const domains = await db.query<{ id: number }>("SELECT id FROM domain WHERE $1::int IS NULL OR id = $1", [only]);
     for (const d of domains) for (const state of [8, 9, 11, 12, 19]) causes.set(`${d.id}:${state}`, "session_current_date");
   }
   for (const r of late) causes.set(`${r.object_id}:17`, "late_evening_utc");
@@ -119,6 +127,33 @@ export function shadowCause(
 }
 
 /**
+ * The instants a comparison with FRED's recorded states is made against: `at` (the database's now()
+ * when left out), the registry's zone, FRED's last regular run — the newest instant FRED wrote on an
+ * automatic state up to `at` (its procedure stamps every change with its run's instant), so at the
+ * latest — and the console's last pass of FRED's update_object_states for the requests.
+ */
+export async function fredRunInstants(
+  db: SqlExecutor,
+  at?: Date,
+): Promise<{ at: Date; zone: string; fred_last_run: Date | null; request_pass: Date | null }> {
+  const [t] = await db.query<{ at: Date; zone: string; fred_last_run: Date | null; request_pass: Date | null }>(
+    `WITH t AS (SELECT coalesce($1::timestamptz, now()) AS at)
+     SELECT t.at, (SELECT zone FROM console.state_parameters()) AS zone,
+            -- Each bound read backwards on its index (object_state_valid_from_idx, _valid_to_idx): the
+            -- object page asks on every view.
+            greatest((SELECT max(os.valid_from) FROM object_state os
+                       WHERE os.state_id = ANY (console.engine_automatic_states()) AND os.valid_from <= t.at AT TIME ZONE 'UTC'),
+                     (SELECT max(os.valid_to) FROM object_state os
+                       WHERE os.state_id = ANY (console.engine_automatic_states()) AND os.valid_to <= t.at AT TIME ZONE 'UTC'))
+              AT TIME ZONE 'UTC' AS fred_last_run,
+            (SELECT coalesce(c.at, o.mode_since) FROM console.fred_request_cursor c, console.registry_origin o) AS request_pass
+       FROM t`,
+    [at ?? null],
+  );
+  return t;
+}
+
+/**
  * Compares, at instant `at` (the database's now() when left out), the states the console's rules
  * give every live object with the rows of FRED's object_state in force then, over the states the
  * console's engine decides (its automatic states and the manual ones), and writes the run and its
@@ -128,16 +163,7 @@ export async function runShadow(db: SqlReader, options: { at?: Date } = {}): Pro
   return db.transaction(async (tx) => {
     const mode = await registryMode(tx);
     if (mode.origin !== "adopted" || mode.mode !== "shadow") return null;
-    const [t] = await tx.query<{ at: Date; zone: string; fred_last_run: Date | null; request_pass: Date | null }>(
-      `WITH t AS (SELECT coalesce($1::timestamptz, now()) AS at)
-       SELECT t.at, (SELECT zone FROM console.state_parameters()) AS zone,
-              (SELECT max(x) FROM object_state os
-                 CROSS JOIN LATERAL (VALUES (os.valid_from), (os.valid_to)) v (x)
-                WHERE os.state_id = ANY (console.engine_automatic_states()) AND x <= t.at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS fred_last_run,
-              (SELECT coalesce(c.at, o.mode_since) FROM console.fred_request_cursor c, console.registry_origin o) AS request_pass
-         FROM t`,
-      [options.at ?? null],
-    );
+    const t = await fredRunInstants(tx, options.at);
     const rows = await tx.query<{
       object_id: number;
       state_id: number;

@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { BlockPanel } from "@/components/objects/page/block";
 import { AuditPanel, DataPanels } from "@/components/objects/page/facts";
+import { FredProcedureNotice } from "@/components/objects/page/fred-procedure";
 import { MeaningPanel } from "@/components/objects/page/meaning";
 import { RequestsPanel } from "@/components/objects/page/requests";
 import { HistoryPanel, StatesNow } from "@/components/objects/page/states";
@@ -53,6 +54,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       )}
       <MeaningPanel object={object} scheduled={scheduled} />
       <StatesNow object={object} />
+      <FredProcedureNotice object={object} />
       <HistoryPanel
         object={object}
         scheduled={scheduled}

@@ -182,6 +182,15 @@ export const object: Catalog<typeof en> = {
     columns: { when: "Kdy", who: "Kdo", what: "Co", result: "Výsledek" },
     result: "{result, select, ok {v pořádku} refused {odmítnuto} error {chyba} other {{result}}}",
   },
+  fredProcedure: {
+    title: "{mode, select, shadow {Ve stínu} other {Vedle FREDu}}: stavy podle dat zapisuje procedura FREDu",
+    run: "{last, select, none {Procedura FREDu zatím nemá zaznamenaný žádný běh} other {Naposledy běžela {lastAt}}}{next, select, none {} other {; další běh se čeká {nextAt}}}.",
+    starts: "<b>{state}</b>: pravidla ho dávají od {from}; procedura FREDu ho zapíše při svém příštím běhu.",
+    ends: "<b>{state}</b>: pravidla ho ukončují{to, select, none {} other { k {toAt}}}; procedura FREDu ho ukončí při svém příštím běhu.",
+    bug: "<b>{state}</b>: {has, select, rules {pravidla ho dávají, stavy zapsané FREDem ne} other {stavy zapsané FREDem ho mají, pravidla ne}}: jedna ze známých chyb FREDu, {bug, select, request_wrong_state {požadavek na automatický stav nebo stav jiného typu objektu (FRED ho použije)} request_canceled_later {požadavek zrušený k budoucímu okamžiku (FRED ho zahodí hned)} request_ends_at_run {požadavek končící přesně v okamžiku běhu (FRED jeho konec počítá jako platný)} late_evening_utc {datum pozdě večer UTC (FRED bere uložené datum v UTC)} session_current_date {CURRENT_DATE FREDu: datum jeho relace, ne registru} other {{bug}}}.",
+    unexplained:
+      "<b>{state}</b>: {has, select, rules {pravidla ho dávají{from, select, none {} other { od {fromAt}}}, stavy zapsané FREDem ne} other {stavy zapsané FREDem ho mají, pravidla ne}} a procedura FREDu od té doby běžela: nevysvětluje to její plán ani její známé chyby (viz npm run db:shadow).",
+  },
   anomalies: {
     title: "Zděděno z registru",
     intro: "Registr u tohoto objektu obsahuje data, která by pravidla konzole dnes nepřijala. Zůstávají tak, jak jsou:",

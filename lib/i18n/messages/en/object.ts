@@ -180,6 +180,15 @@ export const object = {
     columns: { when: "When", who: "Who", what: "What", result: "Result" },
     result: "{result, select, ok {ok} refused {refused} error {error} other {{result}}}",
   },
+  fredProcedure: {
+    title: "{mode, select, shadow {In shadow} other {Beside FRED}}: FRED's procedure records the date-driven states",
+    run: "{last, select, none {FRED's procedure has no run recorded yet} other {It last ran {lastAt}}}{next, select, none {} other {; next expected {nextAt}}}.",
+    starts: "<b>{state}</b>: the rules give it from {from}; FRED's procedure records it at its next run.",
+    ends: "<b>{state}</b>: the rules end it{to, select, none {} other { at {toAt}}}; FRED's procedure ends it at its next run.",
+    bug: "<b>{state}</b>: {has, select, rules {the rules give it, FRED's recorded states do not} other {FRED's recorded states have it, the rules do not}}: one of FRED's known bugs, {bug, select, request_wrong_state {a request for an automatic or another type's state (FRED applies it)} request_canceled_later {a request canceled in the future (FRED drops it at once)} request_ends_at_run {a request ending exactly at the run (FRED counts its end as in force)} late_evening_utc {a date late in the evening UTC (FRED takes the stored UTC date)} session_current_date {FRED's CURRENT_DATE: its session's date, not the registry's} other {{bug}}}.",
+    unexplained:
+      "<b>{state}</b>: {has, select, rules {the rules give it{from, select, none {} other { from {fromAt}}}, FRED's recorded states do not} other {FRED's recorded states have it, the rules do not}}, and FRED's procedure has run since: not explained by its schedule nor by its known bugs (see npm run db:shadow).",
+  },
   anomalies: {
     title: "Inherited from the registry",
     intro: "The registry holds data for this object that the console's rules would not accept today. It is kept as it is:",
