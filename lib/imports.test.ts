@@ -129,6 +129,7 @@ describe("the project's imports", () => {
       "lib/testing/beside.ts",
       "lib/testing/fred.ts",
       "lib/testing/libfred.ts",
+      "lib/testing/shadow.ts",
       "lib/testing/tcp-proxy.ts",
     ]);
     const files = [...DIRS, "prisma"].flatMap((dir) => sources(path.join(ROOT, dir)));
