@@ -35,14 +35,11 @@ import { CHARGING_FIXTURES, type FredCommand, fredCommands, fredDiagnostics } fr
 import { benchOptions, count, loadBenchRegistry, machineLine, ms, percentile, timed, writeResults } from "./bench-registry";
 
 /**
- * How the adopted registry is put into each mode before the bench. Adoption (db:migrate) puts a
- * registry in charge, so charge needs nothing. beside and shadow come with `db:adopt -- --mode`
- * (issue 40, being built beside this bench): each is then one line here, for example
- * `beside: (db) => moveMode(db.direct, "beside").then(() => {}),` with that work's mode move.
- * Everything else (the copy without the console, the runs, the target per mode) takes any mode.
+ * How the adopted registry is put into each mode before the bench (`db:adopt -- --mode`'s move; into
+ * charge forced, as the bench does not wait for shadow's seven days). The loader adopts in charge.
  */
 const MODE_SETUP: Partial<Record<AdoptionMode, (db: Database) => Promise<void>>> = {
-  charge: async () => {},
+  charge: (db) => moveMode(db.direct, "charge", { force: true }).then(() => {}),
   beside: (db) => moveMode(db.direct, "beside").then(() => {}),
   shadow: (db) => moveMode(db.direct, "shadow").then(() => {}),
 };

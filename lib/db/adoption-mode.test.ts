@@ -5,6 +5,7 @@
 // they were. PostgreSQL only: the schema is loaded with psql as fred-db's README says.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkDatabase } from "../check";
 import { healthReport } from "../health";
 import { runStateEngine } from "../states/engine";
 import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../testing/fred";
@@ -210,6 +211,11 @@ describe.skipIf(!adminUrl || !fredSchemaAvailable())("adoption modes of a FRED 2
     for (const run of [() => runStateEngine(db.sql), () => runStateEngine(db.sql, { full: true }), () => runStateEngine(db.direct)])
       await expect(run()).rejects.toThrow(/is in beside mode, where FRED's own update_object_states writes object_state/);
     expect(await rows()).toBe(before.rows);
+    // db:check holds FRED's history to the console's engine's promises only in charge.
+    const check = await checkDatabase(db.sql);
+    expect(check.checks.map((c) => c.name)).not.toContain("history order");
+    expect(check.checks.map((c) => c.name)).toContain("history overlaps");
+    expect(check.notes.join(" ")).toMatch(/in beside mode: FRED's own engine writes the state history/);
   });
 
   it("changes nothing when a move fails half-way (one transaction)", async () => {
