@@ -27,6 +27,33 @@ describe.each(testBackends())("migrations on $name", (backend) => {
     return db;
   }
 
+  it.skipIf(backend.name !== "postgres")(
+    "creates a migration's objects as the owner of schema console when a superuser runs it",
+    async () => {
+      const db = await freshDatabase();
+      await db.direct.exec(`
+        DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'rsc_schema_owner') THEN CREATE ROLE rsc_schema_owner NOLOGIN; END IF; END $$;
+        DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO rsc_schema_owner', current_database()); END $$;
+        CREATE SCHEMA console AUTHORIZATION rsc_schema_owner;`);
+      const files = [
+        migration(
+          "001_f",
+          "CREATE FUNCTION console.f() RETURNS integer LANGUAGE sql AS 'SELECT 1'; REVOKE EXECUTE ON FUNCTION console.f() FROM PUBLIC;",
+        ),
+      ];
+      await migrate(db.direct, files);
+      const owners = await db.sql.query<{ name: string; owner: string }>(
+        `SELECT 'f' AS name, pg_get_userbyid(proowner)::text AS owner FROM pg_proc WHERE proname = 'f' AND pronamespace = 'console'::regnamespace
+         UNION ALL SELECT relname, pg_get_userbyid(relowner)::text FROM pg_class WHERE relname = 'schema_migrations' AND relnamespace = 'console'::regnamespace
+         ORDER BY 1`,
+      );
+      expect(owners).toEqual([
+        { name: "f", owner: "rsc_schema_owner" },
+        { name: "schema_migrations", owner: "rsc_schema_owner" },
+      ]);
+    },
+  );
+
   it("applies every migration to an empty database and is a no-op the second time", async () => {
     const db = await freshDatabase();
     const files = await readMigrations();

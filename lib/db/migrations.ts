@@ -271,6 +271,22 @@ const MIGRATIONS_TABLE = `
     how text NOT NULL DEFAULT 'applied'
   );`;
 
+/**
+ * Migrations act as the owner of schema console: a superuser (or another member of the owner's
+ * role) who runs them on a registry FRED's role owns makes its objects that role's, so the
+ * SECURITY DEFINER triggers FRED's sessions run keep reaching them (a function owned by postgres
+ * with EXECUTE revoked from PUBLIC refused every renew of FRED's: permission denied).
+ */
+const AS_SCHEMA_OWNER = `DO $$
+DECLARE
+    v_owner name := (SELECT pg_get_userbyid(n.nspowner) FROM pg_namespace n WHERE n.nspname = 'console');
+BEGIN
+    IF v_owner IS NOT NULL AND v_owner <> current_user AND pg_has_role(current_user, v_owner, 'MEMBER') THEN
+        EXECUTE format('SET LOCAL ROLE %I', v_owner);
+    END IF;
+END
+$$`;
+
 /** Applies one migration in the caller's transaction, unless it is applied already; true when it was. */
 async function applyMigration(
   tx: ScriptExecutor,
@@ -279,6 +295,7 @@ async function applyMigration(
   context: MigrationContext,
 ): Promise<boolean> {
   await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+  await tx.exec(AS_SCHEMA_OWNER);
   const rows = await tx.query<AppliedRow>("SELECT name, checksum FROM console.schema_migrations ORDER BY name");
   checkAppliedAgainstFiles(rows, migrations);
   if (rows.some((r) => r.name === migration.name)) return false;
@@ -345,6 +362,7 @@ export async function migrate(db: DirectDriver, files?: Migration[], options: Mi
     } else {
       await db.transaction(async (tx) => {
         await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+        await tx.exec(AS_SCHEMA_OWNER);
         await tx.exec(MIGRATIONS_TABLE);
       });
       for (const migration of migrations) {
