@@ -115,9 +115,7 @@ export async function shadowPage(params: Params): Promise<ShadowPageData> {
     page = pages;
   }
   const offset = (page - 1) * SHADOW_PAGE_SIZE;
-  const differences = run
-    ? await shadowRunDifferences(db.sql, run.id, { offset, limit: SHADOW_PAGE_SIZE, cause: cause ?? undefined })
-    : { total: 0, rows: [] };
+  const rows = run ? await shadowRunDifferences(db.sql, run.id, { offset, limit: SHADOW_PAGE_SIZE, cause: cause ?? undefined }) : [];
   return {
     mode,
     intervalMinutes: readConfig().shadowIntervalMinutes,
@@ -128,7 +126,7 @@ export async function shadowPage(params: Params): Promise<ShadowPageData> {
     days,
     runs,
     run,
-    differences: { ...differences, offset, page, pages, cause, causes: run?.causes ?? [] },
+    differences: { rows, total, offset, page, pages, cause, causes: run?.causes ?? [] },
     params: { run: runParam, cause, days: daysParam },
     notices,
   };

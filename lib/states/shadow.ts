@@ -375,20 +375,16 @@ export interface ShadowDifferenceRow {
 }
 
 /**
- * The differences of run `runId`, unexplained first, then by object and state: `limit` from
- * `offset`, with their total (of `cause` alone when given).
+ * The differences of run `runId` (of `cause` alone when given), unexplained first, then by object
+ * and state: `limit` from `offset`. Their count is the run's own (ShadowRunRow differences, causes).
  */
 export async function shadowRunDifferences(
   db: SqlExecutor,
   runId: number,
   options: { offset?: number; limit?: number; cause?: string } = {},
-): Promise<{ total: number; rows: ShadowDifferenceRow[] }> {
+): Promise<ShadowDifferenceRow[]> {
   const cause = options.cause ?? null;
-  const [{ total }] = await db.query<{ total: number }>(
-    "SELECT count(*)::int AS total FROM console.shadow_differences WHERE run_id = $1 AND ($2::text IS NULL OR cause = $2)",
-    [runId, cause],
-  );
-  const rows = await db.query<ShadowDifferenceRow>(
+  return db.query<ShadowDifferenceRow>(
     `SELECT d.object_id AS "objectId", o.name, o.type::int AS type, d.state_id AS "stateId", coalesce(s.name, d.state_id::text) AS state,
             d.instant, d.console_has AS "consoleHas", d.fred_has AS "fredHas", d.cause
        FROM console.shadow_differences d
@@ -399,7 +395,6 @@ export async function shadowRunDifferences(
       OFFSET $3 LIMIT $4`,
     [runId, cause, options.offset ?? 0, options.limit ?? 100],
   );
-  return { total, rows };
 }
 
 /** Whether the registry is ready to hand over (shadowReadiness) from all its runs, and how many there are. */
