@@ -23,7 +23,7 @@ export async function registryMode(db: SqlExecutor): Promise<RegistryMode> {
   return row;
 }
 
-/** Whether FRED's own engine (its update_object_states and triggers) writes object_state. */
-export function fredEngineRuns(mode: RegistryMode): boolean {
+/** Whether FRED's own engine (its update_object_states and triggers) writes object_state: beside or in shadow. */
+export function fredEngineRuns(mode: RegistryMode): mode is RegistryMode & { origin: "adopted"; mode: "beside" | "shadow" } {
   return mode.origin === "adopted" && mode.mode !== "charge";
 }

@@ -55,7 +55,7 @@ export async function fredProcedureNotice(
   options: { everyMinutes?: number | null; at?: Date } = {},
 ): Promise<FredProcedureNotice | null> {
   const mode = await registryMode(db);
-  if (!fredEngineRuns(mode) || mode.mode === "charge") return null;
+  if (!fredEngineRuns(mode)) return null;
   const t = await fredRunInstants(db, options.at);
   const rows = await db.query<{ state_id: number; name: string; console_has: boolean; console_instant: Date | null }>(
     `WITH t AS (SELECT $2::timestamptz AS at, $2::timestamptz AT TIME ZONE 'UTC' AS utc),
