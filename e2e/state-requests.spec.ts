@@ -90,6 +90,9 @@ test("an operator blocks a domain from a future start, narrows the block and unb
   await first.click();
 
   const section = page.getByRole("region", { name: "Administrative block" });
+  // Count only once the object's page has rendered: count() does not wait, and on the list page it is 0.
+  await page.waitForURL(/\/objects\/\d+/);
+  await expect(section.getByRole("button", { name: "Block", exact: true })).toBeVisible();
   const canceledRows = page.locator("table.requests tbody tr").filter({ has: page.locator(".status", { hasText: /^canceled$/ }) });
   const canceledBefore = await canceledRows.count();
   await section.getByLabel(/^Block from/).fill(pragueWallTime(3));
