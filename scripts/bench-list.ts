@@ -20,7 +20,7 @@ interface Recorded {
   group?: Recorded[];
 }
 
-const isDataQuery = (text: string) => /object_registry o\b/.test(text);
+const isDataQuery = (text: string) => /(console\.object_key|object_registry) o\b/.test(text);
 
 function recordingExecutor<X extends SqlExecutor>(target: X, log: Recorded[], all = false): X {
   return {

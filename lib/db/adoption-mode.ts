@@ -133,6 +133,9 @@ async function toCharge(tx: ScriptExecutor): Promise<{ objects: number; opened: 
   );
   for (const t of enabled) await tx.exec(`ALTER TABLE ${t.tbl} DISABLE TRIGGER ${quoteIdent(t.name)}`);
   await tx.exec("SELECT console.state_parameters_compile(); SELECT console.state_triggers_compile();");
+  // The object list's copy of FRED's keys: its trigger keeps it from now on; what beside's passes
+  // have not copied yet (objects, deletions) is copied now.
+  await tx.exec("SELECT console.object_keys_catch_up(true)");
   // The console's history starts again at this instant: every object is compared with the rules now.
   await tx.exec("DELETE FROM console.state_pending; UPDATE console.state_engine SET cursor = now(), full_run_due = true");
   const [run] = await tx.query<{ objects: number; opened: number; closed: number }>(

@@ -56,6 +56,7 @@ const RUNTIME_FUNCTIONS = [
   "console.fred_feed_poll()",
   "console.fred_state_update(integer[])",
   "console.lock_objects(integer[])",
+  "console.object_keys_catch_up(boolean)",
   "console.state_engine_run_now(boolean,integer)",
   "console.user_set_password_hash(integer,text,text)",
 ];
@@ -723,6 +724,7 @@ describe.each(setups)("database roles on $name", (setup) => {
           // lib/states/fred-beside.test.ts makes the same attack on them.
           "console.fred_state_update(integer[])": [`SELECT console.fred_state_update(ARRAY[${domain}, ${contact}])`],
           "console.fred_feed_poll()": ["SELECT console.fred_feed_poll()"],
+          "console.object_keys_catch_up(boolean)": ["SELECT console.object_keys_catch_up()", "SELECT console.object_keys_catch_up(true)"],
           "console.user_set_password_hash(integer,text,text)": [
             `SELECT console.user_set_password_hash((SELECT min(id) FROM console.users), '$2a$04$${"a".repeat(53)}', 'not the hash')`,
           ],
@@ -732,6 +734,8 @@ describe.each(setups)("database roles on $name", (setup) => {
           `UPDATE domain SET nsset = NULL WHERE id = ${domain}`,
           `UPDATE object SET update = now() AT TIME ZONE 'UTC' WHERE id = ${contact}`,
           `UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = ${domain}`,
+          // A new object: the console's copy of the list's keys (its trigger, in charge) runs as the owner.
+          `INSERT INTO object_registry (roid, type, name, crid) VALUES ('C9999999-RSC', 1, 'RSC-ATTACK', (SELECT min(id) FROM registrar))`,
           `INSERT INTO object_state_request (object_id, state_id, valid_from, crdate)
            VALUES (${domain}, ${state}, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')`,
           `DELETE FROM domain_contact_map WHERE domainid = ${domain}`,

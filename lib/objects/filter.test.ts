@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { type Catalogue, filterSql, likePattern, type Params, parseDate, parseFilter, parseInstant } from "./filter";
+import { LISTED_OBJECTS } from "./paging";
 
 const NOW = new Date("2026-11-22T10:00:00Z");
 
@@ -138,7 +139,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
     const { filter, notices } = parseFilter(params, catalogue);
     expect(notices).toEqual([]);
     const { where, params: values } = filterSql(filter, NOW);
-    const rows = await db.sql.query<{ name: string }>(`SELECT o.name FROM object_registry o WHERE ${where} ORDER BY o.name`, values);
+    const rows = await db.sql.query<{ name: string }>(`SELECT o.name FROM ${LISTED_OBJECTS} WHERE ${where} ORDER BY o.name`, values);
     return rows.map((r) => r.name);
   };
 

@@ -273,7 +273,16 @@ function forecast(state: StateFilter, from: Date, to: Date, p: Param): { from: s
  * `offset + 1`. Only parameters carry values; the SQL text depends on the filter's shape and on
  * which side of `now` its instants lie (the recorded history before, the forecast after).
  */
-export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where: string; params: unknown[] } {
+export function filterSql(
+  filter: ObjectFilter,
+  now: Date,
+  offset = 0,
+  /**
+   * The list's copy of the keys may be behind FRED's object_registry (beside and in shadow, where the
+   * scheduler's pass and hourly sweep keep it): whether an object is alive is then asked of FRED's row.
+   */
+  options: { keysBehind?: boolean } = {},
+): { where: string; params: unknown[] } {
   const params: unknown[] = [];
   const p = (value: unknown) => {
     params.push(value);
@@ -281,7 +290,14 @@ export function filterSql(filter: ObjectFilter, now: Date, offset = 0): { where:
   };
   const where: string[] = [];
 
-  if (filter.deleted === "exclude") where.push("o.erdate IS NULL");
+  // The copy's erdate is only ever behind FRED's: a live object is live in it, and its partial indexes
+  // serve. Deleted ones, beside: those the last sweep saw (FRED leaves no other trace to find them by).
+  if (filter.deleted === "exclude")
+    where.push(
+      options.keysBehind
+        ? "o.erdate IS NULL AND EXISTS (SELECT 1 FROM object_registry r WHERE r.id = o.id AND r.erdate IS NULL)"
+        : "o.erdate IS NULL",
+    );
   if (filter.deleted === "only") where.push("o.erdate IS NOT NULL");
   if (filter.type !== null) where.push(`o.type = ${p(filter.type)}`);
   if (filter.name) where.push(`lower(o.name) LIKE ${p(likePattern(filter.name.text, filter.name.match))}`);

@@ -75,6 +75,28 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(forward[0].rows.every((r) => r.sponsoringRegistrar?.startsWith("REG-"))).toBe(true);
   });
 
+  it("lists an object as soon as it is created and not once it is deleted: the list's copy of the keys follows object_registry", async () => {
+    // console.object_key (issue 40): the list's indexes are on the console's copy, kept by its trigger here.
+    const [{ id }] = await db.sql.query<{ id: number }>(
+      "INSERT INTO object_registry (roid, type, name, crid) VALUES ('C-RSC-KEYS', 1, 'RSC-KEYS-NEW', 1) RETURNING id",
+    );
+    try {
+      expect((await list({ q: "rsc-keys" })).rows.map((r) => r.id)).toEqual([id]);
+      await db.sql.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = $1", [id]);
+      expect((await list({ q: "rsc-keys" })).rows).toEqual([]);
+      expect((await list({ q: "rsc-keys", deleted: "only" })).rows.map((r) => r.id)).toEqual([id]);
+      // And no index of the console's on object_registry or domain, which FRED rewrites in its commands.
+      const indexes = await db.sql.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+          WHERE i.indrelid IN ('public.object_registry'::regclass, 'public.domain'::regclass) AND c.relname LIKE 'console%'
+            AND c.relname <> 'console_domain_keyset_idx'`,
+      );
+      expect(indexes).toEqual([]);
+    } finally {
+      await db.sql.query("DELETE FROM object_registry WHERE id = $1", [id]);
+    }
+  });
+
   it("sorts domains by expiration and objects by creation time, both directions, with keyset pages", async () => {
     const byExpiry = await db.sql.query<{ id: number }>(
       "SELECT o.id FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY d.exdate DESC, o.id DESC",

@@ -11,7 +11,7 @@ import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
 import type { MatchCount } from "./count-text";
 import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter, reachesFuture } from "./filter";
-import { encodeCursor, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
+import { encodeCursor, LISTED_OBJECTS, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -128,13 +128,15 @@ interface ListRequest {
   notices: Message[];
   /** Filter first, then sort (see NAME_FIRST_LIMIT). */
   nameFirst: boolean;
+  /** The list's copy of the keys may be behind FRED's (filterSql). */
+  keysBehind: boolean;
 }
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
 
 /** The catalogues the list reads its URL with; state descriptions in `locale` (else English). */
 async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
-  const [types, states, registrars] = await Promise.all([
+  const [types, states, registrars, keys] = await Promise.all([
     db.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
     db.query<{ id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }>(
       `SELECT s.id, s.name, coalesce(d.description, en.description) AS description, s.manual, s.external,
@@ -146,8 +148,12 @@ async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
       [descriptionLang(locale)],
     ),
     db.query<{ id: number; handle: string }>("SELECT id, handle FROM registrar ORDER BY handle"),
+    // Beside and in shadow the list's copy of the keys follows FRED's by the scheduler's passes (filterSql).
+    db.query<{ behind: boolean }>(
+      "SELECT coalesce((SELECT origin = 'adopted' AND mode <> 'charge' FROM console.registry_origin), false) AS behind",
+    ),
   ]);
-  return { types, states, registrars };
+  return { types, states, registrars, keysBehind: keys[0]?.behind === true };
 }
 
 /** Reads the URL into a filter and a sort order; every bad value is a notice. */
@@ -155,12 +161,12 @@ function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
   const { filter, notices } = parseFilter(params, catalogue, readConfig().registryTimeZone);
   const domainType = catalogue.types.find((t) => t.name === "domain")?.id;
   const sort = parseSort(readParams(params, notices)("sort"), filter.type === domainType, notices);
-  return { filter, sort, notices, nameFirst: false };
+  return { filter, sort, notices, nameFirst: false, keysBehind: catalogue.keysBehind };
 }
 
 /** The WHERE condition of a request, parameters from $1. */
-function whereOf(request: Pick<ListRequest, "filter">, now: Date) {
-  return filterSql(request.filter, now);
+function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind">>, now: Date) {
+  return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind });
 }
 
 /** The planner's row estimate for a query. */
@@ -183,7 +189,7 @@ async function readsNameFirst(db: SqlExecutor, filter: ObjectFilter): Promise<bo
     request: null,
   };
   const { where, params } = filterSql(nameOnly, new Date());
-  return (await estimateRows(db, `SELECT 1 FROM object_registry o WHERE ${where}`, params)) <= NAME_FIRST_LIMIT;
+  return (await estimateRows(db, `SELECT 1 FROM ${LISTED_OBJECTS} WHERE ${where}`, params)) <= NAME_FIRST_LIMIT;
 }
 
 /**
@@ -269,13 +275,13 @@ async function countWithin(db: SqlReader, sql: string, params: unknown[], budget
  */
 export async function countMatches(
   db: SqlReader,
-  request: Pick<ListRequest, "filter">,
+  request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind">>,
   now: Date,
   budgetMs = COUNT_BUDGET_MS,
   all = false,
 ): Promise<MatchCount> {
   const { where, params } = whereOf(request, now);
-  const sql = `SELECT 1 FROM object_registry o WHERE ${where}`;
+  const sql = `SELECT 1 FROM ${LISTED_OBJECTS} WHERE ${where}`;
   const limit = request.filter.name?.match === "contains" ? NAME_COUNT_LIMIT : COUNT_LIMIT;
   if (all) {
     const total = await countWithin(db, sql, params, Math.max(budgetMs, COUNT_ALL_BUDGET_MS));
@@ -437,7 +443,7 @@ export async function countMatching(
 ): Promise<{ count: number; more: boolean; notices: Message[] }> {
   const { request, where, values } = await matchingWhere(db, params);
   const [{ n }] = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM object_registry o WHERE ${where} LIMIT ${cap + 1}) x`,
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${LISTED_OBJECTS} WHERE ${where} LIMIT ${cap + 1}) x`,
     values,
   );
   return { count: Math.min(n, cap), more: n > cap, notices: request.notices };

@@ -14,6 +14,14 @@ export type Position = { kind: "first" } | { kind: "last" } | { kind: "after" | 
 
 export const DEFAULT_SORT: Sort = { key: "name", desc: false };
 
+/**
+ * What the object list reads its objects from: `o`, the console's copy of each object's keys
+ * (id, type, name, crdate, erdate) with the list's indexes (console.object_key, issue 40: none of
+ * them on FRED's object_registry, which FRED rewrites in every command). Exact in charge; beside and
+ * in shadow as of the scheduler's last pass (README "Running on an existing FRED database").
+ */
+export const LISTED_OBJECTS = "console.object_key o";
+
 const SORT_KEYS: SortKey[] = ["name", "created", "expires"];
 
 /**
@@ -121,7 +129,7 @@ export function pageSql(
     condition = `${column.sql} ${beyondOrAt} ${value} AND (${column.sql} ${beyond} ${value} OR o.id ${beyond} ${id})`;
   }
   return {
-    from: sort.key === "expires" ? "object_registry o JOIN domain d ON d.id = o.id" : "object_registry o",
+    from: sort.key === "expires" ? `${LISTED_OBJECTS} JOIN domain d ON d.id = o.id` : LISTED_OBJECTS,
     condition,
     orderBy: `${column.sql} ${direction}, o.id ${direction}`,
     selectedOrderBy: `o.sort_column ${direction}, o.id ${direction}`,

@@ -148,7 +148,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
   if (object) {
     filter.object = object.slice(0, 255);
     // Its requests by name or handle, in any case (deleted objects' too).
-    where.push(`r.object_id IN (SELECT o.id FROM object_registry o WHERE lower(o.name) = lower(${p(filter.object)}))`);
+    where.push(`r.object_id IN (SELECT o.id FROM console.object_key o WHERE lower(o.name) = lower(${p(filter.object)}))`);
   }
   const id = text("id");
   if (id) {

@@ -10,6 +10,7 @@ import { seedDemo } from "../../prisma/demo/load";
 import type { RequestContext } from "../auth/request-context";
 import { type Database, openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
+import { listObjects } from "../objects/list";
 import { blockObject } from "../requests/block";
 import { bulkStateChange } from "../requests/bulk";
 import { cancelStateRequest } from "../requests/cancel";
@@ -640,5 +641,37 @@ describe.runIf(adminUrl && fredSchemaAvailable())("a FRED registry with the cons
         client.query("INSERT INTO object_state (object_id, state_id, valid_from) VALUES ($1, 1, now())", [id]),
       ).rejects.toMatchObject({ code: "42501" });
     });
+  });
+
+  it("keeps no index on object_registry or domain, and lists what FRED creates at the scheduler's next pass and not what FRED deleted", async () => {
+    // FRED rewrites those rows in its commands: the list's keys are the console's own copy (console.object_key).
+    const indexes = await owner.sql.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid IN ('public.object_registry'::regclass, 'public.domain'::regclass) AND c.relname LIKE 'console%'`,
+    );
+    expect(indexes).toEqual([]);
+    const list = (q: string, extra: Record<string, string> = {}) => actAs(operator, () => listObjects({ q, ...extra }));
+    const [{ id: created }] = await owner.sql.query<{ id: number }>(
+      "INSERT INTO object_registry (roid, type, name, crid) VALUES ('C-RSC-BESIDE', 1, 'RSC-BESIDE-NEW', (SELECT min(id) FROM registrar)) RETURNING id",
+    );
+    // No trigger of the console's on FRED's tables: the copy learns of it at the next pass.
+    expect((await list("rsc-beside-new")).rows).toEqual([]);
+    expect((await fredSchedulePass(runtime.sql)).keys).toBeGreaterThanOrEqual(1);
+    expect((await list("rsc-beside-new")).rows.map((r) => r.id)).toEqual([created]);
+
+    // FRED deletes a domain: it leaves the list at once (FRED's row is asked), and is among the
+    // deleted ones after the hourly sweep (FRED leaves no other trace of a deletion).
+    const [gone] = await owner.sql.query<{ id: number; name: string }>(
+      `SELECT o.id, o.name FROM object_registry o WHERE o.type = 3 AND o.erdate IS NULL AND o.id <> ALL ($1::int[])
+        ORDER BY o.id DESC LIMIT 1`,
+      [domains],
+    );
+    expect((await list(gone.name)).rows.map((r) => r.id)).toEqual([gone.id]);
+    await owner.sql.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = $1", [gone.id]);
+    expect((await list(gone.name)).rows).toEqual([]);
+    expect((await list(gone.name, { deleted: "only" })).rows).toEqual([]);
+    await owner.sql.query("UPDATE console.object_key_cursor SET swept_at = now() - interval '2 hours'");
+    await fredSchedulePass(runtime.sql);
+    expect((await list(gone.name, { deleted: "only" })).rows.map((r) => r.id)).toEqual([gone.id]);
   });
 });

@@ -23,6 +23,16 @@ export async function fredStateUpdate(db: SqlExecutor, objectIds: number[]): Pro
   return n;
 }
 
+/**
+ * Copies into the object list's keys (console.object_key) the objects FRED created since the last
+ * pass, and hourly its deletions and anything missed (no trigger on FRED's tables beside and in
+ * shadow); returns how many rows it changed.
+ */
+export async function catchUpObjectKeys(db: SqlExecutor): Promise<number> {
+  const [{ n }] = await db.query<{ n: number }>("SELECT console.object_keys_catch_up() AS n");
+  return n;
+}
+
 /** Appends to the change feed what object_state gained or closed since the last poll; returns how many changes. */
 export async function pollFredFeed(db: SqlExecutor): Promise<number> {
   const [{ n }] = await db.query<{ n: number }>("SELECT console.fred_feed_poll() AS n");

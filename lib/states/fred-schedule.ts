@@ -1,5 +1,5 @@
 import type { SqlReader } from "../db/driver";
-import { fredStateUpdate, pollFredFeed } from "./fred-engine";
+import { catchUpObjectKeys, fredStateUpdate, pollFredFeed } from "./fred-engine";
 
 // The scheduler's work when FRED's engine writes the states (beside, shadow): manual states begin
 // and end on time with FRED's own code. A request that starts, ends or is canceled later than the
@@ -19,6 +19,8 @@ export interface FredPass {
   objects: number;
   /** Changes appended to the feed. */
   feed: number;
+  /** Rows of the object list's keys copied from FRED's (new objects; hourly, deletions). */
+  keys: number;
   cursorBefore: Date | null;
   cursorAfter: Date | null;
   /** Another process holds the cursor: nothing was done. */
@@ -31,7 +33,7 @@ export interface FredPass {
  * objects given to FRED's function in one transaction, and the cursor moved to `at`. `at` is the
  * database's now() when left out, and never later (FRED's function reads requests at the
  * transaction's CURRENT_TIMESTAMP: a request due after it would be passed over). Then the feed is
- * polled, in a transaction of its own.
+ * polled, and the object list's keys caught up with FRED's object_registry, each in a transaction of its own.
  */
 export async function fredSchedulePass(db: SqlReader, options: { at?: Date } = {}): Promise<FredPass> {
   const pass = await db.transaction(async (tx) => {
@@ -60,5 +62,6 @@ export async function fredSchedulePass(db: SqlReader, options: { at?: Date } = {
     return { objects, cursorBefore: from, cursorAfter: upTo, busy: false };
   });
   const feed = await pollFredFeed(db);
-  return { kind: "fred", feed, ...pass };
+  const keys = await catchUpObjectKeys(db);
+  return { kind: "fred", feed, keys, ...pass };
 }
