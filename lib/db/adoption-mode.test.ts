@@ -41,6 +41,7 @@ SELECT setval('object_state_request_id_seq', 10);
 
 /** The indexes of the console that beside and shadow keep on FRED's tables (console.charge_objects `beside`). */
 const BESIDE_INDEXES = [
+  "console_domain_keyset_idx",
   "console_object_state_manual_idx",
   "console_object_state_open_idx",
   "console_object_state_request_active_idx",

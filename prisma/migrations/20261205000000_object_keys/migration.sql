@@ -52,11 +52,11 @@ DELETE FROM console.charge_objects
 
 -- The same holds for FRED's domain row, rewritten by a renew (exdate) and an update (nsset), both
 -- indexed by FRED: the list's expiration order uses FRED's own domain_exdate_idx (ties in id order
--- are sorted among one day's domains), and the keyset index serves the console's engine, so it
--- stays in charge only (beside, a keyset's "linked" is read without it).
+-- are sorted among one day's domains). console_domain_keyset_idx stays in every mode: FRED's own
+-- trigger looks domains up by keyset when one loses its keyset and has no index for it, and with
+-- this one the nsset change's p95 drops from 107 to 7 ms at 1.5 million domains (bench/RESULTS.md).
 DROP INDEX IF EXISTS console_domain_exdate_id_idx;
 DELETE FROM console.charge_objects WHERE kind = 'index' AND name = 'console_domain_exdate_id_idx';
-UPDATE console.charge_objects SET beside = false WHERE kind = 'index' AND name = 'console_domain_keyset_idx';
 
 -- Where the scheduler's pass starts: `low` trails `high` (the highest id seen at `high_at`) by at
 -- least five minutes, so an id taken by a transaction that committed after a later id did is still
