@@ -62,11 +62,27 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
       "requests audited twice",
       "parameters compiled",
       "blocks without their request",
+      "object list keys",
       "owner's code closed",
       "audit chain",
     ]);
     expect(result.ok).toBe(true);
     expect(result.notes[0]).toMatch(/just before the engine's cursor, \d{4}-/);
+  });
+
+  it("reports an object the list's copy of the keys lacks or holds wrongly, written past the console's trigger", async () => {
+    const result = await violated("object list keys", async (tx) => {
+      await tx.run("ALTER TABLE object_registry DISABLE TRIGGER console_object_key_copy");
+      await tx.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = (SELECT min(id) FROM object_registry WHERE type = 3)");
+      await tx.query("INSERT INTO object_registry (roid, type, name, crid) VALUES ('C-RSC-CHECK', 1, 'RSC-CHECK', 1)");
+    });
+    expect(result.violations).toBe(2);
+    expect(result.examples).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^object \d+: missing from the object list's keys$/),
+        expect.stringMatching(/^object \d+: the object list's keys differ from object_registry$/),
+      ]),
+    );
   });
 
   it("reports overlapping requests that a writer past the console's checks let in", async () => {

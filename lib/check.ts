@@ -38,6 +38,8 @@ const ADOPTED_AT =
 // Each query returns one text column `example` per violation.
 /** The console's engine's own promises about the history it writes: only in charge (beside and in shadow FRED's engine writes it). */
 const ENGINE_CHECKS = new Set(["history order", "open states without cause", "causes without state"]);
+/** The object list's copy of the keys is exact only where the console's trigger keeps it (charge); beside the scheduler's passes do. */
+const KEYS_CHECK = "object list keys";
 
 const CHECKS: { name: string; promise: string; sql: string }[] = [
   {
@@ -158,6 +160,18 @@ const CHECKS: { name: string; promise: string; sql: string }[] = [
            WHERE b.unblocked_at IS NULL AND r.canceled IS NOT NULL AND r.canceled <= r.valid_from`,
   },
   {
+    name: KEYS_CHECK,
+    promise:
+      "the object list's copy of the keys (console.object_key) holds every object of object_registry with the same type, name, creation and deletion, and nothing else",
+    sql: `SELECT format('object %s: %s', coalesce(r.id, k.id),
+                        CASE WHEN k.id IS NULL THEN 'missing from the object list''s keys'
+                             WHEN r.id IS NULL THEN 'in the object list''s keys, not in object_registry'
+                             ELSE 'the object list''s keys differ from object_registry' END) AS example
+            FROM object_registry r FULL JOIN console.object_key k ON k.id = r.id
+           WHERE k.id IS NULL OR r.id IS NULL
+              OR (r.type, r.name, r.crdate, r.erdate) IS DISTINCT FROM (k.type, k.name, k.crdate, k.erdate)`,
+  },
+  {
     name: "owner's code closed",
     promise:
       "no role but the owner may create objects in schemas public and console, and every function of schemas console and public that runs as the owner or sets a search_path ends it with pg_temp: no caller's object is resolved in the owner's code",
@@ -192,7 +206,8 @@ export async function checkDatabase(
 ): Promise<DatabaseCheck> {
   const results: CheckResult[] = [];
   const { mode } = await registryMode(db);
-  for (const check of CHECKS.filter((c) => (!only || only.includes(c.name)) && (mode === "charge" || !ENGINE_CHECKS.has(c.name)))) {
+  const applies = (name: string) => mode === "charge" || (!ENGINE_CHECKS.has(name) && name !== KEYS_CHECK);
+  for (const check of CHECKS.filter((c) => (!only || only.includes(c.name)) && applies(c.name))) {
     const rows = await db.query<{ example: string; total: number }>(
       `SELECT example, count(*) OVER ()::int AS total FROM (${check.sql}) v LIMIT ${EXAMPLES}`,
     );
@@ -218,6 +233,7 @@ export async function checkDatabase(
       ? []
       : [
           `The registry is in ${mode} mode: FRED's own engine writes the state history, so the console's engine's checks of it (${[...ENGINE_CHECKS].join(", ")}) do not apply; \`npm run db:shadow\` compares FRED's states with the rules.`,
+          `The object list's copy of the keys follows object_registry at the scheduler's passes in ${mode} mode (new objects each pass, deletions hourly): the check “${KEYS_CHECK}” does not apply.`,
         ]),
     state?.cursor
       ? `State history is checked against the rules just before the engine's cursor, ${state.cursor.toISOString()}.`

@@ -161,4 +161,40 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       ["history order", []],
     ]);
   });
+
+  it("closes at the unblock's instant what the unblock's new expiration ends, after a block that took the domain out of the zone", async () => {
+    // unblockDomainsId: the block's requests canceled, an expired domain's exdate set to today, then FRED's function.
+    const id = await inzoneCandidate(2);
+    const from = await lastRow();
+    await blockDomain(id);
+    const unblockedAt = await withClient(fred.fredUrl, async (c) => {
+      await c.query("SET TimeZone = 'UTC'");
+      await c.query("BEGIN");
+      const {
+        rows: [{ at }],
+      } = await c.query<{ at: Date }>("SELECT now() AS at");
+      await c.query("SELECT r.id FROM object_registry r WHERE r.id = $1 AND r.erdate IS NULL FOR UPDATE OF r", [id]);
+      await c.query("SELECT lock_object_state_request_lock($1)", [id]);
+      await c.query(
+        `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
+            AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
+            AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
+        [id],
+      );
+      await c.query("UPDATE domain SET exdate = current_date WHERE id = $1 AND exdate < current_date", [id]);
+      await c.query("SELECT update_object_states($1)", [id]);
+      await c.query("COMMIT");
+      return at;
+    });
+    const rows = await rowsSince(id, from);
+    expect(rows.filter((r) => r.valid_to !== null && r.valid_to <= r.valid_from)).toEqual([]);
+    // The block took the domain out of the zone; the unblock's exdate (today) puts it back, at the unblock.
+    const outzone = rows.filter((r) => r.state === "outzone");
+    expect(outzone).toHaveLength(1);
+    expect(outzone[0].valid_to?.getTime()).toBe(unblockedAt.getTime());
+    expect(await historyChecks(id)).toEqual([
+      ["history overlaps", []],
+      ["history order", []],
+    ]);
+  });
 });

@@ -273,7 +273,16 @@ export async function seedDemo(
     await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
     await tx.query("SELECT set_config('maintenance_work_mem', '512MB', true)");
     const typeHistory = await existingTypeHistory(tx);
-    const rebuild = await deferIndexes(tx, [...TABLE_ORDER, ...typeHistory.map(([history]) => history)]);
+    // The object list's copy of the keys (console.object_key, issue 40) is filled once, in bulk,
+    // after the rows, and indexed after that, instead of by its trigger row by row.
+    const [{ keys }] = await tx.query<{ keys: boolean }>("SELECT to_regclass('console.object_key') IS NOT NULL AS keys");
+    const rebuild = await deferIndexes(tx, [
+      ...TABLE_ORDER,
+      ...typeHistory.map(([history]) => history),
+      ...(keys ? ["console.object_key"] : []),
+    ]);
+    const keysTrigger = await enabledTrigger(tx, "public.object_registry", "console_object_key_copy");
+    if (keysTrigger) await tx.query("ALTER TABLE object_registry DISABLE TRIGGER console_object_key_copy");
     // FRED's trigger on object_history fills ohid_from of the object's states that lack it, row by
     // row; there are no states yet: it is off while the versions are loaded.
     const objectHistoryTrigger = await enabledTrigger(tx, "public.object_history", "trigger_object_history");
@@ -298,6 +307,12 @@ export async function seedDemo(
     onProgress({ phase: "object history", done: total, total });
     await writeTypeHistory(tx, typeHistory);
     if (objectHistoryTrigger) await tx.query("ALTER TABLE object_history ENABLE TRIGGER trigger_object_history");
+    if (keys)
+      await tx.query(
+        `INSERT INTO console.object_key (id, type, name, crdate, erdate)
+         SELECT id, type, name, crdate, erdate FROM object_registry ON CONFLICT (id) DO NOTHING`,
+      );
+    if (keysTrigger) await tx.query("ALTER TABLE object_registry ENABLE TRIGGER console_object_key_copy");
     const build = async (statements: string[]) => {
       for (const [i, statement] of statements.entries()) {
         onProgress({ phase: `indexes and constraints (${i + 1} of ${statements.length})`, done: total, total });
