@@ -73,7 +73,9 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
   it("reports an object the list's copy of the keys lacks or holds wrongly, written past the console's trigger", async () => {
     const result = await violated("object list keys", async (tx) => {
       await tx.run("ALTER TABLE object_registry DISABLE TRIGGER console_object_key_copy");
-      await tx.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = (SELECT min(id) FROM object_registry WHERE type = 3)");
+      await tx.query(
+        "UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = (SELECT min(id) FROM object_registry WHERE type = 3)",
+      );
       await tx.query("INSERT INTO object_registry (roid, type, name, crid) VALUES ('C-RSC-CHECK', 1, 'RSC-CHECK', 1)");
     });
     expect(result.violations).toBe(2);
