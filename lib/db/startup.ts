@@ -3,6 +3,7 @@ import { startAuditAnchoring } from "../audit/anchoring";
 import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
+import { startOverviewCounts } from "../overview-counts";
 import { applyRegistryTimeZone } from "../states/parameters";
 import { startStateScheduler } from "../states/scheduler";
 import { type Database, getDatabase, openDatabase } from "./client";
@@ -70,6 +71,8 @@ export async function startConsole(): Promise<void> {
       // Catch up at once with whatever fell due while no console was running.
       void scheduler.tick();
     }
+    // The overview's counts, kept current in the background: no person's request waits for them (issue 41).
+    startOverviewCounts(async () => (await getDatabase()).sql, config.registryTimeZone);
     // The audit log's anchor, outside the database: at once, after appends and every minute (README "Audit log").
     if (auditKeys) startAuditAnchoring(async () => (await getDatabase()).sql, auditKeys, config);
     // Next.js says "Ready" when it listens; pages are served once this start-up work is done.

@@ -1,0 +1,161 @@
+// The overview's registry-wide counts (lib/dashboard.ts shows them): taken in the background and
+// kept per database in the server process, shared by every module instance of the process (the
+// server's start-up and the pages are bundled apart), so no person's request waits for them.
+
+import type { DayChanges, DayForecast, StateCount } from "./dashboard";
+import type { SqlExecutor, SqlReader } from "./db/driver";
+
+// The registry-wide counts take seconds at 1.5 million domains (they read every open state and a
+// month of history), so no person's request waits for them (issue 41): the server counts at start
+// and every minute (startOverviewCounts), a page gets the newest counts kept and, when they are
+// older than a minute, starts a recount in the background; the page says as of when. Only a process
+// that has never counted, or "Count again now", waits for a count. One reading serves every
+// language: it keeps each state's descriptions in all of them.
+export const FIGURES_TTL_MS = 60_000;
+interface Kept {
+  /** When the kept figures were taken (Date.now()). */
+  at: number;
+  figures: Figures | null;
+  /** The count under way, if one is. */
+  counting: Promise<Figures> | null;
+  /** When a page last read them (Date.now()): the server keeps counting while someone looks. */
+  readAt?: number;
+}
+/** The background counts go on while the overview was read within this long (and once at start). */
+const READ_WITHIN_MS = 10 * 60_000;
+const KEPT = Symbol.for("registry-state-console.overview-counts");
+const kept: Map<string, Kept> = ((globalThis as Record<symbol, unknown>)[KEPT] ??= new Map<string, Kept>()) as Map<string, Kept>; // per database
+
+/** Counts `db`'s figures again unless a count is under way (then that one's); keeps them when done. */
+export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
+  const entry = kept.get(db.location) ?? { at: 0, figures: null, counting: null };
+  kept.set(db.location, entry);
+  if (entry.counting) return entry.counting;
+  const counting = registryFigures(db, timeZone)
+    .then((figures) => {
+      entry.figures = figures;
+      entry.at = Date.now();
+      return figures;
+    })
+    .finally(() => {
+      entry.counting = null;
+    });
+  entry.counting = counting;
+  counting.catch(() => {}); // a caller that waits sees the error; the next one counts again
+  return counting;
+}
+
+/** The newest figures kept for the database at `location`, and when they were taken (Date.now()). */
+export function keptFigures(location: string): { figures: Figures; at: number } | null {
+  const entry = kept.get(location) ?? { at: 0, figures: null, counting: null };
+  kept.set(location, entry);
+  entry.readAt = Date.now();
+  return entry.figures ? { figures: entry.figures, at: entry.at } : null;
+}
+
+/** The count under way for the database at `location`, if any (tests wait for the background one). */
+export function overviewCounting(location: string): Promise<Figures> | null {
+  return kept.get(location)?.counting ?? null;
+}
+
+/**
+ * Keeps the overview's counts current in the server process: now, and every `everyMs` while a page
+ * read them in the last ten minutes (an embedded database serves one query at a time: no count
+ * for no one). A failed count is logged and tried again at the next tick.
+ */
+export function startOverviewCounts(
+  database: () => Promise<SqlReader>,
+  timeZone: string,
+  everyMs = FIGURES_TTL_MS,
+  log: (line: string) => void = console.warn,
+): { stop(): void; tick(): Promise<void> } {
+  const tick = async () => {
+    try {
+      const db = await database();
+      const entry = kept.get(db.location);
+      if (entry?.figures && (entry.readAt ?? 0) < Date.now() - READ_WITHIN_MS) return;
+      await recount(db, timeZone);
+    } catch (error) {
+      log(`overview: counting failed, the next tick tries again: ${(error as Error).message}`);
+    }
+  };
+  void tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), tick };
+}
+
+export interface Figures {
+  /** The counts, with the state's descriptions by enum_object_states_desc.lang ('EN', 'CS'). */
+  states: (Omit<StateCount, "description"> & { descriptions: Record<string, string> })[];
+  days: DayChanges[];
+  coming: DayForecast[];
+  upcoming: number;
+  asOf: string;
+}
+
+async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figures> {
+  const asOf = new Date().toISOString();
+  const [states, days, coming, [{ upcoming }]] = await Promise.all([
+    db.query<Figures["states"][number]>(
+      `WITH open AS (
+         SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
+          WHERE os.valid_to IS NULL AND o.erdate IS NULL GROUP BY os.state_id)
+       SELECT s.name, s.manual, s.external, coalesce(open.objects, 0) AS objects,
+              coalesce((SELECT jsonb_object_agg(d.lang, d.description) FROM enum_object_states_desc d
+                         WHERE d.state_id = s.id AND d.description IS NOT NULL), '{}') AS descriptions
+         FROM enum_object_states s
+         LEFT JOIN open ON open.state_id = s.id
+        ORDER BY s.importance DESC NULLS LAST, s.id`,
+    ),
+    // One pass over the history per direction, grouped by the registry's calendar day.
+    db.query<{ day: string; from: string; to: string; entered: number; left: number }>(
+      `WITH d AS (
+         SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
+           FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
+       entered AS (
+         SELECT (os.valid_from AT TIME ZONE 'UTC' AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+           FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
+          WHERE os.valid_from >= (SELECT min("from") FROM d) AT TIME ZONE 'UTC' GROUP BY 1),
+       left_ AS (
+         SELECT (os.valid_to AT TIME ZONE 'UTC' AT TIME ZONE $1)::date AS day, count(DISTINCT os.object_id)::int AS n
+           FROM object_state os JOIN object_registry o ON o.id = os.object_id AND o.erdate IS NULL
+          WHERE os.valid_to >= (SELECT min("from") FROM d) AT TIME ZONE 'UTC' GROUP BY 1)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d.day, 'YYYY-MM-DD"T00:00"') AS "from",
+              to_char(d.day + 1, 'YYYY-MM-DD"T00:00"') AS "to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
+         FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
+      [timeZone],
+    ),
+    // The forecast of the states objects enter ahead, by the registry's day: today from the next
+    // minute (the list's filters read minutes) and 7 days more. Each figure is what the list's
+    // "entered" filter for that state and day finds.
+    db.query<{ day: string; from: string; to: string; entries: { state: string; objects: number }[] }>(
+      `WITH w AS (
+         SELECT date_trunc('minute', now()) + interval '1 minute' AS start,
+                ((now() AT TIME ZONE $1)::date + 8)::timestamp AT TIME ZONE $1 AS stop),
+       d AS (
+         SELECT g::date AS day, greatest(w.start, g::date::timestamp AT TIME ZONE $1) AS "from",
+                (g::date + 1)::timestamp AT TIME ZONE $1 AS "to"
+           FROM w CROSS JOIN generate_series((now() AT TIME ZONE $1)::date, (now() AT TIME ZONE $1)::date + 7, interval '1 day') g),
+       entry AS (
+         SELECT (f.valid_from AT TIME ZONE $1)::date AS day, s.name AS state, count(DISTINCT f.object_id)::int AS objects
+           FROM w CROSS JOIN LATERAL console.state_forecast(w.start, w.stop) f
+           JOIN object_registry o ON o.id = f.object_id AND o.erdate IS NULL
+           JOIN enum_object_states s ON s.id = f.state_id
+          WHERE f.valid_from >= w.start AND f.valid_from < w.stop
+          GROUP BY 1, 2)
+       SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d."from" AT TIME ZONE $1, 'YYYY-MM-DD"T"HH24:MI') AS "from",
+              to_char(d."to" AT TIME ZONE $1, 'YYYY-MM-DD"T"HH24:MI') AS "to",
+              coalesce((SELECT jsonb_agg(jsonb_build_object('state', e.state, 'objects', e.objects) ORDER BY e.objects DESC, e.state)
+                          FROM entry e WHERE e.day = d.day), '[]') AS entries
+         FROM d ORDER BY d.day`,
+      [timeZone],
+    ),
+    db.query<{ upcoming: number }>(
+      `SELECT count(*)::int AS upcoming FROM object_state_request r
+        WHERE r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
+           OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`,
+    ),
+  ]);
+  return { states, days, coming, upcoming, asOf };
+}
