@@ -24,7 +24,9 @@ interface Kept {
 /** The background counts go on while the overview was read within this long (and once at start). */
 const READ_WITHIN_MS = 10 * 60_000;
 const KEPT = Symbol.for("registry-state-console.overview-counts");
-const kept: Map<string, Kept> = ((globalThis as Record<symbol, unknown>)[KEPT] ??= new Map<string, Kept>()) as Map<string, Kept>; // per database
+const shared = globalThis as Record<symbol, Map<string, Kept> | undefined>;
+shared[KEPT] ??= new Map<string, Kept>();
+const kept = shared[KEPT]; // per database
 
 /** Counts `db`'s figures again unless a count is under way (then that one's); keeps them when done. */
 export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
