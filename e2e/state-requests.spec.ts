@@ -41,6 +41,15 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
   await expect(row).toContainText("scheduled");
   await expect(row).toContainText("court order 1/2026");
   await expect(page.locator('.timeline rect.bar.future[data-state="serverOutzoneManual"]')).toHaveCount(1);
+  // "What this means now" says what comes next in date order: the period out of the zone next week
+  // and the request that makes it come before whatever the expiration brings later.
+  const meaning = page.getByRole("region", { name: "What this means now" });
+  await expect(meaning).toContainText(`serverOutzoneManual (scheduled request ${requestId})`);
+  const instants = (await meaning.locator("li").allTextContents())
+    .map((line) => /\d{4}-\d\d-\d\d \d\d:\d\d/.exec(line)?.[0])
+    .filter((at): at is string => at !== undefined);
+  expect(instants.length).toBeGreaterThan(1);
+  expect(instants).toEqual([...instants].sort());
   await page.screenshot({ path: testInfo.outputPath("request-scheduled.png"), fullPage: true });
 
   // And on the requests page, among the upcoming ones.
@@ -108,7 +117,13 @@ test("an operator blocks a domain from a future start, narrows the block and unb
   );
   const blockId = /Will be blocked \(block (\d+)\)/.exec((await section.textContent()) as string)?.[1];
   const summary = page.getByRole("region", { name: "What this means now" });
-  await expect(summary).toContainText(new RegExp(`From .* until .*: serverBlocked \\(scheduled request \\d+, block ${blockId}\\)\\.`));
+  // One line for the whole block: its states begin and end together.
+  await expect(summary).toContainText(
+    new RegExp(
+      `From .* until .*: serverBlocked, serverDeleteProhibited, serverTransferProhibited, serverUpdateProhibited \\(block ${blockId}, scheduled requests \\d+, \\d+, \\d+, \\d+\\)\\.`,
+    ),
+  );
+  await expect(summary.locator("li", { hasText: "scheduled request" })).toHaveCount(1);
   await expect(summary).toContainText("No EPP command is refused by its states.");
   await expect(page.locator("table.requests tbody tr").filter({ has: page.locator(".status", { hasText: /^scheduled$/ }) })).toHaveCount(4);
   await expect(page.locator('.timeline rect.bar.future[data-state="serverBlocked"]')).toHaveCount(1);

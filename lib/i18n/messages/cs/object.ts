@@ -14,7 +14,8 @@ export const object: Catalog<typeof en> = {
     refused: "Příkaz EPP <b>{command}</b> je odmítán ({states}).",
     nextOutzonePeriod: "Pokud se nic nezmění, {when} bude vyřazena z DNS zóny a {until} se do ní vrátí.",
     deleteCandidate: "Pokud se nic nezmění, stane se {when} kandidátem na smazání.",
-    scheduled: "Od {from}{until}: <b>{state}</b> (naplánovaný požadavek {id}{block, select, none {} other {, blokace {block}}}).",
+    scheduled:
+      "Od {from}{until}: <b>{states}</b> ({block, select, none {} other {blokace {block}, }}{count, plural, one {naplánovaný požadavek} few {naplánované požadavky} other {naplánovaných požadavků}} {ids}).",
     scheduledUntil: " do {to}",
     next: {
       outzoneUnguardedWarning:

@@ -12,7 +12,8 @@ export const object = {
     nextOutzonePeriod: "If nothing changes, it leaves the DNS zone on {when} and returns to it on {until}.",
     deleteCandidate: "If nothing changes, it becomes a delete candidate on {when}.",
     /** A request that starts later: what will change, and when. */
-    scheduled: "From {from}{until}: <b>{state}</b> (scheduled request {id}{block, select, none {} other {, block {block}}}).",
+    scheduled:
+      "From {from}{until}: <b>{states}</b> ({block, select, none {} other {block {block}, }}scheduled {count, plural, one {request} other {requests}} {ids}).",
     scheduledUntil: " until {to}",
     /** What the rules foresee next for a state the object does not hold yet (FRED's lifecycle). */
     next: {
