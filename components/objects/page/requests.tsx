@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ActionForm } from "@/components/action-form";
+import { ActionForm, ActionNotices } from "@/components/action-form";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
@@ -61,6 +61,8 @@ export async function RequestsPanel({
           </Link>
         </p>
       )}
+      {/* A cancellation's confirmation stays above the table: its row's form goes once the request is canceled. */}
+      <ActionNotices>
       <SimpleTable
         className="requests"
         empty={t("requests.empty")}
@@ -122,6 +124,7 @@ export async function RequestsPanel({
             : []),
         ]}
       />
+      </ActionNotices>
       <p className="muted">{t("requests.noAuthor")}</p>
     </>
   );
