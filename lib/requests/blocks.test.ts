@@ -338,6 +338,21 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     const now = await currentBlock(db.sql, id);
     expect(now).toMatchObject({ id: renewed.blockId, from: iso(start), to: iso(end), reason: "renewals too" });
     expect(sorted(now?.prohibitions ?? [])).toEqual(sorted([...defaults, "serverRenewProhibited"]));
+    // Audited with what it was and what changed.
+    const lastChange = async () =>
+      (
+        await db.sql.query<{ result: string; input: Record<string, unknown> }>(
+          "SELECT result, input FROM console.audit_log WHERE action = 'block.change' ORDER BY id DESC LIMIT 1",
+        )
+      )[0];
+    expect(await lastChange()).toMatchObject({
+      result: "ok",
+      input: {
+        replaced: block.blockId,
+        before: { from: iso(start), to: iso(end) },
+        changes: { added: ["serverRenewProhibited"], removed: [], from: null, to: null },
+      },
+    });
 
     // The period as the form shows it (wall times to the minute) and the same prohibitions: nothing to change, nothing changed.
     const before = await count();
@@ -356,6 +371,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     );
     expect(await count()).toBe(before);
     expect(await currentBlock(db.sql, id)).toMatchObject({ id: renewed.blockId });
+    expect(await lastChange()).toMatchObject({ result: "refused" });
 
     // "" removes the end; the start stays.
     const open = await as(() => changeBlock({ blockId: renewed.blockId, to: "", reason: "until further notice" }));
