@@ -44,6 +44,7 @@ test("changing a block keeps what was not changed, the confirmation says what ch
   await expect(section.getByLabel(/^End/)).toHaveValue(to.replace("T", " "));
   await expect(section.getByRole("checkbox", { name: "serverTransferProhibited" })).toBeChecked();
   await expect(section.getByRole("checkbox", { name: "serverRenewProhibited" })).not.toBeChecked();
+  await section.screenshot({ path: testInfo.outputPath("block-change-form.png") });
 
   // One more prohibition: the confirmation lists what changes and what is kept; the end stays.
   await section.getByRole("checkbox", { name: "serverRenewProhibited" }).check();
