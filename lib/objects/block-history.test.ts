@@ -18,12 +18,36 @@ describe("the history of an object's blocks", () => {
     const t = (minute: number) => new Date(Date.UTC(2026, 10, 28, 10, minute));
     const events = blockEvents([
       // Newest first, as read.
-      row({ id: 3, created_at: t(3), created_by: "carl", replaces: true, reason: "until further notice", valid_to: null,
-            unblocked_at: t(4), unblocked_by: "dora", cancel_reason: "order withdrawn" }),
-      row({ id: 2, created_at: t(2), created_by: "bea", replaces: true, reason: "renewals too",
-            unblocked_at: t(3), unblocked_by: "carl (changed)", cancel_reason: "until further notice" }),
-      row({ id: 1, created_at: t(1), created_by: "ann", reason: "court order 7/2026",
-            unblocked_at: t(2), unblocked_by: "bea (changed)", cancel_reason: "renewals too" }),
+      row({
+        id: 3,
+        created_at: t(3),
+        created_by: "carl",
+        replaces: true,
+        reason: "until further notice",
+        valid_to: null,
+        unblocked_at: t(4),
+        unblocked_by: "dora",
+        cancel_reason: "order withdrawn",
+      }),
+      row({
+        id: 2,
+        created_at: t(2),
+        created_by: "bea",
+        replaces: true,
+        reason: "renewals too",
+        unblocked_at: t(3),
+        unblocked_by: "carl (changed)",
+        cancel_reason: "until further notice",
+      }),
+      row({
+        id: 1,
+        created_at: t(1),
+        created_by: "ann",
+        reason: "court order 7/2026",
+        unblocked_at: t(2),
+        unblocked_by: "bea (changed)",
+        cancel_reason: "renewals too",
+      }),
     ]);
     expect(events.map((e) => [e.kind, e.blockId, e.at, e.by, e.reason, e.to])).toEqual([
       ["blocked", 1, t(1).toISOString(), "ann", "court order 7/2026", "2026-12-31T22:59:00.000Z"],
@@ -37,7 +61,14 @@ describe("the history of an object's blocks", () => {
     const at = new Date("2026-11-28T10:00:00Z");
     const events = blockEvents([
       row({ id: 2, created_at: at, created_by: "bea", reason: "again" }),
-      row({ id: 1, created_at: new Date("2026-11-01T00:00:00Z"), created_by: "ann", unblocked_at: at, unblocked_by: "bea", cancel_reason: "done" }),
+      row({
+        id: 1,
+        created_at: new Date("2026-11-01T00:00:00Z"),
+        created_by: "ann",
+        unblocked_at: at,
+        unblocked_by: "bea",
+        cancel_reason: "done",
+      }),
     ]);
     expect(events.map((e) => [e.kind, e.blockId])).toEqual([
       ["blocked", 1],

@@ -35,7 +35,10 @@ describe("what a change of a block changes", () => {
   it("a start not asked about (a begun block) is kept; a new one is a change", () => {
     expect(blockChanges(block, { ...block, from: null }).from).toBeNull();
     expect(blockChanges(block, { ...block, from: "2026-12-02T10:00" }).from).toEqual({ before: block.from, after: "2026-12-02T10:00" });
-    expect(blockChanges({ ...block, to: null }, { ...block, to: "2027-01-01T00:00" }).to).toEqual({ before: null, after: "2027-01-01T00:00" });
+    expect(blockChanges({ ...block, to: null }, { ...block, to: "2027-01-01T00:00" }).to).toEqual({
+      before: null,
+      after: "2027-01-01T00:00",
+    });
   });
 
   it("no prohibition chosen keeps the block's own; one named twice counts once", () => {

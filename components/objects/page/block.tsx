@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { ActionForm, ActionNotices } from "@/components/action-form";
 import { ChangeBlockForm } from "@/components/objects/page/change-block-form";
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
+import { SimpleTable } from "@/components/simple-table";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { readConfig } from "@/lib/config";
 import { wallTime } from "@/lib/format/instant";
-import { SimpleTable } from "@/components/simple-table";
 import { getFormat, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
-import type { ObjectDetail } from "@/lib/objects/detail";
 import { BLOCK_HISTORY_ROWS } from "@/lib/objects/block-history";
+import type { ObjectDetail } from "@/lib/objects/detail";
 import { DEFAULT_PROHIBITIONS, isProhibition } from "@/lib/requests/block-rules";
 import { REASON_MAX } from "@/lib/requests/limits";
 
@@ -49,106 +49,106 @@ export async function BlockPanel({
       <h2 id="blocking">{t("block.title")}</h2>
       {/* A change's confirmation stays below the panel's forms, even when the change takes its form away. */}
       <ActionNotices placement="after">
-      {object.block ? (
-        <>
-          <p>
-            {object.block.id === null
-              ? t("block.fredBlocked", {
-                  ahead: blockAhead ? "yes" : "no",
-                  request: String(object.block.requestId),
-                  from: fmt.instant(object.block.from),
-                  end: object.block.to ? "until" : "open",
-                  to: object.block.to ? fmt.instant(object.block.to) : "",
-                  states: ["serverBlocked", ...object.block.prohibitions].join(", "),
-                })
-              : object.block.to
-                ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
-                    id: String(object.block.id),
+        {object.block ? (
+          <>
+            <p>
+              {object.block.id === null
+                ? t("block.fredBlocked", {
+                    ahead: blockAhead ? "yes" : "no",
+                    request: String(object.block.requestId),
                     from: fmt.instant(object.block.from),
-                    to: fmt.instant(object.block.to),
-                    by: object.block.by ?? "",
+                    end: object.block.to ? "until" : "open",
+                    to: object.block.to ? fmt.instant(object.block.to) : "",
                     states: ["serverBlocked", ...object.block.prohibitions].join(", "),
                   })
-                : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
-                    id: String(object.block.id),
-                    from: fmt.instant(object.block.from),
-                    by: object.block.by ?? "",
-                    states: ["serverBlocked", ...object.block.prohibitions].join(", "),
-                  })}
-          </p>
-          {object.block.reason && <p className="muted">{t("block.givenReason", { reason: object.block.reason })}</p>}
-          {object.canWrite && (
-            <ActionForm
-              action={unblockAction}
-              className="inline"
-              confirm={
-                object.block.id === null
-                  ? t("block.unblockFredConfirm", { name: object.name })
-                  : t("block.unblockConfirm", { id: String(object.block.id), name: object.name })
-              }
-            >
-              <BlockKey block={object.block} />
-              <input type="hidden" name="objectId" value={object.id} />
-              <input
-                name="reason"
-                required
-                maxLength={REASON_MAX}
-                placeholder={t("block.reasonPlaceholder")}
-                aria-label={t("block.unblockReason")}
-              />
-              <button type="submit">{t("block.unblock")}</button>
-            </ActionForm>
-          )}
-          {object.canWrite && (
-            <details className="change-block">
-              <summary>{t("block.changeSummary")}</summary>
-              <ChangeBlockForm
-                // Filled anew with what the block is once it has changed.
-                key={`${object.block.id}-${object.block.requestId}`}
-                action={changeBlockAction}
-                objectId={object.id}
-                objectName={object.name}
-                block={{ id: object.block.id, requestId: object.block.requestId }}
-                ahead={blockAhead}
-                current={{
-                  from: wallTime(Date.parse(object.block.from), timeZone).slice(0, 16),
-                  to: object.block.to ? wallTime(Date.parse(object.block.to), timeZone).slice(0, 16) : "",
-                  prohibitions: object.block.prohibitions,
-                }}
-                choices={object.requestable.filter((r) => isProhibition(r.name)).map((r) => r.name)}
-                labels={{
-                  start: t("block.newStart", { zone: timeZone }),
-                  end: t("block.newEnd"),
-                  reason: t("block.changeReason"),
-                  submit: t("block.change"),
-                }}
-                reasonMax={REASON_MAX}
-              />
-            </details>
-          )}
-        </>
-      ) : object.canWrite && object.requestable.some((r) => r.name === "serverBlocked") ? (
-        <ActionForm action={blockAction} className="block-form" confirm={t("block.blockConfirm", { name: object.name })}>
-          <input type="hidden" name="objectId" value={object.id} />
-          <input type="hidden" name="idempotencyKey" value={randomUUID()} />
-          <div className="filter-row">
-            <label>
-              {t("block.from", { zone: timeZone })}
-              <WallTimeInput name="from" />
+                : object.block.to
+                  ? t(blockAhead ? "block.willBlockUntil" : "block.blockedUntil", {
+                      id: String(object.block.id),
+                      from: fmt.instant(object.block.from),
+                      to: fmt.instant(object.block.to),
+                      by: object.block.by ?? "",
+                      states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                    })
+                  : t(blockAhead ? "block.willBlockOpen" : "block.blockedOpen", {
+                      id: String(object.block.id),
+                      from: fmt.instant(object.block.from),
+                      by: object.block.by ?? "",
+                      states: ["serverBlocked", ...object.block.prohibitions].join(", "),
+                    })}
+            </p>
+            {object.block.reason && <p className="muted">{t("block.givenReason", { reason: object.block.reason })}</p>}
+            {object.canWrite && (
+              <ActionForm
+                action={unblockAction}
+                className="inline"
+                confirm={
+                  object.block.id === null
+                    ? t("block.unblockFredConfirm", { name: object.name })
+                    : t("block.unblockConfirm", { id: String(object.block.id), name: object.name })
+                }
+              >
+                <BlockKey block={object.block} />
+                <input type="hidden" name="objectId" value={object.id} />
+                <input
+                  name="reason"
+                  required
+                  maxLength={REASON_MAX}
+                  placeholder={t("block.reasonPlaceholder")}
+                  aria-label={t("block.unblockReason")}
+                />
+                <button type="submit">{t("block.unblock")}</button>
+              </ActionForm>
+            )}
+            {object.canWrite && (
+              <details className="change-block">
+                <summary>{t("block.changeSummary")}</summary>
+                <ChangeBlockForm
+                  // Filled anew with what the block is once it has changed.
+                  key={`${object.block.id}-${object.block.requestId}`}
+                  action={changeBlockAction}
+                  objectId={object.id}
+                  objectName={object.name}
+                  block={{ id: object.block.id, requestId: object.block.requestId }}
+                  ahead={blockAhead}
+                  current={{
+                    from: wallTime(Date.parse(object.block.from), timeZone).slice(0, 16),
+                    to: object.block.to ? wallTime(Date.parse(object.block.to), timeZone).slice(0, 16) : "",
+                    prohibitions: object.block.prohibitions,
+                  }}
+                  choices={object.requestable.filter((r) => isProhibition(r.name)).map((r) => r.name)}
+                  labels={{
+                    start: t("block.newStart", { zone: timeZone }),
+                    end: t("block.newEnd"),
+                    reason: t("block.changeReason"),
+                    submit: t("block.change"),
+                  }}
+                  reasonMax={REASON_MAX}
+                />
+              </details>
+            )}
+          </>
+        ) : object.canWrite && object.requestable.some((r) => r.name === "serverBlocked") ? (
+          <ActionForm action={blockAction} className="block-form" confirm={t("block.blockConfirm", { name: object.name })}>
+            <input type="hidden" name="objectId" value={object.id} />
+            <input type="hidden" name="idempotencyKey" value={randomUUID()} />
+            <div className="filter-row">
+              <label>
+                {t("block.from", { zone: timeZone })}
+                <WallTimeInput name="from" />
+              </label>
+              <label>
+                {t("block.until")}
+                <WallTimeInput name="to" />
+              </label>
+            </div>
+            <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
+            <label className="reason">
+              {t("block.reason")}
+              <input name="reason" required maxLength={REASON_MAX} />
             </label>
-            <label>
-              {t("block.until")}
-              <WallTimeInput name="to" />
-            </label>
-          </div>
-          <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
-          <label className="reason">
-            {t("block.reason")}
-            <input name="reason" required maxLength={REASON_MAX} />
-          </label>
-          <button type="submit">{t("block.block")}</button>
-        </ActionForm>
-      ) : null}
+            <button type="submit">{t("block.block")}</button>
+          </ActionForm>
+        ) : null}
       </ActionNotices>
       <BlockHistory object={object} />
     </section>

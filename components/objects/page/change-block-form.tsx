@@ -5,8 +5,8 @@ import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { formatWallInput } from "@/lib/format/wall-input";
-import type { Locale } from "@/lib/i18n/config";
 import { useLocale, useTranslations } from "@/lib/i18n/client";
+import type { Locale } from "@/lib/i18n/config";
 import { blockChanges, changesNothing } from "@/lib/requests/block-change";
 
 type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
@@ -53,9 +53,7 @@ export function ChangeBlockForm({
     );
     // Nothing changes: the server says so, and changes nothing.
     if (changesNothing(changes)) return null;
-    const lines = [
-      block.id === null ? t("confirmFred", { name: objectName }) : t("confirm", { id: String(block.id), name: objectName }),
-    ];
+    const lines = [block.id === null ? t("confirmFred", { name: objectName }) : t("confirm", { id: String(block.id), name: objectName })];
     if (changes.added.length) lines.push(t("added", { states: changes.added.join(", ") }));
     if (changes.removed.length) lines.push(t("removed", { states: changes.removed.join(", ") }));
     if (changes.kept.length) lines.push(t("kept", { states: changes.kept.join(", ") }));
@@ -66,7 +64,9 @@ export function ChangeBlockForm({
           : t("startKept", { start: shown(current.from) }),
       );
     lines.push(
-      changes.to ? t("end", { before: shown(changes.to.before), after: shown(changes.to.after) }) : t("endKept", { end: shown(current.to) }),
+      changes.to
+        ? t("end", { before: shown(changes.to.before), after: shown(changes.to.after) })
+        : t("endKept", { end: shown(current.to) }),
     );
     lines.push(t("reason", { reason: text("reason") }));
     return lines.join("\n");
