@@ -337,6 +337,9 @@ test("a block FRED's blockDomainsId made shows on the object page as a block, an
   await section.getByText("Change the block").click();
   await expect(section.getByRole("checkbox", { name: "serverUpdateProhibited" })).toBeChecked();
   await section.getByRole("checkbox", { name: "serverUpdateProhibited" }).uncheck();
+  // The form opens with the block's end; emptied, the block has none.
+  await expect(section.getByLabel(/^End/)).not.toHaveValue("");
+  await section.getByLabel(/^End/).fill("");
   await section.getByLabel("Reason for the change").fill("narrowed");
   await section.getByRole("button", { name: "Change block" }).click();
   await expect(section).toContainText(

@@ -12,6 +12,7 @@ import { currentBlock } from "../requests/block-rules";
 import { CANCELED_SQL, PHASE_SQL } from "../requests/read";
 import { type FredProcedureNotice, fredProcedureNotice } from "../states/fred-procedure";
 import { liveObjectsNamed } from "../states/objects";
+import { type BlockEvent, blockHistory } from "./block-history";
 import { reasonText } from "./reasons";
 
 /** Another object this one points at (or is pointed at by). */
@@ -132,6 +133,11 @@ export interface ObjectDetail {
   requestable: { name: string; description: string; refuses: string[] }[];
   /** The block in force or scheduled, if any, whoever made it (id and by are null for one FRED made). */
   block: Awaited<ReturnType<typeof currentBlock>>;
+  /**
+   * The history of its newest blocks (lib/objects/block-history.ts): each made, changed and lifted,
+   * with who, when and why; `blocks`: how many blocks the console has recorded for it.
+   */
+  blockHistory: { events: BlockEvent[]; blocks: number };
   /** The object's audit entries, newest first; null when the role may not read the audit log. */
   audit: { at: string; actor: string | null; action: string; result: string }[] | null;
   /**
@@ -300,6 +306,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     ],
   );
 
+  const blocks = await blockHistory(sql, id);
   const linked = history.filter((h) => h.name === "linked");
   const lastLinkedChange = linked
     .flatMap((h) => [h.valid_from, h.valid_to])
@@ -363,6 +370,7 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     inZone: object.type === "domain" ? !states.some((s) => s.name === "outzone") : null,
     canWrite,
     block,
+    blockHistory: blocks,
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
     audit: audit?.map((a) => ({ at: a.at.toISOString(), actor: a.actor, action: a.action, result: a.result })) ?? null,
     anomalies,

@@ -223,7 +223,8 @@ export async function currentBlock(tx: SqlExecutor, objectId: number) {
 export const changeBlockSchema = z.object({
   ...blockRef,
   from: z.string().trim().optional().default(""),
-  to: z.string().trim().optional().default(""),
+  /** The new end: not given keeps the block's, "" removes it. */
+  to: z.string().trim().optional(),
   prohibitions: z.array(z.string().trim().max(50)).max(10).optional(),
   reason: reasonSchema,
 });

@@ -2,8 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
+import { readConfig } from "../config";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
+import { wallTime } from "../format/instant";
 import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
@@ -182,6 +184,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
         "fred-change.cz",
         "fred-restores.cz",
         "ahead.cz",
+        "kept.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
       ids.NSSET = await createObject(tx, TYPE.nsset, "NS-BLOCK", "2020-01-01T00:00:00Z");
@@ -315,6 +318,90 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
     );
     await as(() => unblockObject({ blockId: changed.blockId, reason: "done" }));
     expect(await open("changed.cz")).toEqual(["serverTransferProhibited"]);
+  });
+
+  it("a change keeps what it does not name, refuses a change of nothing, names who canceled, and the history keeps every reason", async () => {
+    const id = ids["kept.cz"];
+    const zone = readConfig().registryTimeZone;
+    const minute = 60_000;
+    const start = Math.ceil((Date.now() + 3 * DAY) / minute) * minute;
+    const end = start + 30 * DAY;
+    const count = async () => (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state_request"))[0].n;
+    const sorted = (names: string[]) => [...names].sort();
+    const block = await as(() => blockObject({ objectId: id, from: iso(start), to: iso(end), reason: "court order 7/2026" }));
+    const defaults = ["serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited"];
+
+    // One more prohibition, nothing said of the period: the start and the end stay.
+    const renewed = await as(() =>
+      changeBlock({ blockId: block.blockId, prohibitions: [...defaults, "serverRenewProhibited"], reason: "renewals too" }),
+    );
+    const now = await currentBlock(db.sql, id);
+    expect(now).toMatchObject({ id: renewed.blockId, from: iso(start), to: iso(end), reason: "renewals too" });
+    expect(sorted(now?.prohibitions ?? [])).toEqual(sorted([...defaults, "serverRenewProhibited"]));
+    // Audited with what it was and what changed.
+    const lastChange = async () =>
+      (
+        await db.sql.query<{ result: string; input: Record<string, unknown> }>(
+          "SELECT result, input FROM console.audit_log WHERE action = 'block.change' ORDER BY id DESC LIMIT 1",
+        )
+      )[0];
+    expect(await lastChange()).toMatchObject({
+      result: "ok",
+      input: {
+        replaced: block.blockId,
+        before: { from: iso(start), to: iso(end) },
+        changes: { added: ["serverRenewProhibited"], removed: [], from: null, to: null },
+      },
+    });
+
+    // The period as the form shows it (wall times to the minute) and the same prohibitions: nothing to change, nothing changed.
+    const before = await count();
+    const same = await as(() =>
+      changeBlock({
+        blockId: renewed.blockId,
+        from: wallTime(start, zone).slice(0, 16),
+        to: wallTime(end, zone).slice(0, 16),
+        prohibitions: ["serverRenewProhibited", ...defaults],
+        reason: "again",
+      }),
+    ).catch((e: unknown) => e);
+    expect(same).toBeInstanceOf(InputError);
+    expect((same as Error).message).toBe(
+      `Block ${renewed.blockId} already has this period and these prohibitions: nothing to change. Change its end, start or prohibitions, or keep it as it is.`,
+    );
+    expect(await count()).toBe(before);
+    expect(await currentBlock(db.sql, id)).toMatchObject({ id: renewed.blockId });
+    expect(await lastChange()).toMatchObject({ result: "refused" });
+
+    // "" removes the end; the start stays.
+    const open = await as(() => changeBlock({ blockId: renewed.blockId, to: "", reason: "until further notice" }));
+    expect(await currentBlock(db.sql, id)).toMatchObject({ id: open.blockId, from: iso(start), to: null });
+
+    // The requests each change canceled: who canceled them (the one who changed the block) and why.
+    const canceled = await db.sql.query<{ block_id: number; canceled_by: string | null; reason: string | null }>(
+      `SELECT m.block_id, m.canceled_by, rr.reason_cancellation AS reason FROM console.request_meta m
+         JOIN object_state_request_reason rr ON rr.object_state_request_id = m.request_id
+        WHERE m.block_id = ANY ($1::int[]) ORDER BY m.block_id, m.request_id`,
+      [[block.blockId, renewed.blockId]],
+    );
+    expect(canceled).toHaveLength(4 + 5);
+    for (const r of canceled) {
+      expect(r.canceled_by).toMatch(/^operator/);
+      expect(r.reason).toBe(r.block_id === block.blockId ? "renewals too" : "until further notice");
+    }
+
+    await as(() => unblockObject({ blockId: open.blockId, reason: "order withdrawn" }));
+    const detail = await as(() => objectDetail(id));
+    const by = expect.stringMatching(/^operator/);
+    expect(detail?.blockHistory.events.map((e) => [e.kind, e.blockId, e.by, e.reason, e.from, e.to])).toEqual([
+      ["blocked", block.blockId, by, "court order 7/2026", iso(start), iso(end)],
+      ["changed", renewed.blockId, by, "renewals too", iso(start), iso(end)],
+      ["changed", open.blockId, by, "until further notice", iso(start), null],
+      ["lifted", open.blockId, by, "order withdrawn", iso(start), null],
+    ]);
+    const instants = detail?.blockHistory.events.map((e) => Date.parse(e.at)) ?? [];
+    expect(instants).toEqual([...instants].sort((a, b) => a - b));
+    expect(detail?.blockHistory.blocks).toBe(3);
   });
 
   it("refuses a block that cannot be: a type without serverBlocked, an unknown prohibition, a request starting inside it", async () => {

@@ -1,7 +1,12 @@
 import "server-only";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
+import { readConfig } from "../config";
+import { wallTime } from "../format/instant";
+import { parseInstant } from "../input/values";
+import { CHANGED_MARK } from "../objects/block-history";
 import { blockWork } from "./block";
+import { blockChanges, changesNothing } from "./block-change";
 import {
   blockIdOf,
   changeBlockSchema,
@@ -14,13 +19,29 @@ import {
 } from "./block-rules";
 import { materialise, requestChange } from "./rules";
 
-// Changing a block: its end, a start still ahead, its prohibitions.
+// Changing a block: its end, a start still ahead, its prohibitions. What the change does not name
+// stays as it was.
+
+/**
+ * Whether `given` keeps a block's start or end `current` (null: none): not given; "" for none; the
+ * same instant; or the wall time, to the minute, the change form shows for it (what a person leaves
+ * as the form filled it in).
+ */
+function keeps(given: string | undefined, current: Date | null, zone: string): boolean {
+  if (given === undefined) return true;
+  if (given === "") return current === null;
+  if (!current) return false;
+  const parsed = parseInstant(given, zone);
+  return parsed !== undefined && (parsed.getTime() === current.getTime() || given === wallTime(current.getTime(), zone).slice(0, 16));
+}
 
 /**
  * Changes a block's prohibitions or period: the block is replaced by a new one in the same
  * transaction. One that has begun keeps holding without a gap (its states' periods join) and only
  * its end and prohibitions change; prohibitions it had displaced stay displaced while still
- * chosen and come back when dropped. One not yet begun may also move its start.
+ * chosen and come back when dropped. One not yet begun may also move its start. What the change
+ * does not name is kept: no end given keeps the end ("" removes it), no start the start, no
+ * prohibition the prohibitions. A change that changes nothing is refused.
  */
 export function changeBlock(input: unknown): Promise<{ message: Message; blockId: number }> {
   return requestChange("block.change", changeBlockSchema, input, lockBlock, async (tx, data, actor, now) => {
@@ -31,11 +52,29 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
     if (begun && data.from)
       throw new InputError(msg("block.begun", { id: String(block.id), at: block.valid_from }), { from: [msg("field.begun")] });
     const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : block.prohibitions;
+    const zone = readConfig().registryTimeZone;
+    const keepsEnd = keeps(data.to, block.valid_to, zone);
+    const keepsStart = begun || !data.from || keeps(data.from, block.valid_from, zone);
+    const before = { from: block.valid_from.toISOString(), to: block.valid_to?.toISOString() ?? null, prohibitions: block.prohibitions };
+    const changes = blockChanges(before, {
+      from: keepsStart ? before.from : data.from,
+      to: keepsEnd ? before.to : data.to || null,
+      prohibitions,
+    });
+    if (changesNothing(changes))
+      throw new InputError(msg("block.nothingToChange", { id: String(block.id) }), { to: [msg("field.nothingToChange")] });
 
     // FRED's block (or one changed from it): what was in force before it, read while it holds.
     const again = begun && block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
     // The old block ends now (not begun: never takes effect).
-    await endBlock(tx, block.id, now, `${actor.username} (changed)`);
+    await endBlock(tx, block.id, now, `${actor.username}${CHANGED_MARK}`);
+    // Who canceled them: the person who changed the block (at the change's instant, endBlock's).
+    await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1 AND canceled_at = $4", [
+      block.id,
+      actor.username,
+      actor.userId,
+      now,
+    ]);
     // Its requests' cancellation with the change's reason, as FRED's change of a block (its restore) stores it.
     await tx.query(
       `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
@@ -56,8 +95,8 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
       tx,
       {
         objectId: block.object_id,
-        from: begun ? "" : data.from || block.valid_from.toISOString(),
-        to: data.to,
+        from: begun ? "" : keepsStart ? before.from : data.from,
+        to: keepsEnd ? (before.to ?? "") : (data.to ?? ""),
         prohibitions,
         reason: data.reason,
       },
@@ -104,6 +143,8 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
       objectId: block.object_id,
       audited: {
         replaced: block.id,
+        before,
+        changes,
         ...(block.made_by === "fred" ? { madeBy: "fred", blockRequestId: data.blockRequestId } : {}),
         ...result.audited,
       },

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ActionForm } from "@/components/action-form";
+import { ActionForm, ActionNotices } from "@/components/action-form";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
@@ -61,67 +61,70 @@ export async function RequestsPanel({
           </Link>
         </p>
       )}
-      <SimpleTable
-        className="requests"
-        empty={t("requests.empty")}
-        rows={requestRows}
-        rowKey={(r) => r.id}
-        columns={[
-          { header: t("requests.columns.request"), cell: (r) => <span id={`request-${r.id}`}>{r.id}</span> },
-          { header: t("requests.columns.state"), cell: (r) => r.state },
-          {
-            header: t("requests.columns.phase"),
-            cell: (r) => (
-              <span className={`status status-${r.status.replace(" ", "-")}`}>
-                {t("requests.status", { status: r.status.replace(" ", "_") })}
-              </span>
-            ),
-          },
-          { header: t("requests.columns.period"), className: "period", cell: (r) => period(r.from, r.to) },
-          { header: t("requests.columns.reason"), cell: (r) => r.reason ?? none },
-          { header: t("requests.columns.author"), cell: (r) => r.author ?? none },
-          { header: t("requests.columns.created"), cell: (r) => fmt.instant(r.created) },
-          {
-            header: t("requests.columns.canceled"),
-            cell: (r) => cancellation(r),
-          },
-          ...(object.canWrite
-            ? [
-                {
-                  header: t("requests.columns.cancel"),
-                  cell: (r: (typeof object.requests)[number]) =>
-                    r.blockRequestId && (r.status === "scheduled" || r.status === "in force") ? (
-                      <span className="muted">
-                        {r.blockId
-                          ? t("requests.endsWithBlock", { id: String(r.blockId) })
-                          : t("requests.endsWithFredBlock", { request: String(r.blockRequestId) })}
-                      </span>
-                    ) : r.status === "scheduled" || r.status === "in force" ? (
-                      <ActionForm
-                        action={cancelRequestAction}
-                        className="inline cancel-request"
-                        confirm={t(r.status === "in force" ? "requests.cancelInForce" : "requests.cancelScheduled", {
-                          id: String(r.id),
-                          state: r.state,
-                        })}
-                      >
-                        <input type="hidden" name="requestId" value={r.id} />
-                        <input type="hidden" name="objectId" value={object.id} />
-                        <input
-                          name="reason"
-                          required
-                          maxLength={REASON_MAX}
-                          placeholder={t("requests.reasonPlaceholder")}
-                          aria-label={t("requests.cancelReason", { id: String(r.id) })}
-                        />
-                        <button type="submit">{t("requests.cancel", { id: String(r.id) })}</button>
-                      </ActionForm>
-                    ) : null,
-                },
-              ]
-            : []),
-        ]}
-      />
+      {/* A cancellation's confirmation stays above the table: its row's form goes once the request is canceled. */}
+      <ActionNotices>
+        <SimpleTable
+          className="requests"
+          empty={t("requests.empty")}
+          rows={requestRows}
+          rowKey={(r) => r.id}
+          columns={[
+            { header: t("requests.columns.request"), cell: (r) => <span id={`request-${r.id}`}>{r.id}</span> },
+            { header: t("requests.columns.state"), cell: (r) => r.state },
+            {
+              header: t("requests.columns.phase"),
+              cell: (r) => (
+                <span className={`status status-${r.status.replace(" ", "-")}`}>
+                  {t("requests.status", { status: r.status.replace(" ", "_") })}
+                </span>
+              ),
+            },
+            { header: t("requests.columns.period"), className: "period", cell: (r) => period(r.from, r.to) },
+            { header: t("requests.columns.reason"), cell: (r) => r.reason ?? none },
+            { header: t("requests.columns.author"), cell: (r) => r.author ?? none },
+            { header: t("requests.columns.created"), cell: (r) => fmt.instant(r.created) },
+            {
+              header: t("requests.columns.canceled"),
+              cell: (r) => cancellation(r),
+            },
+            ...(object.canWrite
+              ? [
+                  {
+                    header: t("requests.columns.cancel"),
+                    cell: (r: (typeof object.requests)[number]) =>
+                      r.blockRequestId && (r.status === "scheduled" || r.status === "in force") ? (
+                        <span className="muted">
+                          {r.blockId
+                            ? t("requests.endsWithBlock", { id: String(r.blockId) })
+                            : t("requests.endsWithFredBlock", { request: String(r.blockRequestId) })}
+                        </span>
+                      ) : r.status === "scheduled" || r.status === "in force" ? (
+                        <ActionForm
+                          action={cancelRequestAction}
+                          className="inline cancel-request"
+                          confirm={t(r.status === "in force" ? "requests.cancelInForce" : "requests.cancelScheduled", {
+                            id: String(r.id),
+                            state: r.state,
+                          })}
+                        >
+                          <input type="hidden" name="requestId" value={r.id} />
+                          <input type="hidden" name="objectId" value={object.id} />
+                          <input
+                            name="reason"
+                            required
+                            maxLength={REASON_MAX}
+                            placeholder={t("requests.reasonPlaceholder")}
+                            aria-label={t("requests.cancelReason", { id: String(r.id) })}
+                          />
+                          <button type="submit">{t("requests.cancel", { id: String(r.id) })}</button>
+                        </ActionForm>
+                      ) : null,
+                  },
+                ]
+              : []),
+          ]}
+        />
+      </ActionNotices>
       <p className="muted">{t("requests.noAuthor")}</p>
     </>
   );

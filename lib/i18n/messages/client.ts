@@ -18,6 +18,7 @@ export const CLIENT_NAMESPACES = [
   "objects",
   "object.timeline",
   "object.form",
+  "object.blockChange",
   "object.notFound",
   "requests.bulk.form",
   "admin.users.add",

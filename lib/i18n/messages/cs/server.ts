@@ -29,6 +29,7 @@ export const server: Catalog<typeof en> = {
     beforeStart: "Je před začátkem.",
     overlapsRequest: "Překrývá se s jiným požadavkem.",
     blocked: "Blokováno.",
+    nothingToChange: "Nic nemění.",
     partOfBlock: "Součást blokace.",
     unknownProhibition: "Neznámý zákaz.",
     overlapsBlockRequest: "Překrývá se s požadavkem.",
@@ -93,6 +94,8 @@ export const server: Catalog<typeof en> = {
     liftedBlockAgain: "Blokace {id} byla zrušena {at}; místo změny objekt zablokujte znovu.",
     endedBlockAgain: "Blokace {id} skončila {at}; místo změny objekt zablokujte znovu.",
     begun: "Blokace {id} začala {at}; její začátek už nelze změnit.",
+    nothingToChange:
+      "Blokace {id} už má toto období i tyto zákazy: není co měnit. Změňte její konec, začátek nebo zákazy, nebo ji ponechte, jak je.",
     changed: "Blokace {id} změněna: {change}",
   },
   bulk: {

@@ -29,6 +29,7 @@ export const server = {
     beforeStart: "Before the start.",
     overlapsRequest: "Overlaps another request.",
     blocked: "Blocked.",
+    nothingToChange: "Changes nothing.",
     partOfBlock: "Part of a block.",
     unknownProhibition: "Unknown prohibition.",
     overlapsBlockRequest: "Overlaps a request.",
@@ -93,6 +94,8 @@ export const server = {
     liftedBlockAgain: "Block {id} was lifted on {at}; block the object again instead.",
     endedBlockAgain: "Block {id} ended on {at}; block the object again instead.",
     begun: "Block {id} began on {at}; its start cannot move.",
+    nothingToChange:
+      "Block {id} already has this period and these prohibitions: nothing to change. Change its end, start or prohibitions, or keep it as it is.",
     changed: "Block {id} changed: {change}",
   },
   bulk: {
