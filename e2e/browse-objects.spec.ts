@@ -215,3 +215,21 @@ test("a state filter that reaches into the future lists the forecast, says so, a
   await page.goto("/objects?type=domain&states=outzone&mode=entered&from=2025-01-01&to=2025-02-01");
   await expect(page.getByText("this list is a forecast")).toHaveCount(0);
 });
+
+test("the timeline's recorded bars end at now; only what is foreseen runs past it", async ({ page }, testInfo) => {
+  await signInAsAdmin(page);
+  // A domain out of the zone now: its outzone row is recorded and still in force.
+  await page.goto("/objects?type=domain&states=outzone");
+  await page.locator("table.objects-table tbody td.col-name a").first().click();
+  const now = page.locator(".timeline line.now-line");
+  await expect(now).toBeVisible();
+  const nowX = Number(await now.getAttribute("x1"));
+  const recorded = page.locator('.timeline rect.bar:not(.future)[data-state="outzone"]');
+  await expect(recorded.first()).toBeVisible();
+  for (const bar of await page.locator(".timeline rect.bar:not(.future)").all()) {
+    const [x, width] = [Number(await bar.getAttribute("x")), Number(await bar.getAttribute("width"))];
+    // 2 px is the narrowest bar drawn (a state that held for a moment).
+    expect(x + Math.max(0, width - 2)).toBeLessThanOrEqual(nowX + 0.01);
+  }
+  await page.screenshot({ path: testInfo.outputPath("timeline-now.png"), fullPage: true });
+});

@@ -83,7 +83,8 @@ export function StateTimeline({ lanes: allLanes, bars: allBars, now, created, ti
           ))}
           {bars.map((bar) => {
             const from = Date.parse(bar.from);
-            const to = bar.to ? Date.parse(bar.to) : end;
+            // A recorded state still in force is recorded up to now: only what is foreseen runs past it.
+            const to = bar.to ? Date.parse(bar.to) : bar.future ? end : Math.min(nowMs, end);
             if (to < start || from > end) return null;
             const lane = lanes.indexOf(bar.state);
             const x1 = x(from);
