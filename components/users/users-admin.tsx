@@ -106,7 +106,15 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
   const name = { user: user.username };
   return (
     <div className="actions">
-      <ActionForm action={setUserRoleAction} confirm={t("confirmRole", name)} className="inline">
+      <ActionForm
+        action={setUserRoleAction}
+        // What changes, before → after; the same role changes nothing and is not sent.
+        confirm={(data) => {
+          const to = String(data.get("role") ?? "");
+          return to === user.role ? t("roleUnchanged", { ...name, role: to }) : t("confirmRole", { ...name, from: user.role, to });
+        }}
+        className="inline"
+      >
         <input type="hidden" name="userId" value={user.id} />
         <select name="role" defaultValue={user.role} aria-label={t("roleOf", name)}>
           <RoleOptions roles={roles} />

@@ -59,7 +59,8 @@ export const admin: Catalog<typeof en> = {
     actions: {
       roleOf: "Role uživatele {user}",
       setRole: "Nastavit roli",
-      confirmRole: "Změnit roli uživatele {user}? Jeho relace budou ukončeny.",
+      confirmRole: "Změnit roli uživatele {user} z {from} na {to}? Jeho relace budou ukončeny.",
+      roleUnchanged: "Uživatel {user} už roli {role} má: není co měnit. OK ji přesto odešle, Zrušit nechá stránku, jak je.",
       enable: "Aktivovat",
       confirmEnable: "Aktivovat uživatele {user}? Bude se moci znovu přihlásit.",
       disable: "Deaktivovat",

@@ -57,7 +57,8 @@ export const admin = {
     actions: {
       roleOf: "Role of {user}",
       setRole: "Set role",
-      confirmRole: "Change the role of {user}? Their sessions end.",
+      confirmRole: "Change the role of {user} from {from} to {to}? Their sessions end.",
+      roleUnchanged: "{user} has the role {role} already: nothing to change. Press OK to send it anyway, Cancel to keep the page as it is.",
       enable: "Enable",
       confirmEnable: "Let {user} sign in again?",
       disable: "Disable",
