@@ -3,6 +3,7 @@
 // (blockDomainsId) that commits while a domain renew of the same domain, begun before it, waits for
 // the domain. The renew's transaction started earlier than the block's, but its writes come after
 // them: the history must stay in order, no row ending where it began.
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { checkDatabase } from "../check";
@@ -27,6 +28,15 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
     await fred?.drop();
   });
 
+  /** libfred's block and unblock: the object's server* requests in force now, canceled now. */
+  const cancelServerRequests = (c: pg.Client, id: number) =>
+    c.query(
+      `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
+          AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
+          AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
+      [id],
+    );
+
   /** blockDomainsId (KEEP_OWNER, Daphne's three prohibitions) for one domain, as the bench's script writes it. */
   const blockDomain = (id: number) =>
     withClient(fred.fredUrl, async (c) => {
@@ -37,12 +47,7 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
         [id],
       );
       await c.query("SELECT lock_object_state_request_lock($1)", [id]);
-      await c.query(
-        `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
-            AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
-            AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
-        [id],
-      );
+      await cancelServerRequests(c, id);
       let blocked = 0;
       for (const state of [3, 4, 1, 7])
         [{ id: blocked }] = (
@@ -139,12 +144,7 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       await renewDomain(id, async () => {});
       await b.query("SELECT r.id FROM object_registry r WHERE r.id = $1 FOR UPDATE OF r", [id]);
       await b.query("SELECT lock_object_state_request_lock($1)", [id]);
-      await b.query(
-        `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
-            AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
-            AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
-        [id],
-      );
+      await cancelServerRequests(b, id);
       for (const state of [3, 4, 1, 7])
         await b.query(
           "INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate) VALUES ($1, $2, now(), NULL, now())",
@@ -175,12 +175,7 @@ describe.runIf(adminUrl && fredSchemaAvailable())("FRED's block and renew of one
       } = await c.query<{ at: Date }>("SELECT now() AS at");
       await c.query("SELECT r.id FROM object_registry r WHERE r.id = $1 AND r.erdate IS NULL FOR UPDATE OF r", [id]);
       await c.query("SELECT lock_object_state_request_lock($1)", [id]);
-      await c.query(
-        `UPDATE object_state_request SET canceled = now() WHERE object_id = $1
-            AND state_id IN (SELECT id FROM enum_object_states WHERE manual AND name LIKE 'server%') AND canceled IS NULL
-            AND valid_from <= now() AND (valid_to IS NULL OR valid_to > now())`,
-        [id],
-      );
+      await cancelServerRequests(c, id);
       await c.query("UPDATE domain SET exdate = current_date WHERE id = $1 AND exdate < current_date", [id]);
       await c.query("SELECT update_object_states($1)", [id]);
       await c.query("COMMIT");
