@@ -110,7 +110,10 @@ async function ObjectList({ params }: { params: Params }) {
       <div className="list-tools">
         {/* The whole filter: a choice of its own, with its count (the chosen rows have theirs above the table). */}
         {canWrite && (list.total > 0 || list.atLeast) && (
-          <a className="bulk-filter" href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}>
+          <a
+            className="bulk-filter"
+            href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}
+          >
             {t("bulkFilter", { count: list.total, total })}
           </a>
         )}

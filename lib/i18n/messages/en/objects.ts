@@ -17,7 +17,8 @@ export const objects = {
     countAllHint: "Counting every match takes longer than the page allows; this counts them once, for this list.",
   },
   /** The whole filter's objects, `total` as the heading writes it ("6", "more than 1,000", "many"); `count`: the number, for the plural. */
-  bulkFilter: "{count, plural, one {Bulk change the whole filter ({total} object)…} other {Bulk change the whole filter ({total} objects)…}}",
+  bulkFilter:
+    "{count, plural, one {Bulk change the whole filter ({total} object)…} other {Bulk change the whole filter ({total} objects)…}}",
   empty: {
     text: "No {type, select, all {objects} other {{type}s}} match these filters.",
     clear: "Clear all filters",
