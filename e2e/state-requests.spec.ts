@@ -189,14 +189,14 @@ test("an operator chooses rows of a filtered list, sees how many, and bulk-chang
   await expect(bar).toBeHidden();
   // Every row of the page, then three fewer: 22 chosen.
   await page.getByRole("checkbox", { name: "Choose every row on this page" }).check();
-  await expect(bar).toHaveText(/^25 rows chosen Bulk change these 25 objects… Clear$/);
+  await expect(bar).toHaveText(/^25 rows chosen Bulk change the 25 chosen objects… Clear$/);
   const names = await page.locator("table.objects-table tbody td.col-name a").allTextContents();
   for (const name of names.slice(0, 3)) await page.getByRole("checkbox", { name: `Choose ${name}`, exact: true }).uncheck();
   await expect(bar).toContainText("22 rows chosen");
   await expect(page.getByRole("checkbox", { name: "Choose every row on this page" })).not.toBeChecked();
   await expect(page.locator("table.objects-table tbody tr.chosen")).toHaveCount(22);
   await page.screenshot({ path: testInfo.outputPath("objects-chosen.png"), fullPage: true });
-  await bar.getByRole("link", { name: "Bulk change these 22 objects…" }).click();
+  await bar.getByRole("link", { name: "Bulk change the 22 chosen objects…" }).click();
 
   const form = page.getByRole("form", { name: "Bulk change" });
   await expect(form.getByLabel(/^Names or handles/)).toHaveValue(names.slice(3).join("\n"));

@@ -108,9 +108,13 @@ async function ObjectList({ params }: { params: Params }) {
         timeZone={readConfig().registryTimeZone}
       />
       <div className="list-tools">
-        {canWrite && (
-          <a href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}>
-            {t("bulkChange")}
+        {/* The whole filter: a choice of its own, with its count (the chosen rows have theirs above the table). */}
+        {canWrite && (list.total > 0 || list.atLeast) && (
+          <a
+            className="bulk-filter"
+            href={`/requests/bulk?filter=${encodeURIComponent(listQuery(here, fromStart({ size: null, jump: null })))}`}
+          >
+            {t("bulkFilter", { count: list.total, total })}
           </a>
         )}
         <ExportButton query={listQuery(here, fromStart({ size: null, jump: null }))} count={{ total: list.total, atLeast: list.atLeast }} />

@@ -196,23 +196,35 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
       </p>
       {selectable && (
         // With nothing chosen, a wide screen chooses by the boxes in the table (the bar would cost the list a row's height).
+        // Once rows are chosen, the bulk change of exactly those is the bar's first action (the whole filter is a
+        // separate link beside the export, with its own count). Each part is its own item: texts never run together.
         <div className={`selection-bar${chosen.length === 0 ? " none-chosen" : ""}`} role="status" aria-live="polite">
-          {chosen.length > 0 && <span>{t("table.chosen", { count: chosen.length })}</span>}
-          {!allChosen && (
+          {[
+            chosen.length > 0 && (
+              <span key="count" className="chosen-count">
+                {t("table.chosen", { count: chosen.length })}
+              </span>
+            ),
+            chosen.length > 0 && (
+              <a key="bulk" className="button bulk-chosen" href={`/requests/bulk?ids=${chosen.map((row) => row.id).join(",")}`}>
+                {t("table.bulkChosen", { count: chosen.length })}
+              </a>
+            ),
             // On a phone the table's header (and its box for the whole page) is not shown.
-            <button type="button" className="text-button" onClick={() => table.toggleAllPageRowsSelected(true)}>
-              {t("table.choosePage", { count: rows.length })}
-            </button>
-          )}
-          {chosen.length > 0 && (
-            <>
-              {" "}
-              <a href={`/requests/bulk?ids=${chosen.map((row) => row.id).join(",")}`}>{t("table.bulkChosen", { count: chosen.length })}</a>{" "}
-              <button type="button" className="text-button" onClick={() => table.resetRowSelection()}>
+            !allChosen && (
+              <button key="page" type="button" className="text-button" onClick={() => table.toggleAllPageRowsSelected(true)}>
+                {t("table.choosePage", { count: rows.length })}
+              </button>
+            ),
+            chosen.length > 0 && (
+              <button key="clear" type="button" className="text-button" onClick={() => table.resetRowSelection()}>
                 {t("table.clearChosen")}
               </button>
-            </>
-          )}
+            ),
+          ]
+            .filter(Boolean)
+            // A space between the parts too, so they read apart as text (a screen reader, a copy) as well as on screen.
+            .flatMap((part, i) => (i === 0 ? [part] : [" ", part]))}
         </div>
       )}
       <table className="data-table objects-table">

@@ -1,9 +1,20 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
 import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
-import { type Catalogue, filterSql, likePattern, type Params, parseDate, parseFilter, parseInstant } from "./filter";
+import {
+  type Catalogue,
+  filterSql,
+  isBareNameSearch,
+  likePattern,
+  type Params,
+  parseDate,
+  parseFilter,
+  parseInstant,
+  searchedName,
+} from "./filter";
 import { LISTED_OBJECTS } from "./paging";
 
 const NOW = new Date("2026-11-22T10:00:00Z");
@@ -123,6 +134,63 @@ describe("object list filters from URL parameters", () => {
     expect(likePattern("x", "contains")).toBe("%x%");
   });
 
+  it("searches a domain name written with its trailing dot (the root) as the registry stores it, without the dot", () => {
+    expect(searchedName("advokat-brno.cz.")).toBe("advokat-brno.cz");
+    expect(searchedName("  Advokat-Brno.CZ.  ")).toBe("Advokat-Brno.CZ");
+    // Not a whole dotted name: taken as typed.
+    for (const text of ["advokat.", "brno", ".cz.", "a..", "a.cz..", ".", "CID-1."]) expect(searchedName(text)).toBe(text);
+    const { filter, notices } = parseFilter({ q: "advokat-brno.cz.", match: "prefix" }, catalogue);
+    expect(notices).toEqual([]);
+    expect(filter.name).toEqual({ text: "advokat-brno.cz", match: "prefix" });
+  });
+
+  it("is a bare name search (the only one that may go straight to an object) with a name, a type and a match only", () => {
+    const bare = (params: Params) => isBareNameSearch(parseFilter(params, catalogue).filter);
+    expect(bare({ q: "advokat-beton.cz" })).toBe(true);
+    expect(bare({ q: "advokat-beton.cz", type: "domain", match: "prefix" })).toBe(true);
+    expect(bare({})).toBe(false);
+    for (const other of [
+      { states: "serverBlocked" },
+      { states: "serverBlocked", mode: "at", at: "2026-01-01T00:00" },
+      { states: "serverBlocked", mode: "not" },
+      { registrar: "REG-A" },
+      { created_from: "2026-01-01" },
+      { created_to: "2026-01-01" },
+      { expires_from: "2026-01-01" },
+      { expires_to: "2026-01-01" },
+      { deleted: "include" },
+      { deleted: "only" },
+      { pending: "1" },
+      { request_state: "serverBlocked" },
+    ])
+      expect(bare({ q: "advokat-beton.cz", ...other }), JSON.stringify(other)).toBe(false);
+    // Whatever else is chosen with a name, it is no bare search.
+    const choices = fc.record(
+      {
+        registrar: fc.constant("REG-A"),
+        created_from: fc.constant("2026-01-01"),
+        expires_to: fc.constant("2027-01-01"),
+        deleted: fc.constantFrom("include", "only"),
+        states: fc.constantFrom("serverBlocked", "outzone,serverBlocked"),
+        pending: fc.constant("1"),
+        request_state: fc.constant("outzone"),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(choices, (chosen) => bare({ q: "x.cz", type: "domain", ...chosen }) === (Object.keys(chosen).length === 0)),
+      { numRuns: 200 },
+    );
+  });
+
+  it("looks a ROID-shaped search up by ROID too, as a parameter, and no other search", () => {
+    const roid = filterSql(parseFilter({ q: "d0000019547-cz" }, catalogue).filter, NOW);
+    expect(roid.where).toContain("r.roid IN ($2::varchar, upper($2)::varchar)");
+    expect(roid.params).toEqual(["%d0000019547-cz%", "d0000019547-cz"]);
+    for (const q of ["advokat-brno.cz", "CID-ADMIN", "D0000019547", "0000019547-CZ", "D00 19547-CZ"])
+      expect(filterSql(parseFilter({ q }, catalogue).filter, NOW).where, q).not.toContain("roid");
+  });
+
   it("keeps values out of the SQL text", () => {
     const { filter } = parseFilter({ q: "'; DROP TABLE domain; --", states: "outzone", mode: "not" }, catalogue);
     const { where, params } = filterSql(filter, NOW);
@@ -239,6 +307,21 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
       "blocked-last-year.cz",
     ]);
     expect(await names({ request_state: "serverBlocked", request_from: "2026-11-01" })).toEqual(["future-block.cz"]);
+  });
+
+  it("a name with its trailing dot, and an object's ROID (FRED's shape, any case), with the other filters kept", async () => {
+    expect(await names({ q: "blocked-now.cz." })).toEqual(["blocked-now.cz"]);
+    expect(await names({ q: "blocked-now.cz.", states: "outzone" })).toEqual([]);
+    await db.sql.query("UPDATE object_registry SET roid = 'D0000000777-CZ' WHERE name = 'blocked-now.cz'");
+    await db.sql.query("UPDATE object_registry SET roid = 'D0000000778-CZ' WHERE name = 'deleted.cz'");
+    expect(await names({ q: "D0000000777-CZ" })).toEqual(["blocked-now.cz"]);
+    expect(await names({ q: "d0000000777-cz", states: "serverBlocked" })).toEqual(["blocked-now.cz"]);
+    expect(await names({ q: "D0000000777-CZ", states: "outzone" })).toEqual([]);
+    expect(await names({ q: "D0000000777-CZ", type: "contact" })).toEqual([]);
+    // A deleted object's ROID: only where deleted objects are listed.
+    expect(await names({ q: "D0000000778-CZ" })).toEqual([]);
+    expect(await names({ q: "D0000000778-CZ", deleted: "include" })).toEqual(["deleted.cz"]);
+    expect(await names({ q: "D0000000779-CZ" })).toEqual([]);
   });
 
   it("name, registrar, dates and deleted objects", async () => {

@@ -14,11 +14,13 @@ import {
   COUNT_FLOOR,
   COUNT_LIMIT,
   countMatches,
+  countMatching,
   csvField,
   exportObjects,
   listObjects,
   NAME_COUNT_LIMIT,
   type ObjectListPage,
+  objectsMatching,
 } from "./list";
 
 /** An object filter with nothing chosen but `choices`. */
@@ -195,6 +197,87 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const part = await list({ q: domain.name.slice(1, -1) });
     expect(part.exactMatch).toBeNull();
     expect(part.rows.map((r) => r.id)).toContain(domain.id);
+  });
+
+  it("goes straight to an object only from a bare name search: with any other filter (or a notice) the list answers", async () => {
+    const [unblocked] = await db.sql.query<{ id: number; name: string }>(
+      `SELECT o.id, o.name FROM object_registry o WHERE o.type = 3 AND o.erdate IS NULL
+          AND NOT EXISTS (SELECT 1 FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+                           WHERE os.object_id = o.id AND s.name = 'serverBlocked')
+        ORDER BY o.id LIMIT 1`,
+    );
+    const [outzone] = await db.sql.query<{ id: number; name: string }>(
+      `SELECT o.id, o.name FROM object_registry o JOIN object_state os ON os.object_id = o.id AND os.valid_to IS NULL
+         JOIN enum_object_states s ON s.id = os.state_id AND s.name = 'outzone'
+        WHERE o.type = 3 AND o.erdate IS NULL ORDER BY o.id LIMIT 1`,
+    );
+    expect(unblocked && outzone).toBeTruthy();
+
+    // Bare: the name alone (with a type, a match, a page size): straight to the object.
+    expect((await list({ q: unblocked.name })).exactMatch).toBe(unblocked.id);
+    expect((await list({ q: unblocked.name, type: "domain", match: "prefix", size: "25" })).exactMatch).toBe(unblocked.id);
+
+    // With a state it does not have, now or at an instant: "0 matching", no jump.
+    for (const params of [
+      { q: unblocked.name, states: "serverBlocked" },
+      { q: unblocked.name, states: "serverBlocked", mode: "at", at: "2026-11-01T12:00" },
+      { q: unblocked.name, states: "serverBlocked", mode: "during", from: "2026-01-01", to: "2026-11-01" },
+    ]) {
+      const result = await list(params);
+      expect(result.exactMatch, JSON.stringify(params)).toBeNull();
+      expect(result.total, JSON.stringify(params)).toBe(0);
+      expect(result.rows, JSON.stringify(params)).toEqual([]);
+      expect(result.filter.state?.mode, JSON.stringify(params)).toBe(params.mode ?? "now");
+    }
+    // With one it has: the object, in the list.
+    const has = await list({ q: outzone.name, states: "outzone" });
+    expect(has.exactMatch).toBeNull();
+    expect(has.rows.map((r) => r.id)).toContain(outzone.id);
+    // Any other filter, or a notice the person must read, keeps the list too.
+    for (const other of [
+      { registrar: "REG-NOBODY-AT-ALL" },
+      { size: "7" },
+      { colour: "blue" },
+      { deleted: "include" },
+      { created_from: "2000-01-01" },
+      { pending: "1" },
+    ])
+      expect((await list({ q: unblocked.name, ...other })).exactMatch, JSON.stringify(other)).toBeNull();
+  });
+
+  it("finds an object by its ROID as its page shows it (any case, live or deleted) and a name written with its trailing dot", async () => {
+    const [domain] = await db.sql.query<{ id: number; name: string; roid: string }>(
+      "SELECT id, name, roid FROM object_registry WHERE type = 3 AND erdate IS NULL ORDER BY id LIMIT 1",
+    );
+    const [{ registrar }] = await db.sql.query<{ registrar: string }>(
+      "SELECT r.handle AS registrar FROM object ob JOIN registrar r ON r.id = ob.clid WHERE ob.id = $1",
+      [domain.id],
+    );
+    const [gone] = await db.sql.query<{ id: number; name: string; roid: string }>(
+      "SELECT id, name, roid FROM object_registry WHERE erdate IS NOT NULL ORDER BY id LIMIT 1",
+    );
+    expect(domain.roid).toMatch(/^D\d{10}-CZ$/);
+    expect(gone).toBeDefined();
+    expect((await list({ q: domain.roid })).exactMatch).toBe(domain.id);
+    expect((await list({ q: domain.roid.toLowerCase() })).exactMatch).toBe(domain.id);
+    expect((await list({ q: domain.roid, type: "domain" })).exactMatch).toBe(domain.id);
+    expect((await list({ q: domain.roid, type: "contact" })).exactMatch).toBeNull();
+    expect((await list({ q: gone.roid })).exactMatch).toBe(gone.id);
+    expect((await list({ q: "D9999999999-CZ" })).exactMatch).toBeNull();
+    // Not jumping (other filters), the list shows it: one match.
+    const listed = await list({ q: domain.roid, type: "domain", registrar });
+    expect(listed.exactMatch).toBeNull();
+    expect(listed.rows.map((r) => r.id)).toEqual([domain.id]);
+    expect(listed.total).toBe(1);
+    expect((await list({ q: gone.roid, deleted: "only" })).rows.map((r) => r.id)).toEqual([gone.id]);
+
+    expect((await list({ q: `${domain.name}.` })).exactMatch).toBe(domain.id);
+    expect((await list({ q: `${domain.name.toUpperCase()}.` })).exactMatch).toBe(domain.id);
+    expect((await list({ q: `${domain.name}.`, registrar })).rows.map((r) => r.id)).toContain(domain.id);
+    // What a bulk change of that filter would take: the same object.
+    const filter = { q: domain.roid, type: "domain" };
+    expect(await countMatching(db.sql, filter, 10)).toMatchObject({ count: 1, more: false, notices: [] });
+    expect((await objectsMatching(db.sql, filter, 10)).objects).toEqual([{ id: domain.id, name: domain.name }]);
   });
 
   it("filters by a state held now and shows each row's current states and pending requests", async () => {

@@ -10,7 +10,16 @@ import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
 import type { MatchCount } from "./count-text";
-import { FILTER_PARAMS, filterSql, type ObjectFilter, type Params, parseFilter, reachesFuture } from "./filter";
+import {
+  FILTER_PARAMS,
+  filterSql,
+  isBareNameSearch,
+  type ObjectFilter,
+  type Params,
+  parseFilter,
+  ROID_SHAPE,
+  reachesFuture,
+} from "./filter";
 import { encodeCursor, LISTED_OBJECTS, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
@@ -104,7 +113,10 @@ export interface ObjectListPage {
   registrars: string[];
   states: StateInfo[];
   filter: ObjectFilter;
-  /** An exact name or handle matched one live object: the caller may go straight to it. */
+  /**
+   * A bare name search (nothing else chosen, nothing to notice) names one object exactly: by its
+   * name or handle, id or ROID. The caller may go straight to it.
+   */
   exactMatch: number | null;
   /** What was wrong with the URL and what was used instead: messages, for the page to put into the reader's language. */
   notices: Message[];
@@ -311,18 +323,30 @@ export async function countMatches(
   return counted;
 }
 
-/** An exact name or handle (any case) of one live object of the filtered type, or null. */
+/**
+ * The object a bare search names exactly, or null: the name or handle (any case) of one live object
+ * of the filtered type; else, for a number, the object with that id, and for text shaped like a
+ * ROID, the object with that ROID, live or deleted (the object page shows both, with its ROID).
+ */
 async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: ListCatalogue): Promise<number | null> {
   const name = filter.name?.text;
   if (!name) return null;
   const rows = await liveObjectsNamed(db, name, catalogue.types.find((t) => t.id === filter.type)?.name ?? null);
   if (rows.length === 1) return rows[0].id;
+  if (rows.length > 0) return null;
   // No object of that name: a number is an object's id (as the object page's address and the
-  // audit log show it), live or deleted, of the filtered type if one is chosen.
-  if (rows.length === 0 && /^\d{1,9}$/.test(name.trim())) {
+  // audit log show it), of the filtered type if one is chosen.
+  if (/^\d{1,9}$/.test(name)) {
     const [object] = await db.query<{ id: number }>(
       "SELECT id FROM object_registry WHERE id = $1::int AND ($2::int IS NULL OR type = $2::int)",
-      [Number(name.trim()), filter.type ?? null],
+      [Number(name), filter.type ?? null],
+    );
+    return object?.id ?? null;
+  }
+  if (ROID_SHAPE.test(name)) {
+    const [object] = await db.query<{ id: number }>(
+      "SELECT id FROM object_registry WHERE roid IN ($1::varchar, upper($1)::varchar) AND ($2::int IS NULL OR type = $2::int) ORDER BY roid = $1 DESC LIMIT 1",
+      [name, filter.type ?? null],
     );
     return object?.id ?? null;
   }
@@ -367,6 +391,10 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
   request.nameFirst = await readsNameFirst(reads, request.filter);
 
+  // Only a bare name search, read without a word to say about it, may go straight to its object:
+  // any other filter (or a notice the person must see) keeps the list (issue 41, item 3).
+  const mayJump = isBareNameSearch(request.filter) && notices.length === 0;
+
   const read = async (from: Position) => {
     const query = pageQuery(request, from, pageSize + 1, now);
     const records = probesHistory(request.filter)
@@ -383,7 +411,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   // Count and page at once: on PostgreSQL they run on separate connections.
   const [count, exact, firstRead] = await Promise.all([
     countMatches(reads, request, now, COUNT_BUDGET_MS, param("count") === "all"),
-    exactMatch(reads, request.filter, catalogue),
+    mayJump ? exactMatch(reads, request.filter, catalogue) : null,
     read(position),
   ]);
   let result = firstRead;

@@ -16,7 +16,8 @@ export const objects: Catalog<typeof en> = {
     countAll: "Spočítat všechny",
     countAllHint: "Spočítat všechny shody trvá déle, než stránka dovolí; tímto se spočítají jednou, pro tento seznam.",
   },
-  bulkChange: "Hromadně změnit tyto objekty…",
+  bulkFilter:
+    "{count, plural, one {Hromadně změnit celý filtr ({total} objekt)…} few {Hromadně změnit celý filtr ({total} objekty)…} other {Hromadně změnit celý filtr ({total} objektů)…}}",
   empty: {
     text: "Těmto filtrům neodpovídají žádné {type, select, domain {domény} contact {kontakty} nsset {sady jmenných serverů} keyset {sady klíčů} all {objekty} other {{type}}}.",
     clear: "Zrušit všechny filtry",
@@ -46,7 +47,7 @@ export const objects: Catalog<typeof en> = {
     choosePage:
       "{count, plural, one {Vybrat řádek na této stránce} few {Vybrat všechny # na této stránce} other {Vybrat všech # na této stránce}}",
     chosen: "{count, plural, one {vybrán # řádek} few {vybrány # řádky} other {vybráno # řádků}}",
-    bulkChosen: "Hromadně změnit {count, plural, one {tento objekt} few {tyto # objekty} other {těchto # objektů}}…",
+    bulkChosen: "Hromadně změnit {count, plural, one {vybraný objekt} few {# vybrané objekty} other {# vybraných objektů}}…",
     clearChosen: "Zrušit výběr",
     columnPicker: "Sloupce",
     showColumns: "Zobrazit sloupce",

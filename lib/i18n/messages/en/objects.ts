@@ -16,7 +16,9 @@ export const objects = {
     countAll: "Count them all",
     countAllHint: "Counting every match takes longer than the page allows; this counts them once, for this list.",
   },
-  bulkChange: "Bulk change these…",
+  /** The whole filter's objects, `total` as the heading writes it ("6", "more than 1,000", "many"); `count`: the number, for the plural. */
+  bulkFilter:
+    "{count, plural, one {Bulk change the whole filter ({total} object)…} other {Bulk change the whole filter ({total} objects)…}}",
   empty: {
     text: "No {type, select, all {objects} other {{type}s}} match these filters.",
     clear: "Clear all filters",
@@ -46,7 +48,7 @@ export const objects = {
     selectPage: "Choose every row on this page",
     choosePage: "{count, plural, one {Choose the row on this page} other {Choose all # on this page}}",
     chosen: "{count, plural, one {# row chosen} other {# rows chosen}}",
-    bulkChosen: "Bulk change {count, plural, one {this object} other {these # objects}}…",
+    bulkChosen: "Bulk change {count, plural, one {the chosen object} other {the # chosen objects}}…",
     clearChosen: "Clear",
     columnPicker: "Columns",
     showColumns: "Show columns",
