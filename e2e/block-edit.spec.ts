@@ -18,7 +18,6 @@ async function freeDomain(page: Page, index: number): Promise<string> {
 test("changing a block keeps what was not changed, the confirmation says what changes, and the block's history keeps every reason", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(90_000);
   await signInAsNewUser(page, "berta", "operator");
   const dialogs: string[] = [];
   page.on("dialog", (dialog) => {
@@ -119,7 +118,6 @@ test("changing a block keeps what was not changed, the confirmation says what ch
 });
 
 test("canceling a request says so on the page", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "cyril", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   const name = await freeDomain(page, 41);

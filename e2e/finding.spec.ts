@@ -44,7 +44,6 @@ test("support is not offered a bulk change it may not make", async ({ page }) =>
 test("the audit log names objects, records the object of a refused change, and shows its instants in the registry's zone", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signInAsAdmin(page);
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto(
@@ -76,7 +75,6 @@ test("the audit log names objects, records the object of a refused change, and s
 });
 
 test("the bulk page counts a filter's objects before the dry run and offers only what their type can have", async ({ page }) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "bettina", "operator");
   await page.goto("/objects?type=domain&states=serverOutzoneManual");
   const shown = (await page.locator(".page-head p").textContent()) as string;

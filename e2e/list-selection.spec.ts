@@ -46,7 +46,6 @@ for (const { label, width, height } of WIDTHS)
   test(`at ${label}: "Bulk change" takes exactly the ticked rows and says how many; the whole filter is a separate choice with its count`, async ({
     page,
   }, testInfo) => {
-    test.setTimeout(90_000);
     await signInAsAdmin(page);
     await page.setViewportSize({ width, height });
     await page.goto("/objects?type=domain&states=serverBlocked&mode=not&size=25");
@@ -95,7 +94,6 @@ for (const { label, width, height } of WIDTHS)
 test("an exact name with other filters lists what matches (0, or the object) and keeps them; alone it opens the object", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(90_000);
   await signInAsAdmin(page);
   await page.goto("/objects?type=domain&states=serverBlocked&mode=not&size=25");
   const unblocked = (await names(page).first().textContent()) as string;
@@ -138,7 +136,6 @@ test("an exact name with other filters lists what matches (0, or the object) and
 test("the header search finds an object by its ROID as its page shows it, and by a name written with its trailing dot", async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   await signInAsAdmin(page);
   await page.goto("/objects?type=domain&size=25");
   const link = names(page).nth(2);

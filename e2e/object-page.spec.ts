@@ -95,7 +95,6 @@ test("unknown ids and names give a 404 that offers a search; a deleted object sh
 test("what the page foresees agrees with the states: no zone warning while out of it, and a scheduled outzone period says when it returns", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await signInAsAdmin(page);
   page.on("dialog", (dialog) => dialog.accept());
   // Out of the zone: the warning that it will leave the zone is not promised.

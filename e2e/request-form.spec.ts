@@ -18,7 +18,6 @@ async function openQuietDomain(page: Page, nth: number): Promise<string> {
 }
 
 test("the request form chooses no state, offers no serverBlocked, and confirms a request from now", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "ursula", "operator");
   const name = await openQuietDomain(page, 30);
   const form = page.getByRole("form", { name: "Request a state" });
@@ -125,7 +124,6 @@ test("every part of a list's link that is not used is named in a notice", async 
 });
 
 test("forms keep what was typed when the server refuses it, and a past start is said before asking", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "quentin", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   const name = await openQuietDomain(page, 40);
@@ -176,7 +174,6 @@ test("forms keep what was typed when the server refuses it, and a past start is 
 });
 
 test("dates: no seconds, a half-typed start is said as such, and common periods fill the end", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "petra", "operator");
   const name = await openQuietDomain(page, 45);
   const form = page.getByRole("form", { name: "Request a state" });

@@ -2,7 +2,6 @@ import { expect, test } from "@playwright/test";
 import { pragueWallTime, shownAt, signIn, signInAsNewUser } from "./helpers";
 
 test("an operator schedules a serverOutzoneManual period for next week, sees it scheduled, and cancels it", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "olga", "operator");
   page.on("dialog", (dialog) => dialog.accept());
 
@@ -89,7 +88,6 @@ test("an operator schedules a serverOutzoneManual period for next week, sees it 
 });
 
 test("an operator blocks a domain from a future start, narrows the block and unblocks it", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "otto", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto(
@@ -146,7 +144,6 @@ test("an operator blocks a domain from a future start, narrows the block and unb
 });
 
 test("an operator bulk-blocks three domains from a pasted list, dry run first", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "bea", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto(
@@ -180,7 +177,6 @@ test("an operator bulk-blocks three domains from a pasted list, dry run first", 
 test("an operator chooses rows of a filtered list, sees how many, and bulk-changes exactly those: dry run, then apply", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "selma", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto("/objects?type=domain&states=serverBlocked,serverTransferProhibited&state_match=any&mode=not&size=25");
@@ -217,7 +213,6 @@ test("an operator chooses rows of a filtered list, sees how many, and bulk-chang
 });
 
 test("a bulk change with a refused name says nothing was made, in a warning, and names no request", async ({ page }, testInfo) => {
-  test.setTimeout(60_000);
   await signInAsNewUser(page, "bruno", "operator");
   page.on("dialog", (dialog) => dialog.accept());
   await page.goto("/objects?type=domain&states=serverBlocked,serverOutzoneManual,serverInzoneManual&state_match=any&mode=not&size=25");

@@ -150,7 +150,6 @@ test("a change FRED's programs make has its states when it commits, dated at the
 test("an administrator schedules and cancels a request, and a request from now takes effect in FRED's object_state", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
   page.on("dialog", (dialog) => dialog.accept());
   const domain = await ordinaryDomain(["serverTransferProhibited", "serverUpdateProhibited"]);
   await signInAsAdmin(page);
@@ -270,7 +269,6 @@ test("'does not have now' with 'any of' lists domains with none of the states, '
 test("a block FRED's blockDomainsId made shows on the object page as a block, and the console changes and lifts it", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
   page.on("dialog", (dialog) => dialog.accept());
   const domain = await ordinaryDomain(["serverBlocked", "serverDeleteProhibited", "serverTransferProhibited", "serverUpdateProhibited"]);
   /** One FRED transaction in UTC (FRED's timestamps), with FRED's lock, then PerformObjectStateRequest. */
