@@ -24,6 +24,8 @@ test("changing a person's role asks with what changes, before → after", async 
   await role.selectOption("operator");
   await role.locator("xpath=ancestor::form").getByRole("button", { name: "Set role" }).click();
   await expect.poll(() => questions).toEqual([`Change the role of ${name} from support to operator? Their sessions end.`]);
+  await expect(page.getByText(`${name} is now operator; their sessions were ended.`)).toBeVisible();
+  // And the list shows the new role, not the one the form had.
   await expect(page.getByLabel(`Role of ${name}`)).toHaveValue("operator");
   await page.screenshot({ path: testInfo.outputPath("users-role.png"), fullPage: true });
 });

@@ -116,7 +116,8 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
         className="inline"
       >
         <input type="hidden" name="userId" value={user.id} />
-        <select name="role" defaultValue={user.role} aria-label={t("roleOf", name)}>
+        {/* Keyed by the role: after a change the page's new role is what the select shows (a form action resets it to its default). */}
+        <select key={user.role} name="role" defaultValue={user.role} aria-label={t("roleOf", name)}>
           <RoleOptions roles={roles} />
         </select>
         <button type="submit" className="secondary">
