@@ -182,9 +182,7 @@ describe.each(testBackends())("demo registry on $name", (backend) => {
   it("builds again every index and constraint it set aside for the bulk load, and they hold", async () => {
     const after = (await db.sql.query<{ item: string }>(SCHEMA_SQL)).map((r) => r.item);
     expect(after).toEqual(schemaBefore);
-    expect(
-      after.filter((i) => /domain_registrant_fkey|object_key_name_trgm_idx|console_object_state_open_idx/.test(i)),
-    ).toHaveLength(3);
+    expect(after.filter((i) => /domain_registrant_fkey|object_key_name_trgm_idx|console_object_state_open_idx/.test(i))).toHaveLength(3);
     await expect(db.sql.query("UPDATE domain SET registrant = -1 WHERE id = (SELECT min(id) FROM domain)")).rejects.toThrow(/foreign key/);
   });
   afterAll(() => drop());
