@@ -3,12 +3,29 @@ import { Notices } from "@/components/notices";
 import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import { listAudit } from "@/lib/audit/query";
+import { shownInput } from "@/lib/audit/said";
 import { forPage } from "@/lib/auth/page";
 import { isRole } from "@/lib/auth/roles";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 
 /** An instant as the audit log records it in its inputs (UTC, ISO 8601); shown in the registry's zone like every time. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+
+/** An identifier (user.second_factor.enrol, not_in_console_group) that may break only after a dot or an underscore. */
+function Breakable({ text }: { text: string }) {
+  const parts = text.split(/(?<=[._])/);
+  return (
+    <span>
+      {parts.map((part, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one identifier, in their order.
+        <span key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </span>
+      ))}
+    </span>
+  );
+}
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin");
@@ -78,38 +95,54 @@ export default async function AuditPage(props: PageProps<"/audit">) {
           <tbody>
             {audit.rows.map((row) => (
               <tr key={row.id}>
-                <td data-label={t("audit.columns.id")}>{String(row.id)}</td>
+                <td data-label={t("audit.columns.id")} className="nowrap numeric">
+                  {String(row.id)}
+                </td>
                 <td data-label={t("audit.columns.time")} className="nowrap">
                   {fmt.instant(row.at)}
                 </td>
-                <td data-label={t("audit.columns.actor")}>
-                  {row.actor ?? tc("none")}
-                  {row.role && <div className="muted">{isRole(row.role) ? tc(`roles.${row.role}`) : row.role}</div>}
+                {/* Each cell's content is one element: on a phone the cell is a grid of its label and its value. */}
+                <td data-label={t("audit.columns.actor")} className="audit-actor">
+                  <div>
+                    {row.actor ?? tc("none")}
+                    {row.role && <div className="muted">{isRole(row.role) ? tc(`roles.${row.role}`) : row.role}</div>}
+                  </div>
                 </td>
-                <td data-label={t("audit.columns.action")} className="mono">
-                  {row.action}
+                <td data-label={t("audit.columns.action")} className="mono audit-action">
+                  <Breakable text={row.action} />
                 </td>
-                <td data-label={t("audit.columns.objects")}>
-                  {row.objects.map((o, i) => (
-                    <span key={o.id}>
-                      {i > 0 && ", "}
-                      {o.name ? <a href={`/objects/${o.id}`}>{o.name}</a> : o.id}
-                    </span>
-                  ))}
+                <td data-label={t("audit.columns.objects")} className="audit-objects">
+                  <div>
+                    {row.objects.map((o, i) => (
+                      <span key={o.id}>
+                        {i > 0 && ", "}
+                        {o.name ? <a href={`/objects/${o.id}`}>{o.name}</a> : o.id}
+                      </span>
+                    ))}
+                  </div>
                 </td>
                 <td data-label={t("audit.columns.input")} className="audit-input">
-                  {Object.entries(row.input).map(([key, value]) => (
-                    <div key={key}>
-                      <span className="muted">{key}:</span>{" "}
-                      {typeof value === "string" ? (ISO_INSTANT.test(value) ? fmt.instant(value) : value) : JSON.stringify(value)}
-                    </div>
-                  ))}
+                  <div>
+                    {/* A refusal's text in the reader's language when it is one of the console's messages (lib/audit/said.ts). */}
+                    {shownInput(row.input, locale).map(([key, value]) => (
+                      <div key={key}>
+                        <span className="muted">{key}:</span>{" "}
+                        {typeof value === "string" ? (ISO_INSTANT.test(value) ? fmt.instant(value) : value) : JSON.stringify(value)}
+                      </div>
+                    ))}
+                  </div>
                 </td>
-                <td data-label={t("audit.columns.result")} className={`result-${row.result}`}>
-                  {t("audit.result", { result: row.result })}
-                  {row.errorCode && <div className="muted">{row.errorCode}</div>}
+                <td data-label={t("audit.columns.result")} className={`audit-result result-${row.result}`}>
+                  <div>
+                    {t("audit.result", { result: row.result })}
+                    {row.errorCode && (
+                      <div className="muted">
+                        <Breakable text={row.errorCode} />
+                      </div>
+                    )}
+                  </div>
                 </td>
-                <td data-label={t("audit.columns.client")} className="mono">
+                <td data-label={t("audit.columns.client")} className="mono audit-client">
                   {row.clientAddress ?? ""}
                 </td>
               </tr>

@@ -96,11 +96,10 @@ export function shownInput(input: Record<string, unknown>, locale: Locale): [str
   const key = plainMessage(recorded);
   const message = restoredMessage(input.errorMessage) ?? (key ? { key } : undefined);
   let said = recorded;
-  if (message)
-    try {
-      said = render(message, locale);
-    } catch {
-      // A message whose values do not fit its text (a catalogue changed since): as recorded.
-    }
+  if (message) {
+    const rendered = render(message, locale);
+    // A message whose values no longer fit its text (the catalogue changed since) renders as its key: as recorded then.
+    if (rendered !== (message.key.startsWith("common.") ? message.key : `server.${message.key}`)) said = rendered;
+  }
   return entries.map(([name, value]) => [name, name === "error" ? said : value]);
 }
