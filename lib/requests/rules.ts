@@ -114,7 +114,7 @@ export async function checkRequest(
     const read = readInstant(data.from, zone, now);
     if (read.problem === "notInstant")
       throw new InputError(msg("request.startNotInstant", { value: data.from.slice(0, 40) }), { from: [msg("field.notInstant")] });
-    const parsed = read.instant ?? read.at;
+    const parsed = read.problem === "tooFar" ? read.at : read.instant;
     if (parsed.getTime() < now.getTime() - START_GRACE_MS)
       throw new InputError(msg("request.startInPast", { from: parsed }), { from: [msg("field.inPast")] });
     if (read.problem === "tooFar")
@@ -128,7 +128,7 @@ export async function checkRequest(
     const read = readInstant(data.to, zone, now);
     if (read.problem === "notInstant")
       throw new InputError(msg("request.endNotInstant", { value: data.to.slice(0, 40) }), { to: [msg("field.notInstant")] });
-    const parsed = read.instant ?? read.at;
+    const parsed = read.problem === "tooFar" ? read.at : read.instant;
     if (parsed.getTime() <= now.getTime()) throw new InputError(msg("request.endInPast", { to: parsed }), { to: [msg("field.inPast")] });
     if (parsed.getTime() <= from.getTime())
       throw new InputError(msg("request.endNotAfterStart", { to: parsed, from }), { to: [msg("field.beforeStart")] });
