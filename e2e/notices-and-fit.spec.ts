@@ -118,7 +118,9 @@ test("a 400-character name pasted into bulk change keeps the page as wide as the
 test("a parameter a page does not use is named in a notice; the request list says its total", async ({ page }, testInfo) => {
   await signInAsAdmin(page);
   await page.goto("/audit?action=drop.table");
-  await expect(page.getByRole("status")).toContainText("No entry of the audit log has the action “drop.table”; the action filter is ignored.");
+  await expect(page.getByRole("status")).toContainText(
+    "No entry of the audit log has the action “drop.table”; the action filter is ignored.",
+  );
   await expect(page.getByLabel("Action")).toHaveValue("");
 
   await page.goto("/objects?type=domain");
@@ -160,7 +162,9 @@ test("instants more than 100 years from now: a request is refused and a filter l
   await form.getByLabel(/^Start/).fill("9999-01-01T10:00");
   await form.getByLabel(/^Reason/).fill("far future");
   await form.getByRole("button", { name: "Create request" }).click();
-  await expect(form.locator(".form-error")).toHaveText(/^The start .*9999.* is more than 100 years from now; requests start and end by .*21\d\d/);
+  await expect(form.locator(".form-error")).toHaveText(
+    /^The start .*9999.* is more than 100 years from now; requests start and end by .*21\d\d/,
+  );
 });
 
 test("Czech: the header search's placeholder is whole; the audit log says refusals in Czech", async ({ page }, testInfo) => {

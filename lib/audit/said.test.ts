@@ -6,7 +6,10 @@ import { refusalInput, restoredMessage, shownInput, storedMessage } from "./said
 // reader's language; what is no message of the console's is shown as recorded.
 describe("refusals in the audit log, in the reader's language", () => {
   const startInPast = msg("request.startInPast", { from: new Date("2026-11-20T09:00:00Z") });
-  const nested = msg("block.changed", { id: "3", change: msg("request.summaryOpen", { state: "serverBlocked", object: "a.cz", from: new Date("2026-12-01T09:00:00Z") }) });
+  const nested = msg("block.changed", {
+    id: "3",
+    change: msg("request.summaryOpen", { state: "serverBlocked", object: "a.cz", from: new Date("2026-12-01T09:00:00Z") }),
+  });
   const zod = msg("input.checked", { text: { en: "Invalid input", cs: "Neplatný vstup" } });
 
   it("keeps a message as JSON and gets it back whole: instants, nested messages, texts in each language", () => {
@@ -55,7 +58,9 @@ describe("refusals in the audit log, in the reader's language", () => {
       "request.startInPast",
     ]) {
       expect(restoredMessage(damaged), JSON.stringify(damaged)).toBeUndefined();
-      expect(shownInput({ error: "The start was in the past.", errorMessage: damaged }, "cs")).toEqual([["error", "The start was in the past."]]);
+      expect(shownInput({ error: "The start was in the past.", errorMessage: damaged }, "cs")).toEqual([
+        ["error", "The start was in the past."],
+      ]);
     }
     // A kept message whose values no longer fit its text: as recorded.
     expect(shownInput({ error: "recorded", errorMessage: { key: "request.startInPast" } }, "cs")).toEqual([["error", "recorded"]]);

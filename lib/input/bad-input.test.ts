@@ -92,7 +92,7 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
     expect((await as(() => listAudit({ to: "2000-01-01" }))).rows).toEqual([]);
   });
 
-  it("audit log: an action no entry has is named in a notice and ignored; an action or its group still filters", async () => {
+  it("audit log: an action no entry has is named in a notice and ignored", async () => {
     const all = await as(() => listAudit({}));
     const dropped = await as(() => listAudit({ action: "drop.table" }));
     expect(said(dropped.notices)).toEqual(["No entry of the audit log has the action “drop.table”; the action filter is ignored."]);
@@ -101,21 +101,15 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
     expect(dropped.rows).toEqual(all.rows);
     // A part of an action's word is no group ("objects.li" of objects.list).
     expect(said((await as(() => listAudit({ action: "objects.li" }))).notices)).toHaveLength(1);
-    const [action] = all.actions;
-    const group = action.split(".")[0];
-    for (const known of [action, group]) {
-      const filtered = await as(() => listAudit({ action: known }));
-      expect(filtered.notices).toEqual([]);
-      expect(filtered.rows.length).toBeGreaterThan(0);
-      expect(filtered.rows.every((r) => r.action === known || r.action.startsWith(`${known}.`))).toBe(true);
-    }
   });
 
   it("instants more than 100 years from now are named in a notice and left out, on the audit log and the request list", async () => {
     const allAudit = await as(() => listAudit({}));
     const audit = await as(() => listAudit({ from: "9999-01-01", to: "1900-01-01T00:00" }));
     expect(said(audit.notices)).toEqual([
-      expect.stringMatching(/^“9999-01-01” is more than 100 years from now \(filters take instants from .+ to .+\); the “from” filter is ignored\.$/),
+      expect.stringMatching(
+        /^“9999-01-01” is more than 100 years from now \(filters take instants from .+ to .+\); the “from” filter is ignored\.$/,
+      ),
       expect.stringMatching(/^“1900-01-01T00:00” is more than 100 years from now .*; the “to” filter is ignored\.$/),
     ]);
     expect(audit.filters).toMatchObject({ from: "", to: "" });
@@ -123,7 +117,9 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
     const allRequests = await as(() => listRequests({}));
     const requests = await as(() => listRequests({ from: "9999-01-01T10:00", to: "2026-12-01" }));
     expect(said(requests.notices)).toEqual([
-      expect.stringMatching(/^“9999-01-01T10:00” is more than 100 years from now \(filters take instants from .+ to .+\); the period filter was left out\.$/),
+      expect.stringMatching(
+        /^“9999-01-01T10:00” is more than 100 years from now \(filters take instants from .+ to .+\); the period filter was left out\.$/,
+      ),
     ]);
     expect(render(requests.notices[0], "cs")).toMatch(/^„9999-01-01T10:00“ je více než 100 let od nynějška/);
     expect(requests.filter).toMatchObject({ from: null, to: "2026-12-01" });

@@ -138,12 +138,7 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
 
   // A parameter that must parse; a value that does not is named in a notice (with the filter's label) and left out.
   type Label = Message | Translated;
-  const parsedParam = <T>(
-    key: string,
-    label: Label,
-    parse: (text: string) => T | undefined,
-    expected: "filter.notDate",
-  ): T | undefined => {
+  const parsedParam = <T>(key: string, label: Label, parse: (text: string) => T | undefined, expected: "filter.notDate"): T | undefined => {
     const text = first(key);
     if (!text) return undefined;
     const value = parse(text);

@@ -22,7 +22,9 @@ describe("an object page's URL parameters", () => {
   it("names a value other than “all”, and shows the newest rows", () => {
     const { showAllHistory, showAllRequests, notices } = readObjectPageParams({ history: "everything", requests: ["all", "x"] });
     expect({ showAllHistory, showAllRequests }).toEqual({ showAllHistory: false, showAllRequests: true });
-    expect(notices.map(english)).toEqual(["“history=everything” is not a choice of this page (history=all shows every row); showing the newest rows."]);
+    expect(notices.map(english)).toEqual([
+      "“history=everything” is not a choice of this page (history=all shows every row); showing the newest rows.",
+    ]);
     expect(readObjectPageParams({ history: "a\u0000" }).notices.map(english)).toEqual([
       "“history” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
     ]);

@@ -216,7 +216,9 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     expect(input.error).toMatch(/^The end .* is more than 100 years from now/);
     expect(input.errorMessage.key).toBe("request.endTooFar");
     const { shownInput } = await import("../audit/said");
-    expect(Object.fromEntries(shownInput(input, "cs")).error).toMatch(/^Konec .* je více než 100 let od nynějška; požadavky končí nejpozději /);
+    expect(Object.fromEntries(shownInput(input, "cs")).error).toMatch(
+      /^Konec .* je více než 100 let od nynějška; požadavky končí nejpozději /,
+    );
   });
 
   it("refuses bad input sent straight to the server action, with the message and nothing written", async () => {
