@@ -105,7 +105,7 @@ test("the audit log fits 1,366 px and a phone: no word cut in two, each value be
   await login.getByLabel("User name").fill(`longname-${"x".repeat(190)}`);
   await login.getByLabel("Password").fill("not the password");
   await login.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(login.getByRole("alert")).toHaveText(/^Sign-in failed/, { timeout: 30_000 });
+  await expect(login.locator("p.form-error")).toHaveText(/^Sign-in failed/, { timeout: 30_000 });
   await other.close();
 
   await signInAsAdmin(page);
