@@ -1,14 +1,11 @@
 import type { Metadata } from "next";
+import { AuditTable } from "@/components/audit/audit-table";
 import { Notices } from "@/components/notices";
 import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import { listAudit } from "@/lib/audit/query";
 import { forPage } from "@/lib/auth/page";
-import { isRole } from "@/lib/auth/roles";
-import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
-
-/** An instant as the audit log records it in its inputs (UTC, ISO 8601); shown in the registry's zone like every time. */
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/;
+import { getLocale, getTranslations } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin");
@@ -21,8 +18,6 @@ export default async function AuditPage(props: PageProps<"/audit">) {
   const older = new URLSearchParams(Object.entries(audit.filters).filter(([, v]) => v));
   if (audit.nextBefore) older.set("before", String(audit.nextBefore));
   const t = await getTranslations("admin");
-  const tc = await getTranslations("common");
-  const fmt = await getFormat();
   const locale = await getLocale();
   return (
     <>
@@ -59,64 +54,7 @@ export default async function AuditPage(props: PageProps<"/audit">) {
         </label>
         <button type="submit">{t("audit.filters.submit")}</button>
       </form>
-      {audit.rows.length === 0 ? (
-        <p className="empty">{t("audit.empty")}</p>
-      ) : (
-        <table className="data-table audit-log">
-          <thead>
-            <tr>
-              <th scope="col">{t("audit.columns.id")}</th>
-              <th scope="col">{t("audit.columns.time")}</th>
-              <th scope="col">{t("audit.columns.actor")}</th>
-              <th scope="col">{t("audit.columns.action")}</th>
-              <th scope="col">{t("audit.columns.objects")}</th>
-              <th scope="col">{t("audit.columns.input")}</th>
-              <th scope="col">{t("audit.columns.result")}</th>
-              <th scope="col">{t("audit.columns.client")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {audit.rows.map((row) => (
-              <tr key={row.id}>
-                <td data-label={t("audit.columns.id")}>{String(row.id)}</td>
-                <td data-label={t("audit.columns.time")} className="nowrap">
-                  {fmt.instant(row.at)}
-                </td>
-                <td data-label={t("audit.columns.actor")}>
-                  {row.actor ?? tc("none")}
-                  {row.role && <div className="muted">{isRole(row.role) ? tc(`roles.${row.role}`) : row.role}</div>}
-                </td>
-                <td data-label={t("audit.columns.action")} className="mono">
-                  {row.action}
-                </td>
-                <td data-label={t("audit.columns.objects")}>
-                  {row.objects.map((o, i) => (
-                    <span key={o.id}>
-                      {i > 0 && ", "}
-                      {o.name ? <a href={`/objects/${o.id}`}>{o.name}</a> : o.id}
-                    </span>
-                  ))}
-                </td>
-                <td data-label={t("audit.columns.input")} className="audit-input">
-                  {Object.entries(row.input).map(([key, value]) => (
-                    <div key={key}>
-                      <span className="muted">{key}:</span>{" "}
-                      {typeof value === "string" ? (ISO_INSTANT.test(value) ? fmt.instant(value) : value) : JSON.stringify(value)}
-                    </div>
-                  ))}
-                </td>
-                <td data-label={t("audit.columns.result")} className={`result-${row.result}`}>
-                  {t("audit.result", { result: row.result })}
-                  {row.errorCode && <div className="muted">{row.errorCode}</div>}
-                </td>
-                <td data-label={t("audit.columns.client")} className="mono">
-                  {row.clientAddress ?? ""}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {audit.rows.length === 0 ? <p className="empty">{t("audit.empty")}</p> : <AuditTable rows={audit.rows} />}
       {audit.nextBefore && (
         <nav className="pager" aria-label={t("audit.pages")}>
           <a className="pager-link" href={`/audit?${older.toString()}`}>

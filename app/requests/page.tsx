@@ -5,7 +5,8 @@ import { RequestsTable } from "@/components/requests/requests-table";
 import { render } from "@/lib/actions/message";
 import { actorMay } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
-import { getCancellationFormat, getLocale, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
+import { getCancellationFormat, getFormat, getLocale, getPeriodFormat, getTranslations } from "@/lib/i18n/server";
+import { countText } from "@/lib/objects/count-text";
 import { listHref } from "@/lib/objects/url";
 import { listRequests, PHASES, type Phase } from "@/lib/requests/read";
 import { ownHiddenColumns } from "@/lib/users/preferences";
@@ -39,12 +40,19 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
         ]),
       );
   const sortColumn = f.sort.endsWith("id") ? "request" : "period";
-  const [period, cancellation] = await Promise.all([getPeriodFormat(), getCancellationFormat()]);
+  const [period, cancellation, fmt] = await Promise.all([getPeriodFormat(), getCancellationFormat(), getFormat()]);
+  // How many requests the filter matches, on every page of it: counted, or "more than" a bound that was.
+  const total = countText(list.count, {
+    number: (n) => fmt.number(n),
+    moreThan: (n) => to("count.moreThan", { n }),
+    many: () => to("count.many"),
+  });
   return (
     <>
       <div className="page-head">
         <h1>{t("list.title")}</h1>
         <p className="muted">
+          <span className="request-count">{t("list.count", { count: list.count.total, total })}</span> ·{" "}
           {f.upcoming ? t("list.upcomingHint") : t("list.allHint")}
           {/* Only for those who may change states: the bulk page would refuse anyone else. */}
           {canWrite && (

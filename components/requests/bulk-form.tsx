@@ -62,7 +62,7 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
   const refused = result?.ok ? (result.data?.refused ?? 0) : 0;
 
   return (
-    <form ref={form} className="request-form" aria-label={t("label")} onSubmit={(e) => e.preventDefault()}>
+    <form ref={form} className="request-form bulk-form" aria-label={t("label")} onSubmit={(e) => e.preventDefault()}>
       <input type="hidden" name="batchId" value={batchId} />
       <fieldset disabled={pending} className="plain">
         {filter ? (

@@ -1,6 +1,7 @@
 import "server-only";
 import type * as z from "zod";
 import { audit } from "../audit/log";
+import { refusalInput } from "../audit/said";
 import { authorize } from "../auth/guard";
 import type { Permission } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
@@ -40,7 +41,8 @@ export async function auditedChange<S extends z.ZodType, T>(
         actor,
         // The object the refused change was for, when the input names one (a request, a block).
         objectIds: objectOf(input),
-        input: { error: error.message },
+        // Its text in English and as the message, which the log says in its reader's language.
+        input: refusalInput(error.text),
       });
     throw error;
   }

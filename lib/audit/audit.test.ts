@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { english } from "../actions/message";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { testBackends } from "../testing/databases";
@@ -92,6 +93,27 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     const second = await actAs(admin, () => listAudit({ action: "test.action", before: String(first.nextBefore) }));
     expect(second.rows.map((r) => r.id)).toEqual([10, 9, 8, 7, 6, 5, 4, 3, 2, 1]);
     expect(second.nextBefore).toBeNull();
+  });
+
+  it("filters by an action or a group of actions; an action no entry has is named in a notice and ignored", async () => {
+    const db = await fresh();
+    await withAuditRows(db, 2);
+    await audit(db.sql, { action: "test.other", result: "ok", actor: someone, input: {} });
+    await audit(db.sql, { action: "testing.more", result: "ok", actor: someone, input: {} });
+    const admin = await signedInAs(db, "admin");
+    const list = (action: string) => actAs(admin, () => listAudit({ action }));
+    const all = await actAs(admin, () => listAudit({}));
+    expect(all.rows).toHaveLength(4);
+    expect((await list("test.other")).rows.map((r) => r.action)).toEqual(["test.other"]);
+    expect((await list("test")).rows.map((r) => r.action)).toEqual(["test.other", "test.action", "test.action"]);
+    for (const action of ["drop.table", "test.actio", "tes", "test.action.x"]) {
+      const page = await list(action);
+      expect(page.notices.map(english), action).toEqual([
+        `No entry of the audit log has the action “${action}”; the action filter is ignored.`,
+      ]);
+      expect(page.filters.action).toBe("");
+      expect(page.rows).toEqual(all.rows);
+    }
   });
 
   it("stays one unbroken chain when many writers append at once", async () => {

@@ -4,7 +4,7 @@ import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import type { Prisma } from "../generated/prisma/client";
 import { type Params, readParams } from "../input/params";
-import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
+import { DB_INT_MAX, parseId, readInstant } from "../input/values";
 
 export interface AuditRow {
   id: number;
@@ -34,6 +34,11 @@ export interface AuditPage {
 
 const PAGE_SIZE = 50;
 
+/** Whether `action` is one of the log's `actions`, or a group of them (the words before a dot: "request" of "request.create"). */
+export function actionKnown(action: string, actions: readonly string[]): boolean {
+  return actions.some((known) => known === action || known.startsWith(`${action}.`));
+}
+
 /** The audit log, newest first, filtered by actor, action, object and time (registry time zone). */
 export async function listAudit(params: Params): Promise<AuditPage> {
   const { db } = await authorize("audit.read", "audit.list");
@@ -49,7 +54,16 @@ export async function listAudit(params: Params): Promise<AuditPage> {
   };
   const where: Prisma.AuditEntryWhereInput[] = [];
   if (filters.actor) where.push({ actor: { equals: filters.actor, mode: "insensitive" } });
-  if (filters.action) where.push({ OR: [{ action: filters.action }, { action: { startsWith: `${filters.action}.` } }] });
+  const actions = (await db.prisma.auditEntry.groupBy({ by: ["action"], orderBy: { action: "asc" } })).map((r) => r.action);
+  if (filters.action) {
+    // An action the log has, or a group of them ("request" for request.create, request.cancel, …); any other is named and ignored.
+    if (actionKnown(filters.action, actions))
+      where.push({ OR: [{ action: filters.action }, { action: { startsWith: `${filters.action}.` } }] });
+    else {
+      notices.push(msg("audit.noAction", { action: filters.action.slice(0, 40) }));
+      filters.action = "";
+    }
+  }
   if (filters.object) {
     // An object id, else a name or handle (digits beyond an id's range may still be a handle).
     const id = parseId(filters.object);
@@ -68,13 +82,18 @@ export async function listAudit(params: Params): Promise<AuditPage> {
   for (const key of ["from", "to"] as const) {
     const value = filters[key];
     if (!value) continue;
-    const instant = parseInstant(value, timeZone);
-    if (!instant) {
-      notices.push(msg("audit.notInstant", { value, key }));
+    // Within INSTANT_SPAN_YEARS of now (readInstant), as every instant a person gives.
+    const read = readInstant(value, timeZone);
+    if (!read.instant) {
+      notices.push(
+        read.problem === "tooFar"
+          ? msg("audit.instantTooFar", { value, key, years: read.years, earliest: read.earliest, latest: read.latest })
+          : msg("audit.notInstant", { value, key }),
+      );
       filters[key] = "";
       continue;
     }
-    where.push({ at: key === "from" ? { gte: instant } : { lt: instant } });
+    where.push({ at: key === "from" ? { gte: read.instant } : { lt: read.instant } });
   }
   // The page position: the last entry shown (audit entries' ids are bigint).
   const beforeText = text("before");
@@ -90,7 +109,6 @@ export async function listAudit(params: Params): Promise<AuditPage> {
     take: PAGE_SIZE + 1,
     omit: { prevHash: true, hash: true, actorId: true },
   });
-  const actions = (await db.prisma.auditEntry.groupBy({ by: ["action"], orderBy: { action: "asc" } })).map((r) => r.action);
   const page = rows.slice(0, PAGE_SIZE);
   const ids = [...new Set(page.flatMap((r) => r.objectIds))];
   const names = new Map(

@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { objectIdByName } from "../objects/detail";
 import { listObjects } from "../objects/list";
-import { listRequests } from "../requests/read";
+import { listRequests, PHASE_SQL } from "../requests/read";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 
@@ -90,6 +90,56 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
     expect(since.notices).toEqual([]);
     expect(since.rows).toEqual(all.rows);
     expect((await as(() => listAudit({ to: "2000-01-01" }))).rows).toEqual([]);
+  });
+
+  it("audit log: an action no entry has is named in a notice and ignored", async () => {
+    const all = await as(() => listAudit({}));
+    const dropped = await as(() => listAudit({ action: "drop.table" }));
+    expect(said(dropped.notices)).toEqual(["No entry of the audit log has the action “drop.table”; the action filter is ignored."]);
+    expect(render(dropped.notices[0], "cs")).toBe("Žádný záznam auditního logu nemá akci „drop.table“; filtr akce se nepoužije.");
+    expect(dropped.filters.action).toBe("");
+    expect(dropped.rows).toEqual(all.rows);
+    // A part of an action's word is no group ("objects.li" of objects.list).
+    expect(said((await as(() => listAudit({ action: "objects.li" }))).notices)).toHaveLength(1);
+  });
+
+  it("instants more than 100 years from now are named in a notice and left out, on the audit log and the request list", async () => {
+    const allAudit = await as(() => listAudit({}));
+    const audit = await as(() => listAudit({ from: "9999-01-01", to: "1900-01-01T00:00" }));
+    expect(said(audit.notices)).toEqual([
+      expect.stringMatching(
+        /^“9999-01-01” is more than 100 years from now \(filters take instants from .+ to .+\); the “from” filter is ignored\.$/,
+      ),
+      expect.stringMatching(/^“1900-01-01T00:00” is more than 100 years from now .*; the “to” filter is ignored\.$/),
+    ]);
+    expect(audit.filters).toMatchObject({ from: "", to: "" });
+    expect(audit.rows).toEqual(allAudit.rows);
+    const allRequests = await as(() => listRequests({}));
+    const requests = await as(() => listRequests({ from: "9999-01-01T10:00", to: "2026-12-01" }));
+    expect(said(requests.notices)).toEqual([
+      expect.stringMatching(
+        /^“9999-01-01T10:00” is more than 100 years from now \(filters take instants from .+ to .+\); the period filter was left out\.$/,
+      ),
+    ]);
+    expect(render(requests.notices[0], "cs")).toMatch(/^„9999-01-01T10:00“ je více než 100 let od nynějška/);
+    expect(requests.filter).toMatchObject({ from: null, to: "2026-12-01" });
+    expect(allRequests.filter).toMatchObject({ from: null, to: null });
+  });
+
+  it("request list: says how many requests the filter matches, on every page of it", async () => {
+    const [{ n }] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state_request");
+    const [{ scheduled }] = await db.sql.query<{ scheduled: number }>(
+      `SELECT count(*)::int AS scheduled FROM object_state_request r LEFT JOIN console.request_meta m ON m.request_id = r.id
+        WHERE ${PHASE_SQL} = 'scheduled'`,
+    );
+    const all = await as(() => listRequests({}));
+    expect(n).toBeGreaterThan(all.rows.length);
+    expect(all.count).toEqual({ total: n, atLeast: false });
+    // The next page has the same total: the position does not narrow it.
+    expect(all.next).not.toBeNull();
+    expect((await as(() => listRequests({ after: all.next ?? "" }))).count).toEqual({ total: n, atLeast: false });
+    expect((await as(() => listRequests({ phase: "scheduled" }))).count).toEqual({ total: scheduled, atLeast: false });
+    expect((await as(() => listRequests({ id: "2147483647" }))).count).toEqual({ total: 0, atLeast: false });
   });
 
   it("object by name: a name or type with a NUL character is no object's, and is not looked up", async () => {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { DB_INT_MAX, hasNul, isId, parseDate, parseId, parseInstant, parseTimestampText, percentDecoded } from "./values";
+import {
+  DB_INT_MAX,
+  hasNul,
+  INSTANT_SPAN_YEARS,
+  instantBounds,
+  isId,
+  parseDate,
+  parseId,
+  parseInstant,
+  parseTimestampText,
+  percentDecoded,
+  readInstant,
+} from "./values";
 
 // The rules every id, date, instant and text of a URL or a form passes before SQL.
 describe("values read from URLs and forms", () => {
@@ -37,6 +49,32 @@ describe("values read from URLs and forms", () => {
       "yesterday",
     ])
       expect(parseInstant(bad), bad).toBeUndefined();
+  });
+
+  it("reads an instant a person gives only within 100 years of now, either way, and says which bounds", () => {
+    const now = new Date("2026-11-28T04:00:00Z");
+    expect(INSTANT_SPAN_YEARS).toBe(100);
+    expect(instantBounds(now)).toEqual({ earliest: new Date("1926-11-28T04:00:00Z"), latest: new Date("2126-11-28T04:00:00Z") });
+    expect(readInstant("2026-12-01T10:00", "Europe/Prague", now)).toEqual({ instant: new Date("2026-12-01T09:00:00Z") });
+    // The bounds themselves are in.
+    expect(readInstant("2126-11-28T04:00:00Z", "UTC", now).instant).toEqual(new Date("2126-11-28T04:00:00Z"));
+    expect(readInstant("1926-11-28T04:00:00Z", "UTC", now).instant).toEqual(new Date("1926-11-28T04:00:00Z"));
+    for (const far of [
+      "9999-12-31",
+      "9999-01-01T00:00",
+      "2126-11-28T04:00:01Z",
+      "1926-11-28T03:59:59Z",
+      "0001-01-01",
+      "2200-06-01T10:00:00+02:00",
+    ])
+      expect(readInstant(far, "UTC", now), far).toEqual({
+        problem: "tooFar",
+        at: parseInstant(far),
+        years: 100,
+        earliest: new Date("1926-11-28T04:00:00Z"),
+        latest: new Date("2126-11-28T04:00:00Z"),
+      });
+    for (const bad of ["2026-02-30", "yesterday", ""]) expect(readInstant(bad, "UTC", now), bad).toEqual({ problem: "notInstant" });
   });
 
   it("reads a timestamp as PostgreSQL prints one only when it names a real day and time", () => {

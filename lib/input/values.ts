@@ -89,6 +89,37 @@ export function parseInstant(text: string, timeZone = "UTC"): Date | undefined {
   return Number.isNaN(instant.getTime()) ? undefined : instant;
 }
 
+/** How far from now an instant a person gives (a request's start or end, a list's or the audit log's filter) may lie, either way. */
+export const INSTANT_SPAN_YEARS = 100;
+
+/** The earliest and the latest instant a person may give at `now`: INSTANT_SPAN_YEARS before and after it. */
+export function instantBounds(now: Date): { earliest: Date; latest: Date } {
+  const earliest = new Date(now.getTime());
+  earliest.setUTCFullYear(now.getUTCFullYear() - INSTANT_SPAN_YEARS);
+  const latest = new Date(now.getTime());
+  latest.setUTCFullYear(now.getUTCFullYear() + INSTANT_SPAN_YEARS);
+  return { earliest, latest };
+}
+
+/** What readInstant made of a text: the instant, or why there is none (with the bounds when it lies too far). */
+export type InstantReading =
+  | { instant: Date; problem?: undefined }
+  | { instant?: undefined; problem: "notInstant" }
+  | { instant?: undefined; problem: "tooFar"; at: Date; years: number; earliest: Date; latest: Date };
+
+/**
+ * An instant a person gives (parseInstant), within INSTANT_SPAN_YEARS of `now`: the one rule for
+ * every instant of a form or a URL (requests and blocks, the object list's, the request list's and
+ * the audit log's filters). A year 9999 is a date, but no request ends then and no filter needs it.
+ */
+export function readInstant(text: string, timeZone = "UTC", now: Date = new Date()): InstantReading {
+  const instant = parseInstant(text, timeZone);
+  if (!instant) return { problem: "notInstant" };
+  const { earliest, latest } = instantBounds(now);
+  if (instant < earliest || instant > latest) return { problem: "tooFar", at: instant, years: INSTANT_SPAN_YEARS, earliest, latest };
+  return { instant };
+}
+
 /**
  * A `timestamp` as PostgreSQL prints one (YYYY-MM-DD HH:MM:SS[.ffffff], no zone), e.g. a list
  * cursor's sort value, when it names a real day and time; undefined otherwise.

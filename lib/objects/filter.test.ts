@@ -107,6 +107,40 @@ describe("object list filters from URL parameters", () => {
     ]);
   });
 
+  it("takes instants within 100 years of now only, and says so, in each language (year 9999 is a date, not a filter)", () => {
+    const { filter, notices } = parseFilter(
+      {
+        created_from: "9999-01-01",
+        created_to: "1900-06-01T10:00",
+        states: "outzone",
+        mode: "at",
+        at: "2200-01-01",
+        request_state: "outzone",
+        request_from: "2127-01-01",
+      },
+      catalogue,
+    );
+    expect(filter.created).toEqual({ from: undefined, to: undefined });
+    expect(filter.state?.mode).toBe("now");
+    expect(filter.request?.from).toBeUndefined();
+    const said = notices.map(english);
+    expect(said).toHaveLength(5);
+    expect(said[0]).toMatch(
+      /^Created from “9999-01-01” is more than 100 years from now \(filters take instants from .+ to .+\); it was left out\.$/,
+    );
+    expect(said[1]).toMatch(/^Created before “1900-06-01T10:00” is more than 100 years from now/);
+    expect(said[2]).toMatch(/^The instant “2200-01-01” is more than 100 years from now/);
+    expect(said[3]).toBe("“had at” needs an instant; showing who has the states now.");
+    expect(said[4]).toMatch(/^Request start from “2127-01-01” is more than 100 years from now/);
+    expect(render(notices[0], "cs")).toMatch(
+      /^Vytvořeno od: „9999-01-01“ je více než 100 let od nynějška \(filtry berou okamžiky od .+ do .+\); filtr byl vynechán\.$/,
+    );
+    // Within the bounds: taken.
+    const near = parseFilter({ created_from: "1930-01-01", created_to: "2120-01-01" }, catalogue);
+    expect(near.notices).toEqual([]);
+    expect(near.filter.created).toEqual({ from: new Date("1930-01-01T00:00:00Z"), to: new Date("2120-01-01T00:00:00Z") });
+  });
+
   it("parses only real calendar dates and instants", () => {
     expect(parseDate("2028-02-29")).toBe("2028-02-29");
     expect(parseDate("2027-02-29")).toBeUndefined();

@@ -8,7 +8,7 @@ import { LOCALES, type Locale } from "../i18n/config";
 import { type Message, msg, type Translated } from "../i18n/message";
 import { MESSAGES } from "../i18n/messages";
 import { type Params, readParams } from "../input/params";
-import { parseDate, parseInstant } from "../input/values";
+import { parseDate, readInstant } from "../input/values";
 
 export type { Params } from "../input/params";
 // The date and instant rules are lib/input/values.ts's; exported here too for the request forms.
@@ -138,19 +138,23 @@ export function parseFilter(params: Params, catalogue: Catalogue, timeZone = "UT
 
   // A parameter that must parse; a value that does not is named in a notice (with the filter's label) and left out.
   type Label = Message | Translated;
-  const parsedParam = <T>(
-    key: string,
-    label: Label,
-    parse: (text: string) => T | undefined,
-    expected: "filter.notInstant" | "filter.notDate",
-  ): T | undefined => {
+  const parsedParam = <T>(key: string, label: Label, parse: (text: string) => T | undefined, expected: "filter.notDate"): T | undefined => {
     const text = first(key);
     if (!text) return undefined;
     const value = parse(text);
     if (!value) notices.push(msg(expected, { label, text }));
     return value;
   };
-  const instantParam = (key: string, label: Label) => parsedParam(key, label, (text) => parseInstant(text, timeZone), "filter.notInstant");
+  // An instant within INSTANT_SPAN_YEARS of now (readInstant), else named in a notice and left out.
+  const instantParam = (key: string, label: Label): Date | undefined => {
+    const text = first(key);
+    if (!text) return undefined;
+    const read = readInstant(text, timeZone);
+    if (read.problem === "notInstant") notices.push(msg("filter.notInstant", { label, text }));
+    else if (read.problem === "tooFar")
+      notices.push(msg("filter.instantTooFar", { label, text, years: read.years, earliest: read.earliest, latest: read.latest }));
+    return read.instant;
+  };
   const dateParam = (key: string, label: Label) => parsedParam(key, label, parseDate, "filter.notDate");
 
   // Labelled as the form labels them.

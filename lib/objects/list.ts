@@ -260,7 +260,7 @@ const FAST_START_SQL =
   "SELECT set_config('enable_mergejoin', 'off', true), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)";
 
 /** count(*) of `sql` (at most `limit` rows when given) within `budgetMs`; null when the budget ran out. */
-async function countWithin(db: SqlReader, sql: string, params: unknown[], budgetMs: number, limit?: number): Promise<number | null> {
+export async function countWithin(db: SqlReader, sql: string, params: unknown[], budgetMs: number, limit?: number): Promise<number | null> {
   try {
     return await db.transaction(async (tx) => {
       await tx.query(`${SERIAL_SQL}, set_config('statement_timeout', $1, true)`, [String(Math.max(1, Math.floor(budgetMs)))]);

@@ -196,6 +196,31 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
     expect(refusals).toBeGreaterThanOrEqual(14);
   });
 
+  it("refuses a start or an end more than 100 years from now, saying so; the audit log keeps the message to say it in Czech", async () => {
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: "9999-01-01T10:00" }),
+      /^The start .*9999.* is more than 100 years from now; requests start and end by .*21\d\d.*\.$/,
+    );
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", to: "9999-12-31" }),
+      /^The end .*9999.* is more than 100 years from now; requests end by .*21\d\d.* \(leave the end empty for a request with no end\)\.$/,
+    );
+    // A start in the far past is in the past, as any other.
+    await refused(
+      create({ objectId: ids["c.cz"], state: "serverRegistrantChangeProhibited", from: "1800-01-01" }),
+      /^The start .* is in the past; requests start now or later\.$/,
+    );
+    const [{ input }] = await db.sql.query<{ input: { error: string; errorMessage: { key: string } } }>(
+      "SELECT input FROM console.audit_log WHERE action = 'request.create' AND result = 'refused' AND input->>'error' LIKE '%9999%' ORDER BY id DESC LIMIT 1",
+    );
+    expect(input.error).toMatch(/^The end .* is more than 100 years from now/);
+    expect(input.errorMessage.key).toBe("request.endTooFar");
+    const { shownInput } = await import("../audit/said");
+    expect(Object.fromEntries(shownInput(input, "cs")).error).toMatch(
+      /^Konec .* je více než 100 let od nynějška; požadavky končí nejpozději /,
+    );
+  });
+
   it("refuses bad input sent straight to the server action, with the message and nothing written", async () => {
     const { createRequestAction } = await import("../../app/objects/[id]/actions");
     const send = (fields: Record<string, string>) => {

@@ -4,11 +4,15 @@ import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import { pageReads } from "../db/client";
 import { type Params, readParams } from "../input/params";
-import { DB_INT_MAX, parseId, parseInstant } from "../input/values";
+import { DB_INT_MAX, parseId, parseInstant, readInstant } from "../input/values";
+import type { MatchCount } from "../objects/count-text";
+import { COUNT_BUDGET_MS, countWithin } from "../objects/list";
 
 export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
 export type Phase = (typeof PHASES)[number];
 const PAGE = 50;
+/** The request list counts its matches up to this many; past it, "more than 10,000". */
+export const REQUEST_COUNT_LIMIT = 10_000;
 /** The request list's orders (the URL's `sort`): by start (the period column) or by request id (creation order), "-": newest first. */
 export const REQUEST_SORTS = ["-start", "start", "-id", "id"] as const;
 export type RequestSort = (typeof REQUEST_SORTS)[number];
@@ -33,6 +37,8 @@ export interface RequestRow {
 
 export interface RequestList {
   rows: RequestRow[];
+  /** The requests the filter matches, on every page: exact, or (atLeast) more than `total` (see countText). */
+  count: MatchCount;
   /** Cursor of the next page (older requests), or null. */
   next: string | null;
   filter: {
@@ -125,18 +131,27 @@ export async function listRequests(params: Params): Promise<RequestList> {
     filter.author = author.slice(0, 64);
     where.push(`m.author = ${p(filter.author)}`);
   }
+  // Instants within INSTANT_SPAN_YEARS of now (readInstant).
+  const period: { from?: Date; to?: Date } = {};
   for (const key of ["from", "to"] as const) {
     const value = text(key);
     if (!value) continue;
-    const instant = parseInstant(value, zone);
-    if (!instant) notices.push(msg("requestList.notInstant", { value: value.slice(0, 40) }));
-    else filter[key] = value;
+    const read = readInstant(value, zone);
+    if (read.problem === "notInstant") notices.push(msg("requestList.notInstant", { value: value.slice(0, 40) }));
+    else if (read.problem === "tooFar")
+      notices.push(
+        msg("requestList.instantTooFar", { value: value.slice(0, 40), years: read.years, earliest: read.earliest, latest: read.latest }),
+      );
+    else {
+      filter[key] = value;
+      period[key] = read.instant;
+    }
   }
-  if (filter.from)
+  if (period.from)
     where.push(
-      `console.request_period(r.valid_from, r.valid_to, r.canceled) && tsrange(${p(parseInstant(filter.from, zone))}::timestamptz AT TIME ZONE 'UTC', NULL)`,
+      `console.request_period(r.valid_from, r.valid_to, r.canceled) && tsrange(${p(period.from)}::timestamptz AT TIME ZONE 'UTC', NULL)`,
     );
-  if (filter.to) where.push(`r.valid_from < ${p(parseInstant(filter.to, zone))}`);
+  if (period.to) where.push(`r.valid_from < ${p(period.to)}`);
   const batch = text("batch");
   if (batch) {
     if (/^[0-9a-f-]{36}$/i.test(batch)) {
@@ -159,6 +174,12 @@ export async function listRequests(params: Params): Promise<RequestList> {
   if (filter.upcoming)
     where.push(`r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
                  OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`);
+
+  // The filter's total, before the page position narrows it: counted up to REQUEST_COUNT_LIMIT within the list's count budget.
+  const countSql = `SELECT 1 FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id
+                      LEFT JOIN console.request_meta m ON m.request_id = r.id
+                     WHERE ${where.length ? where.join(" AND ") : "true"}`;
+  const countValues = [...values];
 
   // Keyset: (key, id) in the chosen order; upcoming lists the soonest start or end first.
   const order = filter.upcoming || !filter.sort.startsWith("-") ? "ASC" : "DESC";
@@ -217,6 +238,13 @@ export async function listRequests(params: Params): Promise<RequestList> {
       ORDER BY r.key ${order}, r.id ${order}`,
     values,
   );
+  const counted = await countWithin(reads, countSql, countValues, COUNT_BUDGET_MS, REQUEST_COUNT_LIMIT + 1);
+  const count: MatchCount =
+    counted === null
+      ? { total: 0, atLeast: true }
+      : counted > REQUEST_COUNT_LIMIT
+        ? { total: REQUEST_COUNT_LIMIT, atLeast: true }
+        : { total: counted, atLeast: false };
   const page = rows.slice(0, PAGE);
   const last = page.at(-1);
   return {
@@ -237,6 +265,7 @@ export async function listRequests(params: Params): Promise<RequestList> {
       cancelReason: r.cancel_reason,
       batch: r.batch,
     })),
+    count,
     next: rows.length > PAGE && last ? (last.key instanceof Date ? `${last.key.toISOString()}_${last.id}` : String(last.id)) : null,
     filter,
     states,

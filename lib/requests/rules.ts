@@ -7,7 +7,7 @@ import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
-import { parseInstant } from "../input/values";
+import { readInstant } from "../input/values";
 import { fredEngineWrites, fredStateUpdate } from "../states/fred-engine";
 
 import { REASON_MAX, START_GRACE_MS } from "./limits";
@@ -111,20 +111,31 @@ export async function checkRequest(
   const zone = readConfig().registryTimeZone;
   let from = now;
   if (data.from) {
-    const parsed = parseInstant(data.from, zone);
-    if (!parsed)
+    const read = readInstant(data.from, zone, now);
+    if (read.problem === "notInstant")
       throw new InputError(msg("request.startNotInstant", { value: data.from.slice(0, 40) }), { from: [msg("field.notInstant")] });
+    const parsed = read.problem === "tooFar" ? read.at : read.instant;
     if (parsed.getTime() < now.getTime() - START_GRACE_MS)
       throw new InputError(msg("request.startInPast", { from: parsed }), { from: [msg("field.inPast")] });
+    if (read.problem === "tooFar")
+      throw new InputError(msg("request.startTooFar", { from: parsed, years: read.years, latest: read.latest }), {
+        from: [msg("field.tooFar", { years: read.years })],
+      });
     from = parsed.getTime() < now.getTime() ? now : parsed;
   }
   let to: Date | null = null;
   if (data.to) {
-    const parsed = parseInstant(data.to, zone);
-    if (!parsed) throw new InputError(msg("request.endNotInstant", { value: data.to.slice(0, 40) }), { to: [msg("field.notInstant")] });
+    const read = readInstant(data.to, zone, now);
+    if (read.problem === "notInstant")
+      throw new InputError(msg("request.endNotInstant", { value: data.to.slice(0, 40) }), { to: [msg("field.notInstant")] });
+    const parsed = read.problem === "tooFar" ? read.at : read.instant;
     if (parsed.getTime() <= now.getTime()) throw new InputError(msg("request.endInPast", { to: parsed }), { to: [msg("field.inPast")] });
     if (parsed.getTime() <= from.getTime())
       throw new InputError(msg("request.endNotAfterStart", { to: parsed, from }), { to: [msg("field.beforeStart")] });
+    if (read.problem === "tooFar")
+      throw new InputError(msg("request.endTooFar", { to: parsed, years: read.years, latest: read.latest }), {
+        to: [msg("field.tooFar", { years: read.years })],
+      });
     to = parsed;
   }
   const checked = { object: { id: object.id, name: object.name, type: object.type }, state, from, to };

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
+import { refusalInput } from "../audit/said";
 import { authorize } from "../auth/guard";
 import { readLdapConfig } from "../auth/ldap";
 import { MAX_CURRENT_PASSWORD_LENGTH } from "../auth/password-limits";
@@ -45,7 +46,7 @@ export async function changeOwnPassword(input: unknown): Promise<{ message: Mess
     data = parseInput(changeOwnPasswordSchema, input);
   } catch (error) {
     if (error instanceof InputError)
-      await audit(db.sql, { action: ACTION, result: "refused", errorCode: "invalid", actor, input: { error: error.message } });
+      await audit(db.sql, { action: ACTION, result: "refused", errorCode: "invalid", actor, input: refusalInput(error.text) });
     throw error;
   }
 

@@ -1,8 +1,9 @@
 import "server-only";
 import * as z from "zod";
-import { type Message, msg } from "../actions/message";
+import { type Message, msg, type Text } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
+import { refusalInput } from "../audit/said";
 import { authorize } from "../auth/guard";
 import { ldapAuthenticate, readLdapConfig } from "../auth/ldap";
 import { MAX_CURRENT_PASSWORD_LENGTH } from "../auth/password-limits";
@@ -110,13 +111,13 @@ export async function ownSignInChange<S extends z.ZodType, T>(
   work: (tx: ConsoleExecutor, data: z.output<S>, actor: Actor) => Promise<OwnSignInChange<T>>,
 ): Promise<T> {
   const { actor, db } = await authorize("self.password", action);
-  const refused = (errorCode: string, error: string) =>
-    audit(db.sql, { action, result: "refused", errorCode, actor, input: { userId: actor.userId, error } });
+  const refused = (errorCode: string, error: Text) =>
+    audit(db.sql, { action, result: "refused", errorCode, actor, input: { userId: actor.userId, ...refusalInput(error) } });
   let data: z.output<S>;
   try {
     data = parseInput(schema, input);
   } catch (error) {
-    if (error instanceof InputError) await refused("invalid", error.message);
+    if (error instanceof InputError) await refused("invalid", error.text);
     throw error;
   }
   const { currentPassword } = proofSchema.parse(typeof input === "object" && input !== null ? input : {});
@@ -134,7 +135,7 @@ export async function ownSignInChange<S extends z.ZodType, T>(
       return { result: change.result, notice: change.notice, alsoMail: change.alsoMail };
     });
   } catch (error) {
-    if (error instanceof InputError) await refused("invalid", error.message);
+    if (error instanceof InputError) await refused("invalid", error.text);
     throw error;
   }
   mailNotice(actor.userId, done.notice, actor, done.alsoMail);

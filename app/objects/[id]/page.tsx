@@ -1,14 +1,17 @@
 import { notFound } from "next/navigation";
+import { Notices } from "@/components/notices";
 import { BlockPanel } from "@/components/objects/page/block";
 import { AuditPanel, DataPanels } from "@/components/objects/page/facts";
 import { FredProcedureNotice } from "@/components/objects/page/fred-procedure";
 import { MeaningPanel } from "@/components/objects/page/meaning";
 import { RequestsPanel } from "@/components/objects/page/requests";
 import { HistoryPanel, StatesNow } from "@/components/objects/page/states";
+import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
-import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
 import { objectDetail, visibleRows } from "@/lib/objects/detail";
+import { readObjectPageParams } from "@/lib/objects/page-params";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export async function generateMetadata() {
@@ -25,11 +28,10 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   // Long tables are cut to their newest rows unless asked for in full: an object with hundreds of
   // periods or requests would otherwise make a page of a megabyte. Requests that can still change
   // (pending, in force) are always shown.
-  const search = await props.searchParams;
-  const showAllHistory = search.history === "all";
-  const showAllRequests = search.requests === "all";
+  // history=all, requests=all; any other parameter or value is named in a notice.
+  const { showAllHistory, showAllRequests, notices } = readObjectPageParams(await props.searchParams);
   const { history: historyRows, requests: requestRows } = visibleRows(object, { history: showAllHistory, requests: showAllRequests });
-  const [t, fmt] = await Promise.all([getTranslations("object"), getFormat()]);
+  const [t, fmt, locale] = await Promise.all([getTranslations("object"), getFormat(), getLocale()]);
   // A request's row, on this page when shown, else on the page with every request.
   const requestHref = (requestId: number) =>
     requestRows.some((r) => r.id === requestId)
@@ -47,6 +49,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           {object.roid}
         </p>
       </div>
+      <Notices notices={notices.map((notice) => render(notice, locale))} />
       {object.deleted && (
         <div className="notice deleted-banner" role="status">
           <p>{t.rich("deleted", { when: fmt.instant(object.deleted), b: (chunks) => <strong>{chunks}</strong> })}</p>

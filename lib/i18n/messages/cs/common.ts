@@ -25,7 +25,7 @@ export const common: Catalog<typeof en> = {
   /** The header's quick search: an exact name or handle opens the object, anything else lists the matches. */
   quickSearch: {
     label: "Najít objekt podle jména, identifikátoru nebo čísla",
-    placeholder: "Doména, identifikátor, číslo…",
+    placeholder: "Doména, handle, ID…",
     shortcut: "Klávesou / hledáte odkudkoli",
   },
   dates: {

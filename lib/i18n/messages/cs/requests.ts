@@ -9,6 +9,7 @@ export const requests: Catalog<typeof en> = {
     upcomingHint: "Požadavky, které začínají nebo končí v příštích 7 dnech, od nejbližších",
     allHint: "Všechny požadavky na ruční stavy, seřazené podle začátku od nejpozdějších",
     bulkLink: "Hromadná změna…",
+    count: "{count, plural, one {{total} požadavek} few {{total} požadavky} other {{total} požadavků}}",
     views: {
       label: "Zobrazení požadavků",
       all: "všechny",

@@ -25,6 +25,7 @@ export const server: Catalog<typeof en> = {
     notForType: "Pro tento typ neplatí.",
     blockOnly: "Použijte Blokovat.",
     notInstant: "Nejde o datum a čas.",
+    tooFar: "Je více než {years, number} let od nynějška.",
     inPast: "Je v minulosti.",
     beforeStart: "Je před začátkem.",
     overlapsRequest: "Překrývá se s jiným požadavkem.",
@@ -51,6 +52,9 @@ export const server: Catalog<typeof en> = {
     startNotInstant: "Začátek „{value}“ není datum a čas.",
     startInPast: "Začátek {from} je v minulosti; požadavek může začít nejdříve nyní.",
     endNotInstant: "Konec „{value}“ není datum a čas.",
+    startTooFar: "Začátek {from} je více než {years, number} let od nynějška; požadavky začínají a končí nejpozději {latest}.",
+    endTooFar:
+      "Konec {to} je více než {years, number} let od nynějška; požadavky končí nejpozději {latest} (pro požadavek bez konce nechte konec prázdný).",
     endInPast: "Konec {to} je v minulosti.",
     endNotAfterStart: "Konec {to} není po začátku {from}.",
     sameState: "Objekt {object} už má požadavek {id} na stav {state} ({from} → {to}); dva požadavky na jeden stav se nesmějí překrývat.",
@@ -231,6 +235,8 @@ export const server: Catalog<typeof en> = {
     noRegistrar: "Registrátor „{registrar}“ neexistuje; filtr registrátora byl vynechán.",
     notInstant: "{label}: „{text}“ není datum ani čas (použijte RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr byl vynechán.",
     notDate: "{label}: „{text}“ není datum (RRRR-MM-DD); filtr byl vynechán.",
+    instantTooFar:
+      "{label}: „{text}“ je více než {years, number} let od nynějška (filtry berou okamžiky od {earliest} do {latest}); filtr byl vynechán.",
     label: {
       at: "Okamžik",
       from: "Začátek období",
@@ -269,6 +275,8 @@ export const server: Catalog<typeof en> = {
     phase: "Fáze „{phase}“ není jednou z {phases}; zobrazují se všechny fáze.",
     notManualState: "„{state}“ není ruční stav; zobrazují se všechny stavy.",
     notInstant: "„{value}“ není datum ani čas; filtr období byl vynechán.",
+    instantTooFar:
+      "„{value}“ je více než {years, number} let od nynějška (filtry berou okamžiky od {earliest} do {latest}); filtr období byl vynechán.",
     notBatch: "„{batch}“ není ID dávky; zobrazují se všechny dávky.",
     notRequestId: "„{id}“ není číslo požadavku (celé číslo); zobrazují se všechny požadavky.",
     position: "Pozice stránky v odkazu je poškozená; zobrazuje se první stránka.",
@@ -280,6 +288,14 @@ export const server: Catalog<typeof en> = {
     position: "Pozice stránky v odkazu je poškozená („{value}“ není ID záznamu); zobrazují se nejnovější záznamy.",
     notInstant:
       "„{value}“ není datum ani datum a čas (RRRR-MM-DD nebo RRRR-MM-DDTHH:MM); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
+    instantTooFar:
+      "„{value}“ je více než {years, number} let od nynějška (filtry berou okamžiky od {earliest} do {latest}); filtr „{key, select, from {Od} to {Do} other {{key}}}“ se nepoužije.",
+    noAction: "Žádný záznam auditního logu nemá akci „{action}“; filtr akce se nepoužije.",
+  },
+  objectPage: {
+    unknownParameter:
+      "{count, plural, one {„{names}“ není parametrem této stránky; byl přeskočen} few {„{names}“ nejsou parametry této stránky; byly přeskočeny} other {„{names}“ nejsou parametry této stránky; byly přeskočeny}}.",
+    notAll: "„{name}={value}“ není volbou této stránky ({name}=all ukáže všechny řádky); zobrazují se nejnovější řádky.",
   },
   /** Co bylo špatně v adrese stránky stínového provozu (lib/states/shadow-page.ts). */
   shadow: {

@@ -8,6 +8,8 @@ export const requests = {
     upcomingHint: "Starting or ending in the next 7 days, soonest first",
     allHint: "All manual state requests, newest start first",
     bulkLink: "Bulk change…",
+    /** `total`: the count as written ("1,234", "more than 10,000", "many"); `count`: the number, for the plural. */
+    count: "{count, plural, one {{total} request} other {{total} requests}}",
     views: {
       label: "Request views",
       all: "all",

@@ -25,6 +25,8 @@ export const server = {
     notForType: "Not for this type.",
     blockOnly: "Use Block.",
     notInstant: "Not a date and time.",
+    /** More than INSTANT_SPAN_YEARS from now (lib/input/values.ts). */
+    tooFar: "More than {years, number} years from now.",
     inPast: "In the past.",
     beforeStart: "Before the start.",
     overlapsRequest: "Overlaps another request.",
@@ -53,6 +55,10 @@ export const server = {
     startNotInstant: "The start “{value}” is not a date and time.",
     startInPast: "The start {from} is in the past; requests start now or later.",
     endNotInstant: "The end “{value}” is not a date and time.",
+    /** `years`: INSTANT_SPAN_YEARS; `latest`: the latest instant a request may name now. */
+    startTooFar: "The start {from} is more than {years, number} years from now; requests start and end by {latest}.",
+    endTooFar:
+      "The end {to} is more than {years, number} years from now; requests end by {latest} (leave the end empty for a request with no end).",
     endInPast: "The end {to} is in the past.",
     endNotAfterStart: "The end {to} is not after the start {from}.",
     sameState: "{object} already has request {id} for {state} ({from} → {to}); two requests for one state may not overlap.",
@@ -237,6 +243,9 @@ export const server = {
     /** `label`: the filter's label (a message or the form's label in each language). */
     notInstant: "{label} “{text}” is not a date or time (use YYYY-MM-DD or YYYY-MM-DDTHH:MM); it was left out.",
     notDate: "{label} “{text}” is not a date (YYYY-MM-DD); it was left out.",
+    /** `years`: INSTANT_SPAN_YEARS; the filters take instants from `earliest` to `latest`. */
+    instantTooFar:
+      "{label} “{text}” is more than {years, number} years from now (filters take instants from {earliest} to {latest}); it was left out.",
     /** Labels of the filters the form shows under another name. */
     label: {
       at: "The instant",
@@ -278,6 +287,8 @@ export const server = {
     phase: "Phase “{phase}” is not one of {phases}; all phases are shown.",
     notManualState: "“{state}” is not a manual state; all states are shown.",
     notInstant: "“{value}” is not a date or time; the period filter was left out.",
+    instantTooFar:
+      "“{value}” is more than {years, number} years from now (filters take instants from {earliest} to {latest}); the period filter was left out.",
     notBatch: "“{batch}” is not a batch id; all batches are shown.",
     notRequestId: "“{id}” is not a request id (a whole number); all requests are shown.",
     position: "The page position in the link is damaged; showing the first page.",
@@ -290,6 +301,18 @@ export const server = {
     position: "The page position in the link is damaged (“{value}” is not an entry id); showing the newest entries.",
     notInstant:
       "“{value}” is not a date or date and time (YYYY-MM-DD or YYYY-MM-DDTHH:MM); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
+    instantTooFar:
+      "“{value}” is more than {years, number} years from now (filters take instants from {earliest} to {latest}); the “{key, select, from {from} to {to} other {{key}}}” filter is ignored.",
+    /** An action no entry of the log has, nor a group of actions ("request" of request.create). */
+    noAction: "No entry of the audit log has the action “{action}”; the action filter is ignored.",
+  },
+  /** What was wrong with an object page's URL (lib/objects/page-params.ts). */
+  objectPage: {
+    /** `names`: the parameters, comma-separated. */
+    unknownParameter:
+      "{count, plural, one {“{names}” is not a parameter of this page; it was} other {“{names}” are not parameters of this page; they were}} ignored.",
+    /** `name`: history or requests; only “all” shows every row. */
+    notAll: "“{name}={value}” is not a choice of this page ({name}=all shows every row); showing the newest rows.",
   },
   /** What was wrong with shadow's page's URL (lib/states/shadow-page.ts). */
   shadow: {
