@@ -20,81 +20,97 @@ export default async function OverviewPage(props: PageProps<"/">) {
   const fmt = await getFormat();
   const allStates = d.states.map((s) => s.name).join(",");
   const lag = d.engine.lagSeconds;
+  // The first count since the console started still runs: the page says so, and shows the rest.
+  const asOf = d.counting ? null : d.asOf;
   return (
     <>
       <div className="page-head">
         <h1>{t("title")}</h1>
-        <p className="muted">
-          {t.rich("intro", {
-            zone: d.timeZone,
-            asOf: fmt.instant(d.asOf),
-            refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
-          })}
-        </p>
-      </div>
-      <div className="dashboard">
-        <section className="panel" aria-labelledby="by-state">
-          <h2 id="by-state">{t("byState.title")}</h2>
-          <BarChart
-            label={t("byState.chart")}
-            bars={d.states.map((s) => ({
-              state: s.name,
-              value: s.objects,
-              href: listHref({}, { states: s.name }),
-              description: s.description,
-              className: s.external ? "external" : s.manual ? "manual" : "",
-            }))}
-          />
-        </section>
-        <section className="panel" aria-labelledby="per-day">
-          <h2 id="per-day">{t("perDay.title")}</h2>
+        {asOf === null ? (
+          <p className="notice" role="status">
+            {t.rich("counting", { refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link> })}
+          </p>
+        ) : (
           <p className="muted">
-            {t.rich("perDay.legend", {
-              entered: (chunks) => <span className="legend entered">{chunks}</span>,
-              left: (chunks) => <span className="legend left">{chunks}</span>,
+            {t.rich("intro", {
+              zone: d.timeZone,
+              asOf: fmt.instant(asOf),
+              refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
             })}
           </p>
-          <LineChart
-            label={t("perDay.chart")}
-            series={(["entered", "left"] as const).map((change) => ({
-              name: change,
-              className: change,
-              points: d.days.map((day) => ({
-                day: day.day,
-                value: day[change],
-                href: listHref({}, { states: allStates, state_match: "any", mode: change, from: day.from, to: day.to }),
-              })),
-            }))}
-          />
-        </section>
-        <section className="panel" aria-labelledby="next">
-          <h2 id="next">{t("upcoming.title")}</h2>
-          <p className="muted">{t("upcoming.forecast")}</p>
-          {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
-          <ul className="coming">
-            {d.coming.map((day) => (
-              <li key={day.day}>
-                <span className="coming-day">{fmt.day(day.day)}</span>{" "}
-                {day.entries.length === 0
-                  ? t("upcoming.nothing")
-                  : day.entries.map((e, i) => (
-                      <span key={e.state}>
-                        {i > 0 && ", "}
-                        <Link
-                          href={listHref({}, { states: e.state, mode: "entered", from: day.from, to: day.to })}
-                          title={t("upcoming.entryTitle", { count: e.objects, state: e.state, day: fmt.day(day.day) })}
-                        >
-                          {t("upcoming.entry", { state: e.state, count: fmt.number(e.objects) })}
-                        </Link>
-                      </span>
-                    ))}
-              </li>
-            ))}
-          </ul>
-          <p>
-            <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
-          </p>
-          <h2>{t("engine.title")}</h2>
+        )}
+      </div>
+      <div className="dashboard">
+        {asOf !== null && (
+          <section className="panel" aria-labelledby="by-state">
+            <h2 id="by-state">{t("byState.title")}</h2>
+            <BarChart
+              label={t("byState.chart")}
+              bars={d.states.map((s) => ({
+                state: s.name,
+                value: s.objects,
+                href: listHref({}, { states: s.name }),
+                description: s.description,
+                className: s.external ? "external" : s.manual ? "manual" : "",
+              }))}
+            />
+          </section>
+        )}
+        {asOf !== null && (
+          <section className="panel" aria-labelledby="per-day">
+            <h2 id="per-day">{t("perDay.title")}</h2>
+            <p className="muted">
+              {t.rich("perDay.legend", {
+                entered: (chunks) => <span className="legend entered">{chunks}</span>,
+                left: (chunks) => <span className="legend left">{chunks}</span>,
+              })}
+            </p>
+            <LineChart
+              label={t("perDay.chart")}
+              series={(["entered", "left"] as const).map((change) => ({
+                name: change,
+                className: change,
+                points: d.days.map((day) => ({
+                  day: day.day,
+                  value: day[change],
+                  href: listHref({}, { states: allStates, state_match: "any", mode: change, from: day.from, to: day.to }),
+                })),
+              }))}
+            />
+          </section>
+        )}
+        <section className="panel" aria-labelledby={asOf !== null ? "next" : "engine"}>
+          {asOf !== null && (
+            <>
+              <h2 id="next">{t("upcoming.title")}</h2>
+              <p className="muted">{t("upcoming.forecast")}</p>
+              {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
+              <ul className="coming">
+                {d.coming.map((day) => (
+                  <li key={day.day}>
+                    <span className="coming-day">{fmt.day(day.day)}</span>{" "}
+                    {day.entries.length === 0
+                      ? t("upcoming.nothing")
+                      : day.entries.map((e, i) => (
+                          <span key={e.state}>
+                            {i > 0 && ", "}
+                            <Link
+                              href={listHref({}, { states: e.state, mode: "entered", from: day.from, to: day.to })}
+                              title={t("upcoming.entryTitle", { count: e.objects, state: e.state, day: fmt.day(day.day) })}
+                            >
+                              {t("upcoming.entry", { state: e.state, count: fmt.number(e.objects) })}
+                            </Link>
+                          </span>
+                        ))}
+                  </li>
+                ))}
+              </ul>
+              <p>
+                <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
+              </p>
+            </>
+          )}
+          <h2 id="engine">{t("engine.title")}</h2>
           <p>
             {d.engine.lastRunAt
               ? t("engine.lastRun", {

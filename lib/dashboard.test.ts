@@ -3,7 +3,7 @@ import type { RequestContext } from "./auth/request-context";
 import { dashboard } from "./dashboard";
 import type { Database } from "./db/client";
 import { listObjects } from "./objects/list";
-import { overviewCounting } from "./overview-counts";
+import { forgetOverviewCounts, overviewCounting, startOverviewCounts } from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
 import { testBackends } from "./testing/databases";
 import { actAs, anonymous, signedInAs } from "./testing/sessions";
@@ -131,7 +131,38 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     // The count started behind them (on PGlite, one query at a time, it may be done already).
     await overviewCounting(db.sql.location);
     const fresh = await actAs(support, () => dashboard());
-    expect(fresh.asOf > first.asOf).toBe(true);
+    expect((fresh.asOf ?? "") > (first.asOf ?? "")).toBe(true);
     expect(blocked(fresh)).toBe((blocked(first) ?? 0) + 1);
+  });
+
+  it("answers at once while the first count since the start runs, saying the counts are coming, and shows them once taken", async () => {
+    // A process that starts: nothing kept, the server's first count under way and slow.
+    forgetOverviewCounts(db.sql.location);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = {
+      ...db.sql,
+      location: db.sql.location,
+      query: async (...args: Parameters<typeof db.sql.query>) => {
+        await gate;
+        return db.sql.query(...args);
+      },
+    } as typeof db.sql;
+    const counts = startOverviewCounts(async () => slow, "Europe/Prague", 3_600_000);
+    try {
+      const coming = await actAs(support, () => dashboard({ firstCountWaitMs: 50 }));
+      expect(coming).toMatchObject({ counting: true, asOf: null, states: [] });
+      release();
+      await overviewCounting(db.sql.location);
+      const shown = await actAs(support, () => dashboard());
+      expect(shown.counting).toBe(false);
+      expect(shown.asOf).not.toBeNull();
+      expect(shown.states.length).toBeGreaterThan(0);
+    } finally {
+      release();
+      counts.stop();
+    }
   });
 });

@@ -63,11 +63,17 @@ export interface Dashboard {
   /** The newest audited actions, for those who may read the audit log; null for others. */
   recent: { at: string; actor: string | null; action: string; result: string }[] | null;
   timeZone: string;
-  /** When the counts were taken (they are kept for a minute). */
-  asOf: string;
+  /** When the counts were taken (they are kept for a minute); null while the first count since the start runs. */
+  asOf: string | null;
+  /** No counts yet: the first since the console started is being taken (the figures above are empty). */
+  counting: boolean;
 }
 
-export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number } = {}): Promise<Dashboard> {
+/** How long a page waits for the first count since the start before it says the counts are coming. */
+const FIRST_COUNT_WAIT_MS = 1_000;
+const NO_FIGURES: Figures = { states: [], days: [], coming: [], upcoming: 0, asOf: "" };
+
+export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number; firstCountWaitMs?: number } = {}): Promise<Dashboard> {
   const { db, actor } = await authorize("registry.read", "dashboard.read");
   const timeZone = readConfig().registryTimeZone;
   const entry = keptFigures(db.sql.location);
@@ -78,7 +84,13 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number 
   else if (entry) {
     counted = Promise.resolve(entry.figures);
     if (age > (options.maxAgeMs ?? FIGURES_TTL_MS)) void recount(db.sql, timeZone).catch(() => {});
-  } else counted = recount(db.sql, timeZone);
+  } else {
+    // None kept yet (the server's first count since the start is under way): a moment's wait, then the
+    // page says the counts are coming instead of keeping the person waiting for them.
+    const first = recount(db.sql, timeZone);
+    const wait = options.firstCountWaitMs ?? FIRST_COUNT_WAIT_MS;
+    counted = Promise.race([first, new Promise<Figures>((resolve) => setTimeout(() => resolve(NO_FIGURES), wait).unref())]);
+  }
   const [figures, engine, fred, recent, locale, mode] = await Promise.all([
     counted,
     stateEngineStatus(db.sql),
@@ -92,6 +104,8 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number 
   const lang = descriptionLang(locale);
   return {
     ...figures,
+    asOf: figures === NO_FIGURES ? null : figures.asOf,
+    counting: figures === NO_FIGURES,
     // In the reader's language, else English, else the state's name.
     states: figures.states.map(({ descriptions, ...s }) => ({ ...s, description: descriptions[lang] ?? descriptions.EN ?? s.name })),
     engine: {

@@ -55,6 +55,11 @@ export function keptFigures(location: string): { figures: Figures; at: number } 
   return entry.figures ? { figures: entry.figures, at: entry.at } : null;
 }
 
+/** Forgets what is kept for the database at `location` (as a new process starts: tests). */
+export function forgetOverviewCounts(location: string): void {
+  kept.delete(location);
+}
+
 /** The count under way for the database at `location`, if any (tests wait for the background one). */
 export function overviewCounting(location: string): Promise<Figures> | null {
   return kept.get(location)?.counting ?? null;

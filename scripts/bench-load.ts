@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
+import { dashboard } from "../lib/dashboard";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
 import { listObjects } from "../lib/objects/list";
@@ -79,7 +80,13 @@ try {
     const server = await startServer(process.env.DATABASE_URL as string, serverLog);
     const pid = server.pid as number;
     try {
-      const cookies = await Promise.all(names.map((username) => signInOverHttp(username, password)));
+      // The overview as the first person after the start meets it (issue 41: its counts are taken in
+      // the background from the start, so no request waits for them), before anything else.
+      const overviewStart = performance.now();
+      const firstCookie = await signInOverHttp(names[0], password);
+      await fetch(`${BASE}/`, { headers: { cookie: firstCookie } }).then((r) => r.text());
+      const overviewFirstMs = performance.now() - overviewStart;
+      const cookies = [firstCookie, ...(await Promise.all(names.slice(1).map((username) => signInOverHttp(username, password))))];
       // A real "Next" link: the second page of the outzone domains, as the first page offers it.
       const first = await (await fetch(`${BASE}/objects?type=domain&states=outzone`, { headers: { cookie: cookies[0] } })).text();
       const next = /href="(\/objects\?[^"]*after=[^"]*)"/.exec(first)?.[1]?.replaceAll("&amp;", "&");
@@ -98,6 +105,8 @@ try {
         { label: `object page, ${richRows} history rows`, weight: 1, target: 300, url: () => `/objects/${rich}`, data: detail },
         { label: "requests, upcoming 7 days", weight: 1, target: 100, url: () => "/requests?upcoming=1", data: requestList },
         { label: "requests, all", weight: 1, target: 100, url: () => "/requests", data: requestList },
+        // Its counts are kept and refreshed in the background each minute: the run's 120 s include such refreshes.
+        { label: "overview", weight: 2, target: 100, url: () => "/", data: () => dashboard() },
       ];
       const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
       const choose = () => {
@@ -222,6 +231,9 @@ try {
         `${users} simulated support users, each signed in with a session of their own, for ${seconds} s against the production build (\`next start\`, one process): ` +
           `each opens a page of the mix below, reads the whole HTML, waits ${thinkMin}–${thinkMax} s and opens the next. ` +
           `${all.length.toLocaleString("en")} pages (${(all.length / seconds).toFixed(1)} per second), ${failures.length} failed. Times in ms to the whole HTML.`,
+      );
+      say(
+        `The overview for the first person after the server started (sign-in and the page, the counts of ${objects.toLocaleString("en")} objects being taken in the background meanwhile): ${ms(overviewFirstMs)} ms.`,
       );
       say("");
       say("| page | share | requests | p50 | p95 | max | target p95 | met |");

@@ -3,6 +3,7 @@ import type { dashboard as en } from "../en/dashboard";
 
 export const dashboard: Catalog<typeof en> = {
   title: "Přehled",
+  counting: "Počty se počítají poprvé od spuštění konzole (u velkého registru několik sekund): <refresh>zobrazit je</refresh> za chvíli.",
   intro:
     "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k {asOf} (ukládají se na minutu) · <refresh>přepočítat hned</refresh>",
   byState: {

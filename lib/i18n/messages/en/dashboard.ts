@@ -1,5 +1,7 @@
 export const dashboard = {
   title: "Overview",
+  counting:
+    "The counts are being taken for the first time since the console started (a large registry takes a few seconds): <refresh>show them</refresh> in a moment.",
   intro:
     "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of {asOf} (kept for a minute) · <refresh>count again now</refresh>",
   byState: {
