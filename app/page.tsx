@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { BarChart, LineChart } from "@/components/dashboard/charts";
+import { OverviewHead } from "@/components/dashboard/overview-head";
 import { forPage } from "@/lib/auth/page";
 import { dashboard } from "@/lib/dashboard";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -24,22 +25,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
   const asOf = d.counting ? null : d.asOf;
   return (
     <>
-      <div className="page-head">
-        <h1>{t("title")}</h1>
-        {asOf === null ? (
-          <p className="notice" role="status">
-            {t.rich("counting", { refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link> })}
-          </p>
-        ) : (
-          <p className="muted">
-            {t.rich("intro", {
-              zone: d.timeZone,
-              asOf: fmt.instant(asOf),
-              refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
-            })}
-          </p>
-        )}
-      </div>
+      <OverviewHead asOf={asOf} timeZone={d.timeZone} />
       <div className="dashboard">
         {asOf !== null && (
           <section className="panel" aria-labelledby="by-state">

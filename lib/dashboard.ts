@@ -5,43 +5,15 @@ import { readConfig } from "./config";
 import { type AdoptionMode, registryMode } from "./db/mode";
 import { descriptionLang } from "./i18n/config";
 import { getLocale } from "./i18n/server";
-import { FIGURES_TTL_MS, type Figures, keptFigures, recount } from "./overview-counts";
+import { type DayChanges, type DayForecast, FIGURES_TTL_MS, type Figures, keptFigures, recount, type StateCount } from "./overview-counts";
+
+export type { DayChanges, DayForecast, StateCount };
+
 import { stateEngineStatus } from "./states/engine";
 import { fredEngineWrites } from "./states/fred-engine";
 
 // The start page's figures. Each counts exactly the objects (or requests) of the list its link
 // opens: live objects, as the object list shows by default.
-
-export interface StateCount {
-  name: string;
-  description: string;
-  manual: boolean;
-  external: boolean;
-  /** Live objects that have the state now. */
-  objects: number;
-}
-
-export interface DayChanges {
-  /** The registry's calendar day, YYYY-MM-DD. */
-  day: string;
-  /** The day's start and the next day's start as wall times in the registry's zone (the list's range filter and form read them so). */
-  from: string;
-  to: string;
-  /** Live objects that entered (left) at least one state that day. */
-  entered: number;
-  left: number;
-}
-
-/** One registry day ahead: the states live objects will enter, by the forecast (console.state_forecast). */
-export interface DayForecast {
-  /** The registry's calendar day, YYYY-MM-DD. */
-  day: string;
-  /** The window as the list's "entered" filter reads it: wall times in the registry's zone (today's starts at the next minute). */
-  from: string;
-  to: string;
-  /** Live objects entering each state that day, most first; no state with none. */
-  entries: { state: string; objects: number }[];
-}
 
 export interface Dashboard {
   states: StateCount[];

@@ -2,8 +2,38 @@
 // kept per database in the server process, shared by every module instance of the process (the
 // server's start-up and the pages are bundled apart), so no person's request waits for them.
 
-import type { DayChanges, DayForecast, StateCount } from "./dashboard";
 import type { SqlExecutor, SqlReader } from "./db/driver";
+
+export interface StateCount {
+  name: string;
+  description: string;
+  manual: boolean;
+  external: boolean;
+  /** Live objects that have the state now. */
+  objects: number;
+}
+
+export interface DayChanges {
+  /** The registry's calendar day, YYYY-MM-DD. */
+  day: string;
+  /** The day's start and the next day's start as wall times in the registry's zone (the list's range filter and form read them so). */
+  from: string;
+  to: string;
+  /** Live objects that entered (left) at least one state that day. */
+  entered: number;
+  left: number;
+}
+
+/** One registry day ahead: the states live objects will enter, by the forecast (console.state_forecast). */
+export interface DayForecast {
+  /** The registry's calendar day, YYYY-MM-DD. */
+  day: string;
+  /** The window as the list's "entered" filter reads it: wall times in the registry's zone (today's starts at the next minute). */
+  from: string;
+  to: string;
+  /** Live objects entering each state that day, most first; no state with none. */
+  entries: { state: string; objects: number }[];
+}
 
 // The registry-wide counts take seconds at 1.5 million domains (they read every open state and a
 // month of history), so no person's request waits for them (issue 41): the server counts at start
