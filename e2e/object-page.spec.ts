@@ -28,8 +28,10 @@ test("support opens an expired domain out of the zone, reads why, zooms the time
   await timeline.getByRole("button", { name: "All" }).click();
   await expect(timeline.getByRole("button", { name: "All" })).toHaveAttribute("aria-pressed", "true");
   await expect(timeline.getByRole("img")).toHaveAttribute("aria-label", "State timeline, all its states");
+  // Expired since today: at this zoom its recorded bar ends at now, a sliver; the keyboard's way to it
+  // (every bar takes focus and names itself) shows the same tip as the mouse.
   const bar = timeline.locator('rect.bar[data-state="expired"]').first();
-  await bar.hover();
+  await bar.focus();
   const tip = page.getByRole("tooltip");
   await expect(tip).toHaveText(/^expired: \d{4}-\d{2}-\d{2} \d{2}:\d{2} CES?T → now \(in force\)$/);
   await timeline.screenshot({ path: testInfo.outputPath("object-timeline.png") });
