@@ -3,40 +3,7 @@
 // notice for every parameter a page does not use and the request list's total; the Czech search
 // placeholder whole, and the audit log's refusals in its reader's language.
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_ADMIN_PASSWORD } from "./helpers";
-
-/**
- * Signs in and waits for the start page as long as a person would (the overview may recount for
- * seconds on a busy machine: issue 41, item 4), then opens the object list.
- */
-async function signIn(page: Page, username: string, password: string): Promise<void> {
-  await page.goto("/login");
-  await page.waitForLoadState("networkidle");
-  await page.getByLabel("User name").fill(username);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("heading", { name: "Overview", exact: true })).toBeVisible({ timeout: 60_000 });
-  await page.goto("/objects");
-}
-
-const signInAsAdmin = (page: Page) => signIn(page, "admin", E2E_ADMIN_PASSWORD);
-
-/** Adds a user as admin, then signs in as them. */
-async function signInAsNewUser(page: Page, username: string, role: "operator" | "admin"): Promise<void> {
-  const password = `${username}'s long password`;
-  await signInAsAdmin(page);
-  await page.goto("/admin/users");
-  const add = page.locator("section.panel");
-  await add.getByLabel("User name").fill(username);
-  await add.getByLabel("Full name").fill(username);
-  await add.getByLabel("Role").selectOption(role);
-  await add.getByLabel("Initial password").fill(password);
-  await add.getByRole("button", { name: "Add user" }).click();
-  await expect(add.getByRole("status")).toHaveText(`User ${username} (${role}) was added.`);
-  await page.getByRole("button", { name: "Sign out", exact: true }).click();
-  await expect(page).toHaveURL(/\/login/);
-  await signIn(page, username, password);
-}
+import { signInAsAdmin, signInAsNewUser } from "./helpers";
 
 const SIZES = [
   { width: 1366, height: 768 },
