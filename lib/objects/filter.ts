@@ -281,7 +281,7 @@ export function reachesFuture(state: StateFilter | null, now: Date): boolean {
   return ((state.mode === "at" ? state.at : state.to) as Date) > now;
 }
 
-type Param = (value: unknown) => string;
+export type Param = (value: unknown) => string;
 
 /** When a recorded history row `os` counts, for the part of the filter up to now. */
 function history(state: StateFilter, from: Date, to: Date, now: Date, p: Param): string {
@@ -305,6 +305,59 @@ function forecast(state: StateFilter, from: Date, to: Date, p: Param): { from: s
   if (state.mode === "during") return { from: a, to: b, when: `f.valid_from < ${b} AND (f.valid_to IS NULL OR f.valid_to > ${a})` };
   if (state.mode === "entered") return { from: a, to: b, when: `f.valid_from >= ${a} AND f.valid_from < ${b}` };
   return { from: a, to: b, when: `f.valid_to >= ${a} AND f.valid_to < ${b}` };
+}
+
+/** Whether a state filter is about an instant or a window (the list then says when: whenSql). */
+export const saysWhen = (state: StateFilter | null): state is StateFilter & { mode: "at" | "during" | "entered" | "left" } =>
+  state !== null && state.mode !== "now" && state.mode !== "not";
+
+/** The instants a state filter asks about: [from, to] (from = to for "at"). */
+function span(state: StateFilter): { from: Date; to: Date } {
+  return state.mode === "at" ? { from: state.at as Date, to: state.at as Date } : { from: state.from as Date, to: state.to as Date };
+}
+
+/** Whether the part of a state filter up to now is read from the recorded history (else only the forecast). */
+const readsHistory = (state: StateFilter, from: Date, now: Date) => from < now || (state.mode === "at" && from.getTime() === now.getTime());
+
+/**
+ * For the list's "when" columns (issue 41, item 5): SQL over object `o` and `fc.periods` (its
+ * console.state_forecast_of periods, console.state_period[]) giving one row, the period of a filtered
+ * state that the filter matched first, with the same conditions as filterSql: state_id, valid_from,
+ * valid_to (null: no end recorded or foreseen) and whether valid_to is the forecast's. For "left"
+ * the period that left first, else the one that began first. A recorded period still open ends where
+ * the forecast ends it. Parameters numbered as `p` numbers them.
+ */
+export function whenSql(state: StateFilter, now: Date, p: Param): string {
+  const { from, to } = span(state);
+  const states = `${p(state.states)}::int[]`;
+  const at = `${p(now)}::timestamptz`;
+  const parts: string[] = [];
+  if (readsHistory(state, from, now))
+    parts.push(`SELECT os.state_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from, os.valid_to AT TIME ZONE 'UTC' AS valid_to
+                  FROM object_state os WHERE os.object_id = o.id AND os.state_id = ANY (${states}) AND ${history(state, from, to, now, p)}`);
+  if (to > now) {
+    const foreseen = forecast(state, from > now ? from : now, to, p);
+    parts.push(
+      `SELECT f.state_id, f.valid_from, f.valid_to FROM unnest(fc.periods) f (state_id, valid_from, valid_to) WHERE f.state_id = ANY (${states}) AND ${foreseen.when}`,
+    );
+  }
+  const order = state.mode === "left" ? "m.valid_to" : "m.valid_from";
+  // An open recorded row's end: the forecast's end of the period that holds now.
+  const foreseenEnd = `(SELECT f.hi FROM unnest(fc.periods) f WHERE f.state_id = m.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at})
+                         ORDER BY f.lo LIMIT 1)`;
+  return `SELECT m.state_id, m.valid_from, coalesce(m.valid_to, ${foreseenEnd}) AS valid_to, m.valid_to IS NULL AS open
+            FROM (${parts.join(" UNION ALL ")}) m ORDER BY ${order}, m.state_id LIMIT 1`;
+}
+
+/** SQL for the states `o` held at a state filter's instant ("at"): recorded up to now, else foreseen (fc.periods). */
+export function statesAtSql(state: StateFilter, now: Date, p: Param): string | null {
+  if (state.mode !== "at") return null;
+  const at = state.at as Date;
+  const held =
+    at <= now
+      ? `SELECT os.state_id FROM object_state os WHERE os.object_id = o.id AND os.valid_from <= ${p(at)} AND (os.valid_to IS NULL OR os.valid_to > ${p(at)})`
+      : `SELECT f.state_id FROM unnest(fc.periods) f WHERE f.lo <= ${p(at)}::timestamptz AND (f.hi IS NULL OR f.hi > ${p(at)}::timestamptz)`;
+  return `ARRAY(SELECT s.name FROM enum_object_states s WHERE s.id IN (${held}) ORDER BY s.importance DESC NULLS LAST, s.id)`;
 }
 
 /**
@@ -377,9 +430,8 @@ export function filterSql(
     } else {
       // An instant or a range: what is recorded up to now, and past now the forecast
       // (console.state_forecast: the engine's rules and the requests as they stand).
-      const from = state.mode === "at" ? (state.at as Date) : (state.from as Date);
-      const to = state.mode === "at" ? (state.at as Date) : (state.to as Date);
-      const recorded = from < now || (state.mode === "at" && from.getTime() === now.getTime()) ? history(state, from, to, now, p) : null;
+      const { from, to } = span(state);
+      const recorded = readsHistory(state, from, now) ? history(state, from, to, now, p) : null;
       const foreseen = to > now ? forecast(state, from > now ? from : now, to, p) : null;
       const matches = (states: number[]) => {
         const parts = [

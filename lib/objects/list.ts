@@ -15,12 +15,18 @@ import {
   filterSql,
   isBareNameSearch,
   type ObjectFilter,
+  type Param,
   type Params,
   parseFilter,
   ROID_SHAPE,
   reachesFuture,
+  type StateFilter,
+  saysWhen,
+  statesAtSql,
+  whenSql,
 } from "./filter";
-import { encodeCursor, LISTED_OBJECTS, type Position, pageSql, parsePosition, parseSort, type Sort } from "./paging";
+import { encodeCursor, LISTED_OBJECTS, type Position, pageSql, parsePosition, parseSort, type Sort, WHEN_SORT_KEYS } from "./paging";
+import { reasonText } from "./reasons";
 
 export const PAGE_SIZES = [25, 50, 100, 500] as const;
 export const DEFAULT_PAGE_SIZE = 50;
@@ -84,6 +90,28 @@ export interface ObjectListRow {
   states: string[];
   /** Requests not canceled that start in the future. */
   pendingRequests: number;
+  /** For a filter by an instant or a window: when the matched state's period began and ends, and why (see ObjectWhen). */
+  when?: ObjectWhen | null;
+  /** For a filter by an instant ("had at"): the states held then, most important first (recorded, or foreseen past now). */
+  statesAt?: string[];
+}
+
+/**
+ * The period of a filtered state that a filter by an instant or a window matched (issue 41, item 5):
+ * from the recorded history up to now and the forecast after.
+ */
+export interface ObjectWhen {
+  /** The state (a catalogue name). */
+  state: string;
+  /** When the period began or begins (ISO). */
+  from: string;
+  /** When it ends (ISO); null: no end recorded or foreseen. */
+  until: string | null;
+  /** Whether `from` / `until` lie ahead of now: the forecast's, not recorded. */
+  fromAhead: boolean;
+  untilAhead: boolean;
+  /** The change the list is about, when it lies ahead: which one, and why, in the reader's language. */
+  cause: { of: "from" | "until"; text: string } | null;
 }
 
 export interface StateInfo {
@@ -132,6 +160,12 @@ interface ListRecord {
   states: string[];
   pending: number;
   sort_value: string;
+  when_state?: string | null;
+  when_from?: Date | null;
+  when_to?: Date | null;
+  when_event?: "from" | "until" | null;
+  when_causes?: { code: string; args: Record<string, unknown> }[] | null;
+  states_at?: string[] | null;
 }
 
 interface ListRequest {
@@ -172,7 +206,7 @@ async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
 function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
   const { filter, notices } = parseFilter(params, catalogue, readConfig().registryTimeZone);
   const domainType = catalogue.types.find((t) => t.name === "domain")?.id;
-  const sort = parseSort(readParams(params, notices)("sort"), filter.type === domainType, notices);
+  const sort = parseSort(readParams(params, notices)("sort"), filter.type === domainType, notices, saysWhen(filter.state));
   return { filter, sort, notices, nameFirst: false, keysBehind: catalogue.keysBehind };
 }
 
@@ -204,51 +238,123 @@ async function readsNameFirst(db: SqlExecutor, filter: ObjectFilter): Promise<bo
   return (await estimateRows(db, `SELECT 1 FROM ${LISTED_OBJECTS} WHERE ${where}`, params)) <= NAME_FIRST_LIMIT;
 }
 
+/** The "when" parts of a list's queries (issue 41, item 5), parameters numbered from `offset + 1`; null for other filters. */
+interface WhenParts {
+  /** Joins `fc` (the object's forecast periods) and `w` (the matched period: whenSql) onto `o`. */
+  join: string;
+  /** The row columns: the state, the period, which end is the change ahead, its causes, the states at the instant. */
+  columns: string;
+  params: unknown[];
+}
+
+function whenParts(state: StateFilter | null, now: Date, offset: number): WhenParts | null {
+  if (!saysWhen(state)) return null;
+  const params: unknown[] = [];
+  const p: Param = (value) => {
+    params.push(value);
+    return `$${offset + params.length}`;
+  };
+  const join = `LEFT JOIN LATERAL (SELECT ARRAY(SELECT ROW(f.state_id, f.valid_from, f.valid_to)::console.state_period
+                                              FROM console.state_forecast_of(o.id) f) AS periods) fc ON true
+                LEFT JOIN LATERAL (${whenSql(state, now, p)}) w ON true`;
+  // The change the list is about, if it lies ahead: for "entered" the start, for "left" the end,
+  // otherwise the start if still ahead, else the end.
+  const ahead = `${p(now)}::timestamptz`;
+  const event =
+    state.mode === "entered"
+      ? `CASE WHEN w.valid_from > ${ahead} THEN 'from' END`
+      : state.mode === "left"
+        ? `CASE WHEN w.valid_to > ${ahead} THEN 'until' END`
+        : `CASE WHEN w.valid_from > ${ahead} THEN 'from' WHEN w.valid_to > ${ahead} THEN 'until' END`;
+  const statesAt = statesAtSql(state, now, p);
+  const columns = `ws.name AS when_state, w.valid_from AS when_from, w.valid_to AS when_to, ev.event AS when_event,
+           (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args))
+              FROM console.state_change_causes(o.id, w.state_id, CASE ev.event WHEN 'from' THEN w.valid_from ELSE w.valid_to END,
+                                               ev.event = 'from') c
+             WHERE ev.event IS NOT NULL) AS when_causes,
+           ${statesAt ?? "NULL::text[]"} AS states_at`;
+  return {
+    join: `${join}
+      LEFT JOIN enum_object_states ws ON ws.id = w.state_id
+      LEFT JOIN LATERAL (SELECT ${event} AS event) ev ON true`,
+    columns,
+    params,
+  };
+}
+
 /**
  * The outer part of every row query: `inner` yields the rows' objects as (id, name, type, crdate,
- * sort_value, sort_column); this adds registrar, expiration, current states and pending requests.
- * `$${nowParam}` is the instant "pending" is measured from.
+ * sort_value, sort_column); this adds registrar, expiration, current states and pending requests,
+ * and for a filter by an instant or a window, when (`when`). `$${nowParam}` is the instant
+ * "pending" is measured from.
  */
-function rowsSql(inner: string, orderBy: string, nowParam: number): string {
+function rowsSql(inner: string, orderBy: string, nowParam: number, when: WhenParts | null = null): string {
   return `
     SELECT o.id, o.name, t.name AS type, rg.handle AS registrar, o.crdate, dd.exdate::text AS exdate, o.sort_value,
            ARRAY(SELECT s.name FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
                   WHERE os.object_id = o.id AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id) AS states,
            (SELECT count(*)::int FROM object_state_request r
              WHERE r.object_id = o.id AND r.canceled IS NULL AND r.valid_from > $${nowParam}) AS pending
+           ${when ? `, ${when.columns}` : ""}
       FROM (${inner}) o
       JOIN enum_object_type t ON t.id = o.type
       LEFT JOIN object ob ON ob.id = o.id
       LEFT JOIN registrar rg ON rg.id = ob.clid
       LEFT JOIN domain dd ON dd.id = o.id
+      ${when ? when.join : ""}
      ORDER BY ${orderBy}`;
 }
 
 /** One page of rows from `position`, `limit` rows at most. */
 function pageQuery(request: ListRequest, position: Position, limit: number, now: Date) {
   const { where, params } = whereOf(request, now);
-  const page = pageSql(request.sort, position, params.length);
-  const values = [...params, ...page.params, limit, now];
-  const n = values.length;
+  // Sorting by when: the inner query joins the period too (its own parameters, before the page's).
+  const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(request.filter.state, now, params.length) : null;
+  const page = pageSql(request.sort, position, params.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
+  const before = [...params, ...(sortWhen?.params ?? []), ...page.params, limit, now];
+  const when = whenParts(request.filter.state, now, before.length);
+  const values = [...before, ...(when?.params ?? [])];
+  const n = before.length;
   const select = `SELECT o.id, o.name, o.type, o.crdate, ${page.sortValue} AS sort_value, ${page.sortColumn} AS sort_column
                     FROM ${page.from} WHERE ${where} AND ${page.condition}`;
   // OFFSET 0 keeps the subquery whole: its matches are found first, then sorted.
   const inner = request.nameFirst
     ? `SELECT * FROM (${select} OFFSET 0) o ORDER BY ${page.selectedOrderBy} LIMIT $${n - 1}`
     : `${select} ORDER BY ${page.orderBy} LIMIT $${n - 1}`;
-  return { sql: rowsSql(inner, page.selectedOrderBy, n), values, reversed: page.reversed };
+  return { sql: rowsSql(inner, page.selectedOrderBy, n, when), values, reversed: page.reversed };
 }
 
-const toRow = (r: ListRecord): ObjectListRow => ({
-  id: r.id,
-  name: r.name,
-  type: r.type,
-  sponsoringRegistrar: r.registrar,
-  created: r.crdate.toISOString(),
-  expires: r.exdate,
-  states: r.states,
-  pendingRequests: r.pending,
-});
+/** A record as a row; its "when", if any, with the causes of the change ahead in `locale`'s words. */
+const toRow = (r: ListRecord, now: Date, locale: Locale): ObjectListRow => {
+  const row: ObjectListRow = {
+    id: r.id,
+    name: r.name,
+    type: r.type,
+    sponsoringRegistrar: r.registrar,
+    created: r.crdate.toISOString(),
+    expires: r.exdate,
+    states: r.states,
+    pendingRequests: r.pending,
+  };
+  if (r.when_state === undefined) return row;
+  row.when = r.when_state && r.when_from ? whenOf(r, now, locale) : null;
+  if (r.states_at) row.statesAt = r.states_at;
+  return row;
+};
+
+function whenOf(r: ListRecord, now: Date, locale: Locale): ObjectWhen {
+  const from = r.when_from as Date;
+  const until = r.when_to ?? null;
+  const causes = (r.when_causes ?? []).map((cause) => reasonText(cause, locale)).filter((text): text is string => !!text);
+  return {
+    state: r.when_state as string,
+    from: from.toISOString(),
+    until: until?.toISOString() ?? null,
+    fromAhead: from > now,
+    untilAhead: until !== null && until > now,
+    cause: r.when_event && causes.length > 0 ? { of: r.when_event, text: causes.join("; ") } : null,
+  };
+}
 
 /**
  * What a count with LIMIT runs with: a plan that yields its first rows at once. The planner
@@ -360,7 +466,8 @@ async function exactMatch(db: SqlExecutor, filter: ObjectFilter, catalogue: List
 export async function listObjects(params: Params): Promise<ObjectListPage> {
   const { db } = await authorize("registry.read", "objects.list");
   const reads = pageReads(db);
-  const catalogue = await readCatalogue(reads, await getLocale());
+  const locale = await getLocale();
+  const catalogue = await readCatalogue(reads, locale);
   const request = parseRequest(params, catalogue);
   const { notices } = request;
   const param = readParams(params, notices);
@@ -427,7 +534,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const last = page.at(-1);
 
   return {
-    rows: page.map(toRow),
+    rows: page.map((record) => toRow(record, now, locale)),
     pageSize,
     total: count.total,
     atLeast: count.atLeast,
@@ -501,8 +608,37 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const csvLine = (row: ObjectListRow) =>
-  `${[row.id, row.name, row.type, row.sponsoringRegistrar, row.created, row.expires, row.states.join(" "), row.pendingRequests].map(csvField).join(",")}\r\n`;
+/**
+ * The CSV's further columns for a filter by an instant or a window (issue 41, item 5): the matched
+ * state's period (instants in UTC, ISO), which of its ends is the change ahead and why; for "had
+ * at", the states held then.
+ */
+export const CSV_WHEN_COLUMNS = ["period_state", "period_from", "period_until", "change_ahead", "change_cause"];
+
+/** The CSV's columns for a filter. */
+export function csvColumns(state: StateFilter | null): string[] {
+  if (!saysWhen(state)) return CSV_COLUMNS;
+  return [...CSV_COLUMNS, ...CSV_WHEN_COLUMNS, ...(state.mode === "at" ? ["states_at"] : [])];
+}
+
+const csvLine = (row: ObjectListRow, state: StateFilter | null) => {
+  const fields: (string | number | null)[] = [
+    row.id,
+    row.name,
+    row.type,
+    row.sponsoringRegistrar,
+    row.created,
+    row.expires,
+    row.states.join(" "),
+    row.pendingRequests,
+  ];
+  if (saysWhen(state)) {
+    const when = row.when;
+    fields.push(when?.state ?? null, when?.from ?? null, when?.until ?? null, when?.cause?.of ?? null, when?.cause?.text ?? null);
+    if (state.mode === "at") fields.push((row.statesAt ?? []).join(" "));
+  }
+  return `${fields.map(csvField).join(",")}\r\n`;
+};
 
 export interface ObjectExport {
   total: number;
@@ -522,7 +658,8 @@ export interface ObjectExport {
 export async function exportObjects(params: Params, batch = 5_000): Promise<ObjectExport> {
   const { db, actor } = await authorize("registry.read", "objects.export");
   const reads = pageReads(db);
-  const catalogue = await readCatalogue(reads);
+  const locale = await getLocale();
+  const catalogue = await readCatalogue(reads, locale);
   const request = parseRequest(params, catalogue);
   const now = new Date();
   const count = await countMatches(reads, request, now);
@@ -534,19 +671,25 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
   });
 
   async function* chunks(): AsyncGenerator<string> {
-    yield `${CSV_COLUMNS.join(",")}\r\n`;
+    const state = request.filter.state;
+    yield `${csvColumns(state).join(",")}\r\n`;
     const { where, params: values } = whereOf(request, now);
-    const page = pageSql(request.sort, { kind: "first" }, values.length);
-    const ids = await reads.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, values);
+    const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(state, now, values.length) : null;
+    const page = pageSql(request.sort, { kind: "first" }, values.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
+    const ids = await reads.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, [
+      ...values,
+      ...(sortWhen?.params ?? []),
+    ]);
     // A batch's rows are looked up in id order (nearby rows, nearby pages), then put in list order.
     const inner = `SELECT o.id, o.name, o.type, o.crdate, NULL::text AS sort_value, k.n AS sort_column
                      FROM unnest($1::int[], $2::int[]) AS k (id, n) JOIN object_registry o ON o.id = k.id`;
-    const sql = rowsSql(inner, "o.sort_column", 3);
+    const when = whenParts(state, now, 3);
+    const sql = rowsSql(inner, "o.sort_column", 3, when);
     for (let start = 0; start < ids.length; start += batch) {
       const slice = ids.slice(start, start + batch).map((r, i) => [r.id, start + i] as const);
       slice.sort((a, b) => a[0] - b[0]);
-      const records = await reads.query<ListRecord>(sql, [slice.map((r) => r[0]), slice.map((r) => r[1]), now]);
-      yield records.map((r) => csvLine(toRow(r))).join("");
+      const records = await reads.query<ListRecord>(sql, [slice.map((r) => r[0]), slice.map((r) => r[1]), now, ...(when?.params ?? [])]);
+      yield records.map((r) => csvLine(toRow(r, now, locale), state)).join("");
     }
   }
   return { ...count, notices: request.notices, chunks: chunks() };

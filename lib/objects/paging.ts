@@ -3,7 +3,7 @@
 import { type Message, msg } from "../actions/message";
 import { DB_INT_MAX, hasNul, isId, parseDate, parseTimestampText } from "../input/values";
 
-export type SortKey = "name" | "created" | "expires";
+export type SortKey = "name" | "created" | "expires" | "from" | "until";
 export interface Sort {
   key: SortKey;
   desc: boolean;
@@ -22,13 +22,19 @@ export const DEFAULT_SORT: Sort = { key: "name", desc: false };
  */
 export const LISTED_OBJECTS = "console.object_key o";
 
-const SORT_KEYS: SortKey[] = ["name", "created", "expires"];
+const SORT_KEYS: SortKey[] = ["name", "created", "expires", "from", "until"];
+/** The keys that order by when the filtered state's period begins or ends (issue 41): only for a filter by an instant or a window. */
+export const WHEN_SORT_KEYS: SortKey[] = ["from", "until"];
 
 /**
  * The column each sort key orders by, the type its printed value is read back as, and what a
  * cursor's value must be to be read back as it (lib/input/values.ts): "date" for a value that is
  * not a real day (and time).
  */
+function whenProblem(value: string): "date" | null {
+  return value === "infinity" || parseTimestampText(value) ? null : "date";
+}
+
 const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value: string) => "date" | "nul" | "other" | null }> = {
   // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
   name: {
@@ -39,12 +45,19 @@ const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value
   // FRED's crdate is a UTC `timestamp`: its text has no zone, and it reads back as the same instant.
   created: { sql: "o.crdate", type: "timestamp", problem: (value) => (parseTimestampText(value) ? null : "date") },
   expires: { sql: "d.exdate", type: "date", problem: (value) => (parseDate(value) ? null : "date") },
+  // When the filtered state's period began or begins, and ends (w, the list's "when" join: whenSql);
+  // as UTC wall time, a period with no end last ('infinity').
+  from: { sql: "(coalesce(w.valid_from, 'infinity') AT TIME ZONE 'UTC')", type: "timestamp", problem: whenProblem },
+  until: { sql: "(coalesce(w.valid_to, 'infinity') AT TIME ZONE 'UTC')", type: "timestamp", problem: whenProblem },
 };
 
 export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
 
-/** `name`, `-created`, …; expiration orders domains only. Anything else: a notice and the default. */
-export function parseSort(text: string | undefined, domainsOnly: boolean, notices: Message[]): Sort {
+/**
+ * `name`, `-created`, …; expiration orders domains only, `from` and `until` only a list filtered by an
+ * instant or a window (`saysWhen`). Anything else: a notice and the default.
+ */
+export function parseSort(text: string | undefined, domainsOnly: boolean, notices: Message[], saysWhen = false): Sort {
   if (!text) return DEFAULT_SORT;
   const desc = text.startsWith("-");
   const key = (desc ? text.slice(1) : text) as SortKey;
@@ -54,6 +67,10 @@ export function parseSort(text: string | undefined, domainsOnly: boolean, notice
   }
   if (key === "expires" && !domainsOnly) {
     notices.push(msg("filter.sortExpires"));
+    return DEFAULT_SORT;
+  }
+  if (WHEN_SORT_KEYS.includes(key) && !saysWhen) {
+    notices.push(msg("filter.sortWhen", { sort: key }));
     return DEFAULT_SORT;
   }
   return { key, desc };
@@ -105,6 +122,8 @@ export function pageSql(
   sort: Sort,
   position: Position,
   offset: number,
+  /** The "when" join (`fc` and `w`, whenSql) the list adds for a filter by an instant or a window; needed by `from` and `until`. */
+  whenJoin?: string,
 ): {
   from: string;
   condition: string;
@@ -129,7 +148,12 @@ export function pageSql(
     condition = `${column.sql} ${beyondOrAt} ${value} AND (${column.sql} ${beyond} ${value} OR o.id ${beyond} ${id})`;
   }
   return {
-    from: sort.key === "expires" ? `${LISTED_OBJECTS} JOIN domain d ON d.id = o.id` : LISTED_OBJECTS,
+    from:
+      sort.key === "expires"
+        ? `${LISTED_OBJECTS} JOIN domain d ON d.id = o.id`
+        : WHEN_SORT_KEYS.includes(sort.key)
+          ? `${LISTED_OBJECTS} ${whenJoin ?? ""}`
+          : LISTED_OBJECTS,
     condition,
     orderBy: `${column.sql} ${direction}, o.id ${direction}`,
     selectedOrderBy: `o.sort_column ${direction}, o.id ${direction}`,

@@ -51,6 +51,17 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
             recorded: recorded ? "yes" : "no",
             reason: text("reason"),
           });
+    case "requestStarts":
+    case "requestEnds":
+      // A request starting or ending at the instant of a change ahead (console.state_change_causes).
+      return t(code === "requestStarts" ? "requestStarts" : "requestEnds", {
+        state: text("state"),
+        request: text("request"),
+        at: instant("at"),
+        zone,
+        recorded: recorded ? "yes" : "no",
+        reason: text("reason"),
+      });
     case "expirationWarning":
       return t("expirationWarning", { exdate: date("exdate"), days: number("days"), warningFrom: date("warningFrom") });
     case "expired":

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { english } from "../actions/message";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
-import { objectsMatching } from "../objects/list";
+import { exportObjects, listObjects, type ObjectListPage, objectsMatching } from "../objects/list";
 import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
 import { runStateEngine } from "./engine";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
 
@@ -191,5 +193,145 @@ describe.each(testBackends())("registry-wide forecast on $name", (backend) => {
     }
     // Entries that exist only ahead: the recorded history has none of them yet.
     expect(listedEntries).toBeGreaterThan(3);
+  });
+});
+
+// The object list's "when" columns (issue 41, item 5) against the engine: the instant the list says a
+// state enters, for each object a filter by a window ahead lists, is the instant the engine records
+// when it runs past it; the states the list says an object holds at T ahead are those the engine
+// records at T; a change ahead names its cause.
+describe.each(testBackends())("the object list says when, on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let list: (params: Record<string, string>) => Promise<ObjectListPage>;
+  const ids: Record<string, number> = {};
+  const wall = (instant: Date) => wallTime(instant.getTime(), ZONE);
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
+      const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
+      for (let d = -75; d <= -25; d++)
+        ids[`d${d}`] = await createDomain(tx, {
+          name: `exp${d + 100}.cz`,
+          crdate: "2020-03-10T10:00:00Z",
+          exdate: day(d),
+          registrant: holder,
+          nsset: ns,
+        });
+      // Out of the zone 40 days after expiry, kept in it by serverInzoneManual until two days ahead.
+      ids.kept = ids["d-40"];
+      const kept = await createRequest(tx, ids.kept, "serverInzoneManual", at(-5).toISOString(), at(2, 3).toISOString());
+      await tx.query(
+        "INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, 'court order 12/2026')",
+        [kept],
+      );
+      ids.blocked = await createDomain(tx, {
+        name: "blocked.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+      });
+      await createRequest(tx, ids.blocked, "serverBlocked", at(-20).toISOString(), at(-10).toISOString());
+      await createRequest(tx, ids.blocked, "serverBlocked", at(-3).toISOString(), at(4).toISOString());
+    }));
+    const support = await signedInAs(db, "support");
+    list = (params) => actAs(support, () => listObjects({ size: "500", ...params }));
+  });
+  afterAll(() => drop());
+
+  it("gives, for states entered in a window ahead, the instant the engine records and the cause of each entry", async () => {
+    const engine = await afterEngineAt(db, at(8), (tx) =>
+      tx.query<{ object_id: number; valid_from: Date }>(
+        `SELECT os.object_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+          WHERE s.name = 'outzone' AND os.valid_from >= $1::timestamptz AT TIME ZONE 'UTC' AND os.valid_from < $2::timestamptz AT TIME ZONE 'UTC'`,
+        [at(0, 1), at(7)],
+      ),
+    );
+    const page = await list({ states: "outzone", mode: "entered", from: wall(at(0, 1)), to: wall(at(7)) });
+    expect(page.rows.length).toBeGreaterThan(2);
+    expect(page.rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(engine.map((r) => r.object_id).sort((a, b) => a - b));
+    for (const row of page.rows) {
+      const recorded = engine.find((r) => r.object_id === row.id)?.valid_from as Date;
+      expect(row.when, row.name).toMatchObject({ state: "outzone", from: recorded.toISOString(), fromAhead: true });
+      expect(row.when?.cause?.of).toBe("from");
+    }
+    // Kept in the zone by a request: its end is the cause, with the request's reason.
+    const kept = page.rows.find((r) => r.id === ids.kept);
+    expect(kept?.when?.from).toBe(at(2, 3).toISOString());
+    expect(kept?.when?.cause?.text).toMatch(/its serverInzoneManual request \d+ ends .*court order 12\/2026/);
+    // The others: expiry, by the rule.
+    expect(page.rows.find((r) => r.id === ids["d-29"])?.when?.cause?.text).toMatch(/unguarded/);
+  });
+
+  it("sorts by when the state enters or leaves, both ways, and pages through the order", async () => {
+    const params = { states: "outzone", mode: "during", from: wall(at(-60)), to: wall(at(7)) };
+    const whole = (await list({ ...params, sort: "from" })).rows;
+    const froms = whole.map((r) => r.when?.from as string);
+    expect(froms.length).toBeGreaterThan(5);
+    expect([...froms].sort()).toEqual(froms);
+    const back = (await list({ ...params, sort: "-from" })).rows.map((r) => r.when?.from);
+    expect(back).toEqual([...froms].reverse());
+    // Until: periods with no end foreseen come last.
+    const untils = (await list({ ...params, sort: "until" })).rows.map((r) => r.when?.until ?? "~");
+    expect([...untils].sort()).toEqual(untils);
+    // Two rows a page, walked with Next: the same order.
+    const walked: number[] = [];
+    let page = await list({ ...params, sort: "from", size: "25" });
+    walked.push(...page.rows.map((r) => r.id));
+    while (page.next) {
+      page = await list({ ...params, sort: "from", size: "25", after: page.next });
+      walked.push(...page.rows.map((r) => r.id));
+    }
+    expect(walked).toEqual(whole.map((r) => r.id));
+    expect(walked.length).toBeGreaterThan(25);
+    // Without a filter by an instant or a window there is no "when" to sort by: said, and sorted by name.
+    const plain = await list({ states: "outzone", sort: "from" });
+    expect(plain.sort).toEqual({ key: "name", desc: false });
+    expect(plain.notices.map((n) => english(n))).toEqual([expect.stringMatching(/needs a state filter by an instant or a window/)]);
+    expect(plain.rows[0].when).toBeUndefined();
+  });
+
+  it("shows for 'had at T' the states held at T, not now, and when the period began and ends", async () => {
+    const T = at(-15);
+    const page = await list({ states: "serverBlocked", mode: "at", at: wall(T) });
+    expect(page.rows.map((r) => r.id)).toEqual([ids.blocked]);
+    const [row] = page.rows;
+    expect(row.statesAt).toContain("serverBlocked");
+    expect(row.when).toMatchObject({
+      state: "serverBlocked",
+      from: at(-20).toISOString(),
+      until: at(-10).toISOString(),
+      fromAhead: false,
+      untilAhead: false,
+      cause: null,
+    });
+    // Ahead: the block now in force ends in four days, by its request's end.
+    const ahead = await list({ states: "serverBlocked", mode: "at", at: wall(at(1)) });
+    expect(ahead.rows[0].when).toMatchObject({ from: at(-3).toISOString(), until: at(4).toISOString(), untilAhead: true });
+    expect(ahead.rows[0].when?.cause).toMatchObject({ of: "until", text: expect.stringMatching(/its serverBlocked request \d+ ends/) });
+    expect(ahead.rows[0].statesAt).toContain("serverBlocked");
+    // Not held at T+16 days (after the end): the states then leave serverBlocked out.
+    const later = await list({ states: "expired", mode: "at", at: wall(at(5)) });
+    expect(later.rows.find((r) => r.id === ids.blocked)).toBeUndefined();
+  });
+
+  it("exports the when columns to CSV", async () => {
+    const support = await signedInAs(db, "support");
+    const exported = await actAs(support, () =>
+      exportObjects({ states: "outzone", mode: "entered", from: wall(at(0, 1)), to: wall(at(7)), sort: "-from" }),
+    );
+    let csv = "";
+    for await (const chunk of exported.chunks) csv += chunk;
+    const [head, ...lines] = csv.trim().split("\r\n");
+    expect(head).toBe(
+      "id,name,type,sponsoring_registrar,created,expires,states,pending_requests,period_state,period_from,period_until,change_ahead,change_cause",
+    );
+    const kept = lines.find((line) => line.startsWith(`${ids.kept},`)) as string;
+    expect(kept).toContain(`,outzone,${at(2, 3).toISOString()},`);
+    expect(kept).toMatch(/,from,"?its serverInzoneManual request \d+ ends/);
+    const froms = lines.map((line) => line.split(",")[9]);
+    expect([...froms].sort().reverse()).toEqual(froms);
   });
 });

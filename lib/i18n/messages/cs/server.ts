@@ -263,6 +263,8 @@ export const server: Catalog<typeof en> = {
     pending: "Naplánovaný požadavek „{pending}“: hodnota není 1; filtr byl vynechán.",
     sort: "Řazení „{sort}“ není jedním z {keys} (sestupně s předponou -); řazeno podle názvu.",
     sortExpires: "Expirují jen domény: pro řazení podle expirace zvolte typ „doména“; řazeno podle názvu.",
+    sortWhen:
+      "Řadit podle {sort, select, from {začátku stavu} other {konce stavu}} lze jen s filtrem stavů k okamžiku nebo za období („měl v okamžiku“, „měl kdykoli v období“, „získal v období“, „ztratil v období“); řazeno podle názvu.",
     position: "Pozice stránky v odkazu je poškozená nebo patří k jinému řazení; zobrazuje se první stránka.",
     pageSize:
       "Velikost stránky „{size}“ není jednou z {sizes}; zobrazuje se {pageSize, plural, one {# řádek} few {# řádky} other {# řádků}} na stránku.",

@@ -275,6 +275,8 @@ export const server = {
     pending: "Scheduled request “{pending}” is not 1; it was left out.",
     sort: "Sort “{sort}” is not one of {keys} (prefix - for descending); sorted by name.",
     sortExpires: "Only domains expire: choose the domain type to sort by expiration; sorted by name.",
+    sortWhen:
+      "Sorting by {sort, select, from {when the state began} other {when the state ends}} needs a state filter by an instant or a window (“had at”, “had at any time in”, “entered in”, “left in”); sorted by name.",
     position: "The page position in the link is damaged or belongs to another sort order; showing the first page.",
     pageSize: "Page size “{size}” is not one of {sizes}; showing {pageSize, plural, other {#}} per page.",
     pageNumber: "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
