@@ -26,6 +26,12 @@ function overflows(page: Page): Promise<string[]> {
   });
 }
 
+/** A wall time `ms` from now in the registry's zone, as the list's URL takes it. */
+const wallIn = (ms: number) =>
+  new Intl.DateTimeFormat("sv-SE", { timeZone: "Europe/Prague", dateStyle: "short", timeStyle: "short" })
+    .format(Date.now() + ms)
+    .replace(" ", "T");
+
 const widths = [
   { width: 1366, height: 768 },
   { width: 390, height: 844 },
@@ -42,6 +48,9 @@ test("no page scrolls sideways or reaches past the edge at 1,366 and 390 px", as
     "/",
     "/objects",
     "/objects?type=domain&states=outzone",
+    // The lists that say when (issue 41, item 5): a window ahead, and an instant behind.
+    `/objects?type=domain&states=outzone&mode=entered&from=${wallIn(60_000)}&to=${wallIn(7 * 86_400_000)}`,
+    `/objects?states=serverBlocked,outzone&state_match=any&mode=at&at=${wallIn(-3 * 86_400_000)}`,
     objectHref as string,
     "/requests",
     "/requests/bulk",

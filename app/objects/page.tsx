@@ -11,6 +11,7 @@ import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { countText } from "@/lib/objects/count-text";
+import { saysWhen } from "@/lib/objects/filter";
 import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
 import { fromStart, listHref, listQuery } from "@/lib/objects/url";
@@ -21,7 +22,7 @@ export async function generateMetadata() {
   return { title: t("title") };
 }
 
-const SORTABLE = ["name", "created", "expires"] as const;
+const SORTABLE = ["name", "created", "expires", "from", "until"] as const;
 
 type Params = Awaited<PageProps<"/objects">["searchParams"]>;
 
@@ -60,10 +61,17 @@ async function ObjectList({ params }: { params: Params }) {
     ...row,
     created: fmt.instant(row.created),
     expires: row.expires && fmt.day(row.expires),
+    when: row.when && { ...row.when, from: fmt.instant(row.when.from), until: row.when.until && fmt.instant(row.when.until) },
   }));
+  // A filter by an instant or a window says when (issue 41, item 5): its columns, sortable.
+  const state = list.filter.state;
+  const when = saysWhen(state)
+    ? { columns: state.mode === "at" ? ("at" as const) : ("period" as const), several: state.states.length > 1 }
+    : null;
   const sortHrefs: Partial<Record<(typeof SORTABLE)[number], { asc: string; desc: string }>> = {};
   for (const key of SORTABLE) {
     if (key === "expires" && list.type !== "domain") continue;
+    if ((key === "from" || key === "until") && !when) continue;
     sortHrefs[key] = {
       asc: listHref(params, fromStart({ sort: key === "name" ? null : key, count: null })),
       desc: listHref(params, fromStart({ sort: `-${key}`, count: null })),
@@ -128,7 +136,26 @@ async function ObjectList({ params }: { params: Params }) {
         </div>
       ) : (
         <>
-          <ObjectsTable rows={rows} states={list.states} sort={list.sort} sortHrefs={sortHrefs} hidden={hidden} selectable={canWrite} />
+          {when && state && (
+            <p className="when-caption">
+              {t.rich("table.whenCaption", {
+                states: list.filterStates.join(", "),
+                zone: readConfig().registryTimeZone,
+                at: state.mode === "at" && state.at ? fmt.instant(state.at.toISOString()) : "none",
+                b: (chunks) => <b>{chunks}</b>,
+                ahead: (chunks) => <span className="ahead">{chunks}</span>,
+              })}
+            </p>
+          )}
+          <ObjectsTable
+            rows={rows}
+            states={list.states}
+            sort={list.sort}
+            sortHrefs={sortHrefs}
+            hidden={hidden}
+            selectable={canWrite}
+            when={when}
+          />
           <ListPager
             first={atStart ? null : listHref(here, fromStart())}
             previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}

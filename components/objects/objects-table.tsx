@@ -35,6 +35,12 @@ interface ObjectsTableProps {
   hidden: HiddenColumns;
   /** Whether the reader may make bulk changes: rows can then be chosen for one. */
   selectable: boolean;
+  /**
+   * For a filter by an instant or a window, its "when" columns (issue 41, item 5): "period" adds From
+   * and Until (rows carry `when`, instants already written in the registry's time zone), "at" also
+   * States then (`statesAt`). `several`: the filter has several states, so each period names its own.
+   */
+  when?: { columns: "period" | "at"; several: boolean } | null;
 }
 
 /**
@@ -43,7 +49,7 @@ interface ObjectsTableProps {
  * reach the browser once, as data (not as a rendered tree as well). Links are plain links: a list
  * of 50 objects must not make the browser prefetch 50 object pages.
  */
-export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable }: ObjectsTableProps) {
+export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable, when = null }: ObjectsTableProps) {
   const t = useTranslations("objects");
   const tc = useTranslations("common");
   const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("objects", hidden);
@@ -76,7 +82,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
   );
 
   // The states that appear on this page, by name, for the key under the table.
-  const shownStates = useMemo(() => [...new Set(rows.flatMap((row) => row.states))].sort(), [rows]);
+  const shownStates = useMemo(() => [...new Set(rows.flatMap((row) => [...row.states, ...(row.statesAt ?? [])]))].sort(), [rows]);
 
   // Likewise each type's name (formatting a message costs more than looking it up).
   const typeNames = useMemo(
@@ -86,6 +92,36 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
 
   // The column model: one definition per column, its cell drawn from the row.
   const columns = useMemo(() => {
+    const badgeList = (names: string[]) =>
+      names.length === 0 ? (
+        <span className="muted">{t("table.noStates")}</span>
+      ) : (
+        <ul className="badges">
+          {names.map((name) => {
+            const badge = badges.get(name);
+            return (
+              <li key={name} className={badge?.className ?? "badge"} title={explained ? (badge?.title ?? name) : undefined}>
+                {name}
+              </li>
+            );
+          })}
+        </ul>
+      );
+    // An end of the matched period: the instant, "ahead" when the forecast's, and the cause of the change ahead.
+    const periodEnd = (row: ObjectListRow, end: "from" | "until") => {
+      const period = row.when;
+      if (!period) return <span className="muted">{tc("none")}</span>;
+      const instant = end === "from" ? period.from : period.until;
+      const ahead = end === "from" ? period.fromAhead : period.untilAhead;
+      return (
+        <span className="period-end">
+          {when?.several && end === "from" && <span className="period-state">{t("table.periodOf", { state: period.state })} </span>}
+          {instant === null ? <span className="muted">{t("table.noEnd")}</span> : <span className="instant">{instant}</span>}
+          {ahead && <span className="ahead"> {t("table.ahead")}</span>}
+          {period.cause?.of === end && <span className="cause">{period.cause.text}</span>}
+        </span>
+      );
+    };
     const cells: Record<Column, (row: ObjectListRow) => React.ReactNode> = {
       name: (row) => (
         <a href={`/objects/${row.id}`} className="name">
@@ -94,21 +130,10 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
       ),
       type: (row) => <span className={`type type-${row.type}`}>{typeNames.get(row.type)}</span>,
       registrar: (row) => row.sponsoringRegistrar ?? tc("none"),
-      states: (row) =>
-        row.states.length === 0 ? (
-          <span className="muted">{t("table.noStates")}</span>
-        ) : (
-          <ul className="badges">
-            {row.states.map((name) => {
-              const badge = badges.get(name);
-              return (
-                <li key={name} className={badge?.className ?? "badge"} title={explained ? (badge?.title ?? name) : undefined}>
-                  {name}
-                </li>
-              );
-            })}
-          </ul>
-        ),
+      states: (row) => badgeList(row.states),
+      statesAt: (row) => badgeList(row.statesAt ?? []),
+      from: (row) => periodEnd(row, "from"),
+      until: (row) => periodEnd(row, "until"),
       created: (row) => row.created,
       expires: (row) => row.expires ?? tc("none"),
       pending: (row) =>
@@ -126,11 +151,24 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
       type: (row) => row.type,
       registrar: (row) => row.sponsoringRegistrar,
       states: (row) => row.states.join(" "),
+      statesAt: (row) => (row.statesAt ?? []).join(" "),
+      from: (row) => row.when?.from ?? null,
+      until: (row) => row.when?.until ?? null,
       created: (row) => row.created,
       expires: (row) => row.expires,
       pending: (row) => row.pendingRequests,
     };
-    const defs: ColumnDef<typeof features, ObjectListRow>[] = TABLE_COLUMNS.objects.map((id) => ({
+    // The "when" columns only for a filter by an instant or a window; for "had at", the states then
+    // stand where the states now stand elsewhere. They leave out when the object was created, to
+    // make room (the CSV has both, and the creation time).
+    const whenColumns: Record<"none" | "period" | "at", readonly Column[]> = {
+      none: ["statesAt", "from", "until"],
+      period: ["statesAt", "created"],
+      at: ["states", "created"],
+    };
+    const left = whenColumns[when?.columns ?? "none"];
+    const shown = TABLE_COLUMNS.objects.filter((id) => !left.includes(id));
+    const defs: ColumnDef<typeof features, ObjectListRow>[] = shown.map((id) => ({
       id,
       accessorFn: values[id],
       header: t(`table.columns.${id}`),
@@ -154,7 +192,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
         enableSorting: false,
       });
     return defs;
-  }, [badges, explained, selectable, sortHrefs, t, tc, typeNames]);
+  }, [badges, explained, selectable, sortHrefs, t, tc, typeNames, when]);
 
   const sorting = useMemo<SortingState>(() => [{ id: sort.key, desc: sort.desc }], [sort.key, sort.desc]);
   const table = useTable({
@@ -227,7 +265,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
             .flatMap((part, i) => (i === 0 ? [part] : [" ", part]))}
         </div>
       )}
-      <table className="data-table objects-table">
+      <table className={`data-table objects-table${when ? " says-when" : ""}`}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -275,7 +313,11 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
               {visible.map((column) => {
                 const id = column.id;
                 return (
-                  <td key={id} className={`col-${id}${id === "created" || id === "expires" ? " nowrap" : ""}`} data-label={labelOf[id]}>
+                  <td
+                    key={id}
+                    className={`col-${id}${id === "expires" || (id === "created" && !when) ? " nowrap" : ""}`}
+                    data-label={labelOf[id]}
+                  >
                     {renderCell(column, row)}
                   </td>
                 );

@@ -333,19 +333,21 @@ export function whenSql(state: StateFilter, now: Date, p: Param): string {
   const at = `${p(now)}::timestamptz`;
   const parts: string[] = [];
   if (readsHistory(state, from, now))
-    parts.push(`SELECT os.state_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from, os.valid_to AT TIME ZONE 'UTC' AS valid_to
+    parts.push(`SELECT os.state_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from, os.valid_to AT TIME ZONE 'UTC' AS valid_to,
+                       os.valid_to IS NULL AS open
                   FROM object_state os WHERE os.object_id = o.id AND os.state_id = ANY (${states}) AND ${history(state, from, to, now, p)}`);
   if (to > now) {
     const foreseen = forecast(state, from > now ? from : now, to, p);
     parts.push(
-      `SELECT f.state_id, f.valid_from, f.valid_to FROM unnest(fc.periods) f (state_id, valid_from, valid_to) WHERE f.state_id = ANY (${states}) AND ${foreseen.when}`,
+      `SELECT f.state_id, f.valid_from, f.valid_to, false AS open FROM unnest(fc.periods) f (state_id, valid_from, valid_to) WHERE f.state_id = ANY (${states}) AND ${foreseen.when}`,
     );
   }
   const order = state.mode === "left" ? "m.valid_to" : "m.valid_from";
-  // An open recorded row's end: the forecast's end of the period that holds now.
+  // An open recorded row's end: the forecast's end of the period that holds now (a foreseen period's
+  // own end is the forecast's already; none: no end the rules see).
   const foreseenEnd = `(SELECT f.hi FROM unnest(fc.periods) f WHERE f.state_id = m.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at})
                          ORDER BY f.lo LIMIT 1)`;
-  return `SELECT m.state_id, m.valid_from, coalesce(m.valid_to, ${foreseenEnd}) AS valid_to, m.valid_to IS NULL AS open
+  return `SELECT m.state_id, m.valid_from, CASE WHEN m.open THEN ${foreseenEnd} ELSE m.valid_to END AS valid_to
             FROM (${parts.join(" UNION ALL ")}) m ORDER BY ${order}, m.state_id LIMIT 1`;
 }
 

@@ -138,7 +138,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(result.notices.map(english)).toEqual([
       "Unknown object type “registrar”; showing all types.",
       "There is no registrar “REG-NOBODY”; the registrar filter was left out.",
-      "Sort “-exdate” is not one of name, created, expires (prefix - for descending); sorted by name.",
+      "Sort “-exdate” is not one of name, created, expires, from, until (prefix - for descending); sorted by name.",
       "Page size “100000” is not one of 25, 50, 100, 500; showing 50 per page.",
       "Pages are reached with the First, Previous, Next and Last links; the page number in the link was not used.",
       "The page position in the link is damaged or belongs to another sort order; showing the first page.",

@@ -141,6 +141,8 @@ export interface ObjectListPage {
   registrars: string[];
   states: StateInfo[];
   filter: ObjectFilter;
+  /** The names of the state filter's states (catalogue names), in the catalogue's order. */
+  filterStates: string[];
   /**
    * A bare name search (nothing else chosen, nothing to notice) names one object exactly: by its
    * name or handle, id or ROID. The caller may go straight to it.
@@ -554,6 +556,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
       types: s.types,
     })),
     filter: request.filter,
+    filterStates: catalogue.states.filter((s) => request.filter.state?.states.includes(s.id)).map((s) => s.name),
     exactMatch: exact,
     notices,
   };

@@ -54,11 +54,11 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
     case "requestStarts":
     case "requestEnds":
       // A request starting or ending at the instant of a change ahead (console.state_change_causes).
+      // Said beside the instant it explains: the instant is not repeated.
       return t(code === "requestStarts" ? "requestStarts" : "requestEnds", {
         state: text("state"),
+        own: args.own === true ? "yes" : "no",
         request: text("request"),
-        at: instant("at"),
-        zone,
         recorded: recorded ? "yes" : "no",
         reason: text("reason"),
       });

@@ -4,7 +4,8 @@
  * The first column of each is its key and cannot be hidden.
  */
 export const TABLE_COLUMNS = {
-  objects: ["name", "type", "registrar", "states", "created", "expires", "pending"],
+  // statesAt, from and until: only for a filter by an instant or a window (issue 41, item 5).
+  objects: ["name", "type", "registrar", "states", "statesAt", "from", "until", "created", "expires", "pending"],
   requests: ["request", "object", "state", "phase", "period", "reason", "author", "canceled"],
 } as const;
 

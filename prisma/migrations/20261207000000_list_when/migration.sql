@@ -31,10 +31,12 @@ COMMENT ON FUNCTION console.state_forecast_of(integer, integer[]) IS
     'One object''s state periods from now on, as console.state_forecast gives them, without a window (issue 41).';
 
 -- Why a state of an object enters (p_entering) or leaves at p_at: the requests of the object that
--- start or end at that very instant (any state: the end of serverInzoneManual is why outzone
--- begins), as codes requestStarts and requestEnds; and, for a state that enters, the rule that
--- makes it hold then (console.state_reasons at p_at, its code and arguments) unless a request of
--- that state starting then already says it. Wording is the console's (lib/objects/reasons.ts).
+-- start or end at that very instant, as codes requestStarts and requestEnds (args.own: the request is
+-- of the state itself) — those of the state itself if there are any (a block's end: its serverBlocked
+-- request, not the four that end with it), else those of other states (the end of serverInzoneManual
+-- is why outzone begins); and, for a state that enters, the rule that makes it hold then
+-- (console.state_reasons at p_at, its code and arguments) unless a request of that state starting
+-- then already says it. Wording is the console's (lib/objects/reasons.ts).
 CREATE FUNCTION console.state_change_causes(p_object_id integer, p_state_id integer, p_at timestamptz, p_entering boolean)
 RETURNS TABLE (code text, args jsonb)
 LANGUAGE sql STABLE AS $$
@@ -54,10 +56,12 @@ req AS (
 ),
 said AS (
     SELECT CASE WHEN req.starts = p_at THEN 'requestStarts' ELSE 'requestEnds' END AS code,
-           jsonb_build_object('request', req.id, 'state', req.name, 'at', p_at, 'zone', p.zone, 'reason', req.reason) AS args,
+           jsonb_build_object('request', req.id, 'state', req.name, 'own', req.state_id = p_state_id, 'at', p_at, 'zone', p.zone,
+                              'reason', req.reason) AS args,
            req.state_id, req.id
       FROM req CROSS JOIN p
-     WHERE req.starts = p_at OR req.ends = p_at
+     WHERE (req.starts = p_at OR req.ends = p_at)
+       AND (req.state_id = p_state_id OR NOT EXISTS (SELECT 1 FROM req own WHERE own.state_id = p_state_id))
 )
 SELECT said.code, said.args FROM said
 UNION ALL

@@ -19,10 +19,12 @@ req AS (
 ),
 said AS (
     SELECT CASE WHEN req.starts = p_at THEN 'requestStarts' ELSE 'requestEnds' END AS code,
-           jsonb_build_object('request', req.id, 'state', req.name, 'at', p_at, 'zone', p.zone, 'reason', req.reason) AS args,
+           jsonb_build_object('request', req.id, 'state', req.name, 'own', req.state_id = p_state_id, 'at', p_at, 'zone', p.zone,
+                              'reason', req.reason) AS args,
            req.state_id, req.id
       FROM req CROSS JOIN p
-     WHERE req.starts = p_at OR req.ends = p_at
+     WHERE (req.starts = p_at OR req.ends = p_at)
+       AND (req.state_id = p_state_id OR NOT EXISTS (SELECT 1 FROM req own WHERE own.state_id = p_state_id))
 )
 SELECT said.code, said.args FROM said
 UNION ALL

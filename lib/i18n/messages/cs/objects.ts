@@ -37,6 +37,9 @@ export const objects: Catalog<typeof en> = {
       type: "Typ",
       registrar: "Určený registrátor",
       states: "Aktuální stavy",
+      statesAt: "Stavy tehdy",
+      from: "Od",
+      until: "Do",
       created: "Vytvořeno",
       expires: "Expirace",
       pending: "Naplánované požadavky",
@@ -61,6 +64,11 @@ export const objects: Catalog<typeof en> = {
       "Štítky stavů: <external>tmavý okraj</external> externí (vidí ho registrátoři), <manual>žlutý</manual> ruční (nastavený požadavkem); po najetí myší na štítek se zobrazí jeho význam.",
     pendingLabel:
       "{count, plural, one {# naplánovaný požadavek} few {# naplánované požadavky} other {# naplánovaných požadavků}} objektu {name}",
+    whenCaption:
+      "<b>Od</b> a <b>Do</b>: období stavu {states}, které filtr našel, v čase {zone}; <ahead>předpověď</ahead> označuje budoucí změnu s její příčinou.{at, select, none {} other { <b>Stavy tehdy</b>: k okamžiku {at}.}}",
+    noEnd: "konec není předpovězen",
+    ahead: "předpověď",
+    periodOf: "{state}:",
   },
   filters: {
     label: "Filtrovat objekty",

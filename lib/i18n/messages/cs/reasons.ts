@@ -9,8 +9,10 @@ export const reasons: Catalog<typeof en> = {
       "vyžádáno na období {from} – {to} {zone} (požadavek {request}){recorded, select, yes {: „{reason}“} other {, důvod nebyl uveden}}",
   },
   /** A request that starts or ends at the instant of a change ahead (the object list's "when" columns). */
-  requestStarts: "začíná požadavek {request} na {state} ({at} {zone}){recorded, select, yes {: „{reason}“} other {}}",
-  requestEnds: "končí požadavek {request} na {state} ({at} {zone}){recorded, select, yes {: „{reason}“} other {}}",
+  requestStarts:
+    "začíná {own, select, yes {jeho požadavek {request}} other {požadavek {request} na {state}}}{recorded, select, yes {: „{reason}“} other {}}",
+  requestEnds:
+    "končí {own, select, yes {jeho požadavek {request}} other {požadavek {request} na {state}}}{recorded, select, yes {: „{reason}“} other {}}",
   expirationWarning:
     "do data expirace {exdate} {days, plural, one {zbývá nejvýše # den} few {zbývají nejvýše # dny} other {zbývá nejvýše # dní}} (varování od {warningFrom})",
   expired: "datum expirace {exdate} ≤ dnes ({today})",

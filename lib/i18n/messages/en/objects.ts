@@ -39,6 +39,9 @@ export const objects = {
       type: "Type",
       registrar: "Sponsoring registrar",
       states: "States now",
+      statesAt: "States then",
+      from: "From",
+      until: "Until",
       created: "Created",
       expires: "Expires",
       pending: "Scheduled requests",
@@ -61,6 +64,14 @@ export const objects = {
     legend:
       "State badges: <external>dark edge</external> external (registrars see it), <manual>yellow</manual> manual (set by a request); hover a badge for its meaning.",
     pendingLabel: "{count, plural, one {# scheduled request} other {# scheduled requests}} of {name}",
+    /** Above a list filtered by an instant or a window: what its "when" columns hold. `at`: the instant, for "had at". */
+    whenCaption:
+      "<b>From</b> and <b>Until</b>: the period of {states} this filter found, in {zone}; <ahead>ahead</ahead> marks the forecast, with its cause.{at, select, none {} other { <b>States then</b>: at {at}.}}",
+    /** A period's end, when none is recorded or foreseen. */
+    noEnd: "no end foreseen",
+    ahead: "ahead",
+    /** The state of the period, when the filter has several. */
+    periodOf: "{state}:",
   },
   filters: {
     label: "Filter objects",

@@ -10,8 +10,8 @@ export const reasons = {
     until: "requested for {from} – {to} {zone} (request {request}){recorded, select, yes {: “{reason}”} other {, no reason recorded}}",
   },
   /** A request that starts or ends at the instant of a change ahead (the object list's "when" columns). */
-  requestStarts: "its {state} request {request} starts {at} {zone}{recorded, select, yes {: “{reason}”} other {}}",
-  requestEnds: "its {state} request {request} ends {at} {zone}{recorded, select, yes {: “{reason}”} other {}}",
+  requestStarts: "its {own, select, yes {} other {{state} }}request {request} starts{recorded, select, yes {: “{reason}”} other {}}",
+  requestEnds: "its {own, select, yes {} other {{state} }}request {request} ends{recorded, select, yes {: “{reason}”} other {}}",
   expirationWarning: "expiration date {exdate} is {days, plural, one {# day} other {# days}} away or less (warning from {warningFrom})",
   expired: "expiration date {exdate} ≤ today ({today})",
   unguarded:
