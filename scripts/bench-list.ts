@@ -94,11 +94,27 @@ try {
       "SELECT crdate AS since FROM object_registry WHERE type = 3 AND erdate IS NULL ORDER BY crdate DESC, id DESC OFFSET 99999 LIMIT 1",
     );
     const at = (blocked?.at ?? new Date()).toISOString();
+    // An instant `days` ahead (a minute from now for 0), as the list's URL takes it (UTC, with its offset).
+    const ahead = (days: number) => new Date(Date.now() + 60_000 + days * 86_400_000).toISOString();
     const scenarios: { label: string; params: Record<string, string> }[] = [
       { label: "first page, no filter", params: {} },
       { label: "“has outzone now”, first page", params: { type: "domain", states: "outzone" } },
       { label: "“has outzone now”, last page", params: { type: "domain", states: "outzone", last: "1" } },
       { label: `“had serverBlocked at ${at}”`, params: { states: "serverBlocked", mode: "at", at } },
+      // The lists that say when (issue 41, item 5): a window ahead, an instant ahead, and sorted by when.
+      {
+        label: "“entered outzone” in the coming week (forecast)",
+        params: { type: "domain", states: "outzone", mode: "entered", from: ahead(0), to: ahead(7) },
+      },
+      {
+        label: "the same, sorted by when they enter",
+        params: { type: "domain", states: "outzone", mode: "entered", from: ahead(0), to: ahead(7), sort: "from" },
+      },
+      { label: "“had deleteCandidate” in 30 days (forecast)", params: { states: "deleteCandidate", mode: "at", at: ahead(30) } },
+      {
+        label: `“had serverBlocked at ${at}”, sorted by when it ended`,
+        params: { states: "serverBlocked", mode: "at", at, sort: "until" },
+      },
       { label: `name contains “${word}”`, params: { q: word, match: "contains" } },
       { label: "domains by expiration, last page", params: { type: "domain", sort: "expires", last: "1" } },
     ];

@@ -5,16 +5,16 @@ import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
 import { ObjectFilters } from "@/components/objects/object-filters";
 import { ObjectsTable } from "@/components/objects/objects-table";
+import { WhenCaption } from "@/components/objects/when-caption";
 import { render } from "@/lib/actions/message";
 import { actorMay, authorize } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { readConfig } from "@/lib/config";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { countText } from "@/lib/objects/count-text";
-import { saysWhen } from "@/lib/objects/filter";
-import { listObjects, PAGE_SIZES } from "@/lib/objects/list";
+import { listObjects, PAGE_SIZES, shownRows } from "@/lib/objects/list";
 import { sortParam } from "@/lib/objects/paging";
-import { fromStart, listHref, listQuery } from "@/lib/objects/url";
+import { fromStart, listHref, listQuery, sortLinks } from "@/lib/objects/url";
 import { ownHiddenColumns } from "@/lib/users/preferences";
 
 export async function generateMetadata() {
@@ -51,32 +51,16 @@ export default async function ObjectsPage(props: PageProps<"/objects">) {
 
 async function ObjectList({ params }: { params: Params }) {
   const list = await forPage(() => listObjects(params));
-  const [t, fmt, hidden] = await Promise.all([getTranslations("objects"), getFormat(), ownHiddenColumns("objects")]);
-  const locale = await getLocale();
+  const [t, fmt, hidden, locale] = await Promise.all([getTranslations("objects"), getFormat(), ownHiddenColumns("objects"), getLocale()]);
   const canWrite = await actorMay("requests.write");
   // An exact name or handle goes straight to its object, unless the person asked for the list.
   if (list.exactMatch !== null && params.jump !== "no") redirect(`/objects/${list.exactMatch}`);
 
-  const rows = list.rows.map((row) => ({
-    ...row,
-    created: fmt.instant(row.created),
-    expires: row.expires && fmt.day(row.expires),
-    when: row.when && { ...row.when, from: fmt.instant(row.when.from), until: row.when.until && fmt.instant(row.when.until) },
-  }));
-  // A filter by an instant or a window says when (issue 41, item 5): its columns, sortable.
-  const state = list.filter.state;
-  const when = saysWhen(state)
-    ? { columns: state.mode === "at" ? ("at" as const) : ("period" as const), several: state.states.length > 1 }
-    : null;
-  const sortHrefs: Partial<Record<(typeof SORTABLE)[number], { asc: string; desc: string }>> = {};
-  for (const key of SORTABLE) {
-    if (key === "expires" && list.type !== "domain") continue;
-    if ((key === "from" || key === "until") && !when) continue;
-    sortHrefs[key] = {
-      asc: listHref(params, fromStart({ sort: key === "name" ? null : key, count: null })),
-      desc: listHref(params, fromStart({ sort: `-${key}`, count: null })),
-    };
-  }
+  const rows = shownRows(list.rows, fmt);
+  const sortHrefs = sortLinks(
+    params,
+    SORTABLE.filter((key) => (key !== "expires" || list.type === "domain") && ((key !== "from" && key !== "until") || list.when)),
+  );
   const sort = sortParam(list.sort);
   // Links to other pages, orders and the export do not count all again (it may take seconds): only this page does.
   const here = { ...params, sort: sort === "name" ? undefined : sort, count: undefined };
@@ -136,17 +120,7 @@ async function ObjectList({ params }: { params: Params }) {
         </div>
       ) : (
         <>
-          {when && state && (
-            <p className="when-caption">
-              {t.rich("table.whenCaption", {
-                states: list.filterStates.join(", "),
-                zone: readConfig().registryTimeZone,
-                at: state.mode === "at" && state.at ? fmt.instant(state.at.toISOString()) : "none",
-                b: (chunks) => <b>{chunks}</b>,
-                ahead: (chunks) => <span className="ahead">{chunks}</span>,
-              })}
-            </p>
-          )}
+          {list.when && list.filter.state && <WhenCaption state={list.filter.state} states={list.filterStates} />}
           <ObjectsTable
             rows={rows}
             states={list.states}
@@ -154,7 +128,7 @@ async function ObjectList({ params }: { params: Params }) {
             sortHrefs={sortHrefs}
             hidden={hidden}
             selectable={canWrite}
-            when={when}
+            when={list.when}
           />
           <ListPager
             first={atStart ? null : listHref(here, fromStart())}

@@ -5,6 +5,7 @@ import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import { pageReads } from "../db/client";
 import type { SqlExecutor, SqlReader } from "../db/driver";
+import type { ConsoleFormat } from "../format/instant";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
@@ -143,6 +144,11 @@ export interface ObjectListPage {
   filter: ObjectFilter;
   /** The names of the state filter's states (catalogue names), in the catalogue's order. */
   filterStates: string[];
+  /**
+   * For a filter by an instant or a window, the table's "when" columns (issue 41, item 5): "period"
+   * (From, Until) or "at" (also States then); `several`: the filter has several states. Else null.
+   */
+  when: { columns: "period" | "at"; several: boolean } | null;
   /**
    * A bare name search (nothing else chosen, nothing to notice) names one object exactly: by its
    * name or handle, id or ROID. The caller may go straight to it.
@@ -324,6 +330,16 @@ function pageQuery(request: ListRequest, position: Position, limit: number, now:
     ? `SELECT * FROM (${select} OFFSET 0) o ORDER BY ${page.selectedOrderBy} LIMIT $${n - 1}`
     : `${select} ORDER BY ${page.orderBy} LIMIT $${n - 1}`;
   return { sql: rowsSql(inner, page.selectedOrderBy, n, when), values, reversed: page.reversed };
+}
+
+/** Rows as a page shows them: instants and days written as `fmt` writes them (the reader's language, the registry's zone). */
+export function shownRows(rows: ObjectListRow[], fmt: Pick<ConsoleFormat, "instant" | "day">): ObjectListRow[] {
+  return rows.map((row) => ({
+    ...row,
+    created: fmt.instant(row.created),
+    expires: row.expires && fmt.day(row.expires),
+    when: row.when && { ...row.when, from: fmt.instant(row.when.from), until: row.when.until && fmt.instant(row.when.until) },
+  }));
 }
 
 /** A record as a row; its "when", if any, with the causes of the change ahead in `locale`'s words. */
@@ -557,6 +573,9 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
     })),
     filter: request.filter,
     filterStates: catalogue.states.filter((s) => request.filter.state?.states.includes(s.id)).map((s) => s.name),
+    when: saysWhen(request.filter.state)
+      ? { columns: request.filter.state.mode === "at" ? "at" : "period", several: request.filter.state.states.length > 1 }
+      : null,
     exactMatch: exact,
     notices,
   };

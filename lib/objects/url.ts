@@ -28,3 +28,19 @@ export const fromStart = (changes: Changes = {}): Changes => ({
   ...Object.fromEntries(POSITION_KEYS.map((key) => [key, null])),
   ...changes,
 });
+
+/** For each sort key, the links that order the list by it ascending and descending, from the first page. */
+export function sortLinks<K extends string>(
+  current: Parameters<typeof listQuery>[0],
+  keys: readonly K[],
+): Record<K, { asc: string; desc: string }> {
+  return Object.fromEntries(
+    keys.map((key) => [
+      key,
+      {
+        asc: listHref(current, fromStart({ sort: key === "name" ? null : key, count: null })),
+        desc: listHref(current, fromStart({ sort: `-${key}`, count: null })),
+      },
+    ]),
+  ) as Record<K, { asc: string; desc: string }>;
+}
