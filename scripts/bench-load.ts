@@ -1,4 +1,4 @@
-// `npm run bench:load -- --domains N [--users 20] [--seconds 120] [--think 1-3]` against the
+// `npm run bench:load -- --domains N [--users 20] [--seconds 120] [--think 1-3] [--forecast yes]` against the
 // PostgreSQL in DATABASE_URL (loaded with the demo generator when empty): starts the production
 // build (`npm run build` first), signs in N simulated support users, each of whom opens pages of the
 // mix below one after another with a pause ("think time") between them, and records the time to the
@@ -43,7 +43,13 @@ const query = (url: string) => Object.fromEntries(new URL(url, "http://x").searc
 const objectId = (url: string) => Number(/\/objects\/(\d+)/.exec(url)?.[1]);
 
 try {
-  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think", "soak"]);
+  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), [
+    "users",
+    "seconds",
+    "think",
+    "soak",
+    "forecast",
+  ]);
   // `--soak yes` (npm run test:soak): a long run that fails on any error, a memory growth trend,
   // memory over the target or a page over its p95 target.
   const soak = options.soak === "yes";
@@ -66,6 +72,13 @@ try {
          FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1`,
     );
     const words = ["odin", "pek", "auto", "praha", "stav", "kniha", "zahrada", "sport"];
+    // An instant inside a block that has ended, for "had serverBlocked at T"; instants ahead for the forecast.
+    const [blocked] = await db.sql.query<{ at: Date }>(
+      `SELECT os.valid_from + interval '1 second' AS at FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+        WHERE s.name = 'serverBlocked' AND os.valid_to IS NOT NULL ORDER BY os.valid_from DESC LIMIT 1`,
+    );
+    const blockedAt = (blocked?.at ?? new Date()).toISOString();
+    const ahead = (days: number) => encodeURIComponent(new Date(Date.now() + 60_000 + days * 86_400_000).toISOString());
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
     const [{ objects, history, requests }] = await db.sql.query<{ objects: number; history: number; requests: number }>(
       `SELECT (SELECT count(*)::int FROM object_registry) AS objects, (SELECT count(*)::int FROM object_state) AS history,
@@ -107,6 +120,34 @@ try {
         { label: "requests, all", weight: 1, target: 100, url: () => "/requests", data: requestList },
         // Its counts are kept and refreshed in the background each minute: the run's 120 s include such refreshes.
         { label: "overview", weight: 2, target: 100, url: () => "/", data: () => dashboard() },
+        // A list that says when (issue 41, item 5): the states then, and when each block began and ended.
+        {
+          label: "object list, had serverBlocked at T",
+          weight: 1,
+          target: 100,
+          url: () => `/objects?states=serverBlocked&mode=at&at=${encodeURIComponent(blockedAt)}`,
+          data: list,
+        },
+        // The forecast lists, only with `--forecast yes`: at this size each takes seconds (bench/RESULTS.md,
+        // issue 41), and 20 users asking for them would hold both cores and every other page with them.
+        ...(options.forecast === "yes"
+          ? [
+              {
+                label: "object list, entering outzone in the coming week",
+                weight: 1,
+                target: 100,
+                url: () => `/objects?type=domain&states=outzone&mode=entered&from=${ahead(0)}&to=${ahead(7)}`,
+                data: list,
+              },
+              {
+                label: "object list, deleteCandidate in 30 days",
+                weight: 1,
+                target: 100,
+                url: () => `/objects?states=deleteCandidate&mode=at&at=${ahead(30)}`,
+                data: list,
+              },
+            ]
+          : []),
       ];
       const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
       const choose = () => {
