@@ -319,9 +319,12 @@ function span(state: StateFilter): { from: Date; to: Date } {
 /** Whether the part of a state filter up to now is read from the recorded history (else only the forecast). */
 const readsHistory = (state: StateFilter, from: Date, now: Date) => from < now || (state.mode === "at" && from.getTime() === now.getTime());
 
+/** Whether the "when" columns need the object's forecast periods (`fc`): for a filter that reaches past now. */
+export const needsForecast = (state: StateFilter, now: Date): boolean => span(state).to > now;
+
 /**
- * For the list's "when" columns (issue 41, item 5): SQL over object `o` and `fc.periods` (its
- * console.state_forecast_of periods, console.state_period[]) giving one row, the period of a filtered
+ * For the list's "when" columns (issue 41, item 5): SQL over object `o` and, when needsForecast,
+ * `fc.periods` (its console.state_forecast_of periods, console.state_period[]) giving one row, the period of a filtered
  * state that the filter matched first, with the same conditions as filterSql: state_id, valid_from,
  * valid_to (null: no end recorded or foreseen) and whether valid_to is the forecast's. For "left"
  * the period that left first, else the one that began first. A recorded period still open ends where
@@ -345,7 +348,9 @@ export function whenSql(state: StateFilter, now: Date, p: Param): string {
   const order = state.mode === "left" ? "m.valid_to" : "m.valid_from";
   // An open recorded row's end: the forecast's end of the period that holds now (a foreseen period's
   // own end is the forecast's already; none: no end the rules see).
-  const foreseenEnd = `(SELECT f.hi FROM unnest(fc.periods) f WHERE f.state_id = m.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at})
+  // A filter wholly in the past has no `fc` (the rules are asked only for such an open row).
+  const periods = to > now ? "unnest(fc.periods) f" : "console.state_forecast_of(o.id, ARRAY[m.state_id]) f (state_id, lo, hi)";
+  const foreseenEnd = `(SELECT f.hi FROM ${periods} WHERE f.state_id = m.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at})
                          ORDER BY f.lo LIMIT 1)`;
   return `SELECT m.state_id, m.valid_from, CASE WHEN m.open THEN ${foreseenEnd} ELSE m.valid_to END AS valid_to
             FROM (${parts.join(" UNION ALL ")}) m ORDER BY ${order}, m.state_id LIMIT 1`;

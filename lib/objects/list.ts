@@ -15,6 +15,7 @@ import {
   FILTER_PARAMS,
   filterSql,
   isBareNameSearch,
+  needsForecast,
   type ObjectFilter,
   type Param,
   type Params,
@@ -262,8 +263,12 @@ function whenParts(state: StateFilter | null, now: Date, offset: number): WhenPa
     params.push(value);
     return `$${offset + params.length}`;
   };
-  const join = `LEFT JOIN LATERAL (SELECT ARRAY(SELECT ROW(f.state_id, f.valid_from, f.valid_to)::console.state_period
-                                              FROM console.state_forecast_of(o.id) f) AS periods) fc ON true
+  // The object's forecast periods, once per row, for a filter that reaches past now.
+  const periods = needsForecast(state, now)
+    ? `LEFT JOIN LATERAL (SELECT ARRAY(SELECT ROW(f.state_id, f.valid_from, f.valid_to)::console.state_period
+                                        FROM console.state_forecast_of(o.id) f) AS periods) fc ON true`
+    : "";
+  const join = `${periods}
                 LEFT JOIN LATERAL (${whenSql(state, now, p)}) w ON true`;
   // The change the list is about, if it lies ahead: for "entered" the start, for "left" the end,
   // otherwise the start if still ahead, else the end.

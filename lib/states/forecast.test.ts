@@ -309,6 +309,15 @@ describe.each(testBackends())("the object list says when, on $name", (backend) =
       untilAhead: false,
       cause: null,
     });
+    // Behind now, in the block still in force: its end is the one foreseen (the rules are asked for it).
+    const behind = await list({ states: "serverBlocked", mode: "at", at: wall(at(-1)) });
+    expect(behind.rows[0].when).toMatchObject({
+      from: at(-3).toISOString(),
+      until: at(4).toISOString(),
+      fromAhead: false,
+      untilAhead: true,
+    });
+    expect(behind.rows[0].when?.cause).toMatchObject({ of: "until", text: expect.stringMatching(/^its request \d+ ends$/) });
     // Ahead: the block now in force ends in four days, by its request's end.
     const ahead = await list({ states: "serverBlocked", mode: "at", at: wall(at(1)) });
     expect(ahead.rows[0].when).toMatchObject({ from: at(-3).toISOString(), until: at(4).toISOString(), untilAhead: true });
