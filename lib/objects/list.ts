@@ -112,7 +112,9 @@ export interface ObjectWhen {
   /** Whether `from` / `until` lie ahead of now: the forecast's, not recorded. */
   fromAhead: boolean;
   untilAhead: boolean;
-  /** The change the list is about, when it lies ahead: which one, and why, in the reader's language. */
+  /** The change the list is about when it lies ahead (its start or its end), else null. */
+  change: "from" | "until" | null;
+  /** Why that change comes, in the reader's language; null when no cause is known (or no change lies ahead). */
   cause: { of: "from" | "until"; text: string } | null;
 }
 
@@ -256,7 +258,11 @@ interface WhenParts {
   params: unknown[];
 }
 
-function whenParts(state: StateFilter | null, now: Date, offset: number): WhenParts | null {
+/**
+ * `sortOnly`: just the join the order needs (fc and w), for the inner query of a list sorted by when;
+ * every parameter it returns is used by the SQL it returns.
+ */
+function whenParts(state: StateFilter | null, now: Date, offset: number, sortOnly = false): WhenParts | null {
   if (!saysWhen(state)) return null;
   const params: unknown[] = [];
   const p: Param = (value) => {
@@ -270,6 +276,7 @@ function whenParts(state: StateFilter | null, now: Date, offset: number): WhenPa
     : "";
   const join = `${periods}
                 LEFT JOIN LATERAL (${whenSql(state, now, p)}) w ON true`;
+  if (sortOnly) return { join, columns: "", params };
   // The change the list is about, if it lies ahead: for "entered" the start, for "left" the end,
   // otherwise the start if still ahead, else the end.
   const ahead = `${p(now)}::timestamptz`;
@@ -281,9 +288,9 @@ function whenParts(state: StateFilter | null, now: Date, offset: number): WhenPa
         : `CASE WHEN w.valid_from > ${ahead} THEN 'from' WHEN w.valid_to > ${ahead} THEN 'until' END`;
   const statesAt = statesAtSql(state, now, p);
   const columns = `ws.name AS when_state, w.valid_from AS when_from, w.valid_to AS when_to, ev.event AS when_event,
-           (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args))
+           (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args) ORDER BY c.n)
               FROM console.state_change_causes(o.id, w.state_id, CASE ev.event WHEN 'from' THEN w.valid_from ELSE w.valid_to END,
-                                               ev.event = 'from') c
+                                               ev.event = 'from') WITH ORDINALITY c (code, args, n)
              WHERE ev.event IS NOT NULL) AS when_causes,
            ${statesAt ?? "NULL::text[]"} AS states_at`;
   return {
@@ -322,7 +329,7 @@ function rowsSql(inner: string, orderBy: string, nowParam: number, when: WhenPar
 function pageQuery(request: ListRequest, position: Position, limit: number, now: Date) {
   const { where, params } = whereOf(request, now);
   // Sorting by when: the inner query joins the period too (its own parameters, before the page's).
-  const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(request.filter.state, now, params.length) : null;
+  const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(request.filter.state, now, params.length, true) : null;
   const page = pageSql(request.sort, position, params.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
   const before = [...params, ...(sortWhen?.params ?? []), ...page.params, limit, now];
   const when = whenParts(request.filter.state, now, before.length);
@@ -375,6 +382,7 @@ function whenOf(r: ListRecord, now: Date, locale: Locale): ObjectWhen {
     until: until?.toISOString() ?? null,
     fromAhead: from > now,
     untilAhead: until !== null && until > now,
+    change: r.when_event ?? null,
     cause: r.when_event && causes.length > 0 ? { of: r.when_event, text: causes.join("; ") } : null,
   };
 }
@@ -661,7 +669,7 @@ const csvLine = (row: ObjectListRow, state: StateFilter | null) => {
   ];
   if (saysWhen(state)) {
     const when = row.when;
-    fields.push(when?.state ?? null, when?.from ?? null, when?.until ?? null, when?.cause?.of ?? null, when?.cause?.text ?? null);
+    fields.push(when?.state ?? null, when?.from ?? null, when?.until ?? null, when?.change ?? null, when?.cause?.text ?? null);
     if (state.mode === "at") fields.push((row.statesAt ?? []).join(" "));
   }
   return `${fields.map(csvField).join(",")}\r\n`;
@@ -701,7 +709,7 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
     const state = request.filter.state;
     yield `${csvColumns(state).join(",")}\r\n`;
     const { where, params: values } = whereOf(request, now);
-    const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(state, now, values.length) : null;
+    const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(state, now, values.length, true) : null;
     const page = pageSql(request.sort, { kind: "first" }, values.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
     const ids = await reads.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, [
       ...values,

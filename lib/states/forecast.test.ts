@@ -309,6 +309,17 @@ describe.each(testBackends())("the object list says when, on $name", (backend) =
       untilAhead: false,
       cause: null,
     });
+    // Sorted by when the period began or ends, on the page and in the CSV (the states then are not part of the order).
+    for (const sort of ["until", "-from"]) {
+      const sorted = await list({ states: "serverBlocked", mode: "at", at: wall(T), sort });
+      expect(sorted.rows.map((r) => r.id)).toEqual([ids.blocked]);
+      const support = await signedInAs(db, "support");
+      const exported = await actAs(support, () => exportObjects({ states: "serverBlocked", mode: "at", at: wall(T), sort }));
+      let csv = "";
+      for await (const chunk of exported.chunks) csv += chunk;
+      expect(csv.trim().split("\r\n")).toHaveLength(2);
+      expect(csv).toContain(`,serverBlocked,${at(-20).toISOString()},${at(-10).toISOString()},,,`);
+    }
     // Behind now, in the block still in force: its end is the one foreseen (the rules are asked for it).
     const behind = await list({ states: "serverBlocked", mode: "at", at: wall(at(-1)) });
     expect(behind.rows[0].when).toMatchObject({
