@@ -69,7 +69,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
           {asOf !== null && (
             <>
               <h2 id="next">{t("upcoming.title")}</h2>
-              <p className="muted">{t("upcoming.forecast")}</p>
+              <p className="muted">{t("upcoming.forecast", { asOf: fmt.instant(d.comingAsOf) })}</p>
               {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
               <ul className="coming">
                 {d.coming.map((day) => (

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RequestContext } from "./auth/request-context";
 import { dashboard } from "./dashboard";
 import type { Database } from "./db/client";
 import { listObjects } from "./objects/list";
-import { forgetOverviewCounts, overviewCounting, startOverviewCounts } from "./overview-counts";
+import { COMING_TTL_MS, forgetOverviewCounts, overviewCounting, recount, startOverviewCounts } from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
 import { testBackends } from "./testing/databases";
 import { actAs, anonymous, signedInAs } from "./testing/sessions";
@@ -164,5 +164,45 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
       release();
       counts.stop();
     }
+  });
+
+  it("counts one query at a time and takes the forecast by day again only after ten minutes", async () => {
+    forgetOverviewCounts(db.sql.location);
+    let running = 0;
+    let most = 0;
+    let forecasts = 0;
+    const watched = {
+      ...db.sql,
+      location: db.sql.location,
+      query: async (...args: Parameters<typeof db.sql.query>) => {
+        running++;
+        most = Math.max(most, running);
+        if (String(args[0]).includes("console.state_forecast")) forecasts++;
+        try {
+          return await db.sql.query(...args);
+        } finally {
+          running--;
+        }
+      },
+    } as typeof db.sql;
+    const first = await recount(watched, "Europe/Prague");
+    const second = await recount(watched, "Europe/Prague");
+    expect(most).toBe(1);
+    expect(forecasts).toBe(1);
+    expect(second.comingAsOf).toBe(first.comingAsOf);
+    expect(second.coming).toEqual(first.coming);
+    expect(Date.parse(second.asOf)).toBeGreaterThanOrEqual(Date.parse(first.asOf));
+    // Ten minutes on, the forecast is taken again.
+    const now = Date.now();
+    const later = vi.spyOn(Date, "now").mockReturnValue(now + COMING_TTL_MS + 1);
+    try {
+      const third = await recount(watched, "Europe/Prague");
+      expect(forecasts).toBe(2);
+      expect(third.comingAsOf).not.toBe(first.comingAsOf);
+    } finally {
+      later.mockRestore();
+    }
+    const shown = await actAs(support, () => dashboard());
+    expect(shown.comingAsOf).not.toBe("");
   });
 });

@@ -37,13 +37,15 @@ export interface Dashboard {
   timeZone: string;
   /** When the counts were taken (they are kept for a minute); null while the first count since the start runs. */
   asOf: string | null;
+  /** When the forecast by day (`coming`) was taken: at most every 10 minutes (COMING_TTL_MS). */
+  comingAsOf: string;
   /** No counts yet: the first since the console started is being taken (the figures above are empty). */
   counting: boolean;
 }
 
 /** How long a page waits for the first count since the start before it says the counts are coming. */
 const FIRST_COUNT_WAIT_MS = 1_000;
-const NO_FIGURES: Figures = { states: [], days: [], coming: [], upcoming: 0, asOf: "" };
+const NO_FIGURES: Figures = { states: [], days: [], coming: [], comingAsOf: "", upcoming: 0, asOf: "" };
 
 export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number; firstCountWaitMs?: number } = {}): Promise<Dashboard> {
   const { db, actor } = await authorize("registry.read", "dashboard.read");

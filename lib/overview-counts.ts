@@ -63,7 +63,7 @@ export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
   const entry = kept.get(db.location) ?? { at: 0, figures: null, counting: null };
   kept.set(db.location, entry);
   if (entry.counting) return entry.counting;
-  const counting = registryFigures(db, timeZone)
+  const counting = registryFigures(db, timeZone, entry.figures)
     .then((figures) => {
       entry.figures = figures;
       entry.at = Date.now();
@@ -127,15 +127,27 @@ export interface Figures {
   states: (Omit<StateCount, "description"> & { descriptions: Record<string, string> })[];
   days: DayChanges[];
   coming: DayForecast[];
+  /** When the forecast by day was taken (at most every COMING_TTL_MS). */
+  comingAsOf: string;
   upcoming: number;
   asOf: string;
 }
 
-async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figures> {
+/**
+ * The forecast by day ahead is taken at most this often: at 1.5 million domains it costs about 3 s of
+ * a core (console.state_forecast over 8 days), and taken every minute in parallel with the rest it
+ * held both cores for seconds each minute, which every page felt (bench:load, issue 41).
+ */
+export const COMING_TTL_MS = 10 * 60_000;
+
+/**
+ * The figures, one query after another (a background count takes one core at most: the pages keep
+ * the other), the forecast by day kept from `previous` while it is younger than COMING_TTL_MS.
+ */
+async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figures | null): Promise<Figures> {
   const asOf = new Date().toISOString();
-  const [states, days, coming, [{ upcoming }]] = await Promise.all([
-    db.query<Figures["states"][number]>(
-      `WITH open AS (
+  const states = await db.query<Figures["states"][number]>(
+    `WITH open AS (
          SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
           WHERE os.valid_to IS NULL AND o.erdate IS NULL GROUP BY os.state_id)
        SELECT s.name, s.manual, s.external, coalesce(open.objects, 0) AS objects,
@@ -144,10 +156,9 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
          FROM enum_object_states s
          LEFT JOIN open ON open.state_id = s.id
         ORDER BY s.importance DESC NULLS LAST, s.id`,
-    ),
-    // One pass over the history per direction, grouped by the registry's calendar day.
-    db.query<{ day: string; from: string; to: string; entered: number; left: number }>(
-      `WITH d AS (
+  );
+  const days = await db.query<{ day: string; from: string; to: string; entered: number; left: number }>(
+    `WITH d AS (
          SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
            FROM generate_series((now() AT TIME ZONE $1)::date - 29, (now() AT TIME ZONE $1)::date, interval '1 day') g),
        entered AS (
@@ -161,13 +172,13 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
        SELECT to_char(d.day, 'YYYY-MM-DD') AS day, to_char(d.day, 'YYYY-MM-DD"T00:00"') AS "from",
               to_char(d.day + 1, 'YYYY-MM-DD"T00:00"') AS "to", coalesce(e.n, 0) AS entered, coalesce(l.n, 0) AS left
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
-      [timeZone],
-    ),
-    // The forecast of the states objects enter ahead, by the registry's day: today from the next
-    // minute (the list's filters read minutes) and 7 days more. Each figure is what the list's
-    // "entered" filter for that state and day finds.
-    db.query<{ day: string; from: string; to: string; entries: { state: string; objects: number }[] }>(
-      `WITH w AS (
+    [timeZone],
+  );
+  const reuse = previous !== null && Date.now() - Date.parse(previous.comingAsOf) < COMING_TTL_MS ? previous : null;
+  const coming = reuse
+    ? reuse.coming
+    : await db.query<{ day: string; from: string; to: string; entries: { state: string; objects: number }[] }>(
+        `WITH w AS (
          SELECT date_trunc('minute', now()) + interval '1 minute' AS start,
                 ((now() AT TIME ZONE $1)::date + 8)::timestamp AT TIME ZONE $1 AS stop),
        d AS (
@@ -186,13 +197,12 @@ async function registryFigures(db: SqlExecutor, timeZone: string): Promise<Figur
               coalesce((SELECT jsonb_agg(jsonb_build_object('state', e.state, 'objects', e.objects) ORDER BY e.objects DESC, e.state)
                           FROM entry e WHERE e.day = d.day), '[]') AS entries
          FROM d ORDER BY d.day`,
-      [timeZone],
-    ),
-    db.query<{ upcoming: number }>(
-      `SELECT count(*)::int AS upcoming FROM object_state_request r
+        [timeZone],
+      );
+  const [{ upcoming }] = await db.query<{ upcoming: number }>(
+    `SELECT count(*)::int AS upcoming FROM object_state_request r
         WHERE r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
            OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`,
-    ),
-  ]);
-  return { states, days, coming, upcoming, asOf };
+  );
+  return { states, days, coming, comingAsOf: reuse ? reuse.comingAsOf : asOf, upcoming, asOf };
 }

@@ -20,7 +20,8 @@ export const dashboard: Catalog<typeof en> = {
   },
   upcoming: {
     title: "Nadcházející",
-    forecast: "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak jsou nyní.",
+    forecast:
+      "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak byly v {asOf} (znovu každých 10 minut).",
     fredProcedure:
       "Stavy tohoto registru zapisuje FRED: stavy dané daty zaznamená procedura FREDu při svém příštím běhu, ruční stavy začínají a končí včas.",
     nothing: "nic se neočekává",

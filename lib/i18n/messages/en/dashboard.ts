@@ -17,7 +17,9 @@ export const dashboard = {
   },
   upcoming: {
     title: "Coming up",
-    forecast: "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they are now.",
+    /** `asOf`: when the forecast was taken (every 10 minutes: it costs seconds on a large registry). */
+    forecast:
+      "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they were at {asOf} (taken again every 10 minutes).",
     fredProcedure:
       "FRED's engine writes this registry's states: FRED's procedure records date-driven states at its next run, manual ones begin and end on time.",
     nothing: "nothing foreseen",
