@@ -157,6 +157,7 @@ async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figu
          LEFT JOIN open ON open.state_id = s.id
         ORDER BY s.importance DESC NULLS LAST, s.id`,
   );
+  // One pass over the history per direction, grouped by the registry's calendar day.
   const days = await db.query<{ day: string; from: string; to: string; entered: number; left: number }>(
     `WITH d AS (
          SELECT g::date AS day, (g::date::timestamp AT TIME ZONE $1) AS "from", ((g::date + 1)::timestamp AT TIME ZONE $1) AS "to"
@@ -174,6 +175,9 @@ async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figu
          FROM d LEFT JOIN entered e ON e.day = d.day LEFT JOIN left_ l ON l.day = d.day ORDER BY d.day`,
     [timeZone],
   );
+  // The forecast of the states objects enter ahead, by the registry's day: today from the next
+  // minute (the list's filters read minutes) and 7 days more. Each figure is what the list's
+  // "entered" filter for that state and day finds.
   const reuse = previous !== null && Date.now() - Date.parse(previous.comingAsOf) < COMING_TTL_MS ? previous : null;
   const coming = reuse
     ? reuse.coming

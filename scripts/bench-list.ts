@@ -8,7 +8,7 @@ import type { DirectDriver, SqlDriver, SqlExecutor } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
 import { exportObjects, listObjects } from "../lib/objects/list";
 import { actAs, signedInAs } from "../lib/testing/sessions";
-import { machineLine, ms, openBenchRegistry, percentile, timed, writeResults } from "./bench-registry";
+import { endedBlockInstant, instantAhead, machineLine, ms, openBenchRegistry, percentile, timed, writeResults } from "./bench-registry";
 
 const REPEATS = 20;
 const WARMUP = 3;
@@ -86,19 +86,14 @@ try {
     const context = { ...support, db: recording(db, log) };
 
     // Inputs picked from the data so each query has work to do.
-    const [blocked] = await db.sql.query<{ at: Date }>(
-      `SELECT os.valid_from + interval '1 second' AS at FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-        WHERE s.name = 'serverBlocked' AND os.valid_to IS NOT NULL ORDER BY os.valid_from DESC LIMIT 1`,
-    );
     const [{ word }] = await db.sql.query<{ word: string }>(
       "SELECT substr(name, 2, 4) AS word FROM object_registry WHERE type = 3 ORDER BY id LIMIT 1 OFFSET 1000",
     );
     const [{ since }] = await db.sql.query<{ since: Date }>(
       "SELECT crdate AS since FROM object_registry WHERE type = 3 AND erdate IS NULL ORDER BY crdate DESC, id DESC OFFSET 99999 LIMIT 1",
     );
-    const at = (blocked?.at ?? new Date()).toISOString();
-    // An instant `days` ahead (a minute from now for 0), as the list's URL takes it (UTC, with its offset).
-    const ahead = (days: number) => new Date(Date.now() + 60_000 + days * 86_400_000).toISOString();
+    const at = await endedBlockInstant(db.sql);
+    const ahead = instantAhead;
     const scenarios: { label: string; params: Record<string, string>; slow?: boolean }[] = [
       { label: "first page, no filter", params: {} },
       { label: "“has outzone now”, first page", params: { type: "domain", states: "outzone" } },

@@ -14,7 +14,19 @@ import { listObjects } from "../lib/objects/list";
 import { listRequests } from "../lib/requests/read";
 import { actAs, signedInAs } from "../lib/testing/sessions";
 import { insertUser } from "../lib/users/store";
-import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, treeRss, writeResults } from "./bench-registry";
+import {
+  BASE,
+  endedBlockInstant,
+  instantAhead,
+  machineLine,
+  ms,
+  openBenchRegistry,
+  percentile,
+  signInOverHttp,
+  startServer,
+  treeRss,
+  writeResults,
+} from "./bench-registry";
 
 const MiB = 2 ** 20;
 /** The console process's resident memory under the run's load (issue 19). */
@@ -73,12 +85,8 @@ try {
     );
     const words = ["odin", "pek", "auto", "praha", "stav", "kniha", "zahrada", "sport"];
     // An instant inside a block that has ended, for "had serverBlocked at T"; instants ahead for the forecast.
-    const [blocked] = await db.sql.query<{ at: Date }>(
-      `SELECT os.valid_from + interval '1 second' AS at FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
-        WHERE s.name = 'serverBlocked' AND os.valid_to IS NOT NULL ORDER BY os.valid_from DESC LIMIT 1`,
-    );
-    const blockedAt = (blocked?.at ?? new Date()).toISOString();
-    const ahead = (days: number) => encodeURIComponent(new Date(Date.now() + 60_000 + days * 86_400_000).toISOString());
+    const blockedAt = await endedBlockInstant(db.sql);
+    const ahead = (days: number) => encodeURIComponent(instantAhead(days));
     const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
     const [{ objects, history, requests }] = await db.sql.query<{ objects: number; history: number; requests: number }>(
       `SELECT (SELECT count(*)::int FROM object_registry) AS objects, (SELECT count(*)::int FROM object_state) AS history,

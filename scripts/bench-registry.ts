@@ -105,6 +105,21 @@ export async function openBenchRegistry(
   return { db, config, domains, now, options };
 }
 
+/**
+ * Instants for the lists that say when: one inside the newest block that has ended (for "had
+ * serverBlocked at T"; now when there is none), as ISO text.
+ */
+export async function endedBlockInstant(db: SqlExecutor): Promise<string> {
+  const [blocked] = await db.query<{ at: Date }>(
+    `SELECT os.valid_from + interval '1 second' AS at FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+      WHERE s.name = 'serverBlocked' AND os.valid_to IS NOT NULL ORDER BY os.valid_from DESC LIMIT 1`,
+  );
+  return (blocked?.at ?? new Date()).toISOString();
+}
+
+/** An instant `days` ahead of now (a minute ahead for 0), as ISO text: the forecast lists' windows. */
+export const instantAhead = (days: number): string => new Date(Date.now() + 60_000 + days * 86_400_000).toISOString();
+
 export const PORT = 3210;
 export const BASE = `http://127.0.0.1:${PORT}`;
 

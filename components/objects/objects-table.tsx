@@ -13,7 +13,7 @@ import {
 import { useEffect, useMemo, useState } from "react";
 import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
 import { useTranslations } from "@/lib/i18n/client";
-import type { ObjectListRow, StateInfo } from "@/lib/objects/list";
+import type { ObjectListPage, ObjectListRow, StateInfo } from "@/lib/objects/list";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
 type Column = TableColumn<"objects">;
@@ -40,7 +40,7 @@ interface ObjectsTableProps {
    * and Until (rows carry `when`, instants already written in the registry's time zone), "at" also
    * States then (`statesAt`). `several`: the filter has several states, so each period names its own.
    */
-  when?: { columns: "period" | "at"; several: boolean } | null;
+  when?: ObjectListPage["when"];
 }
 
 /**
@@ -118,7 +118,7 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
           {when?.several && end === "from" && <span className="period-state">{t("table.periodOf", { state: period.state })} </span>}
           {instant === null ? <span className="muted">{t("table.noEnd")}</span> : <span className="instant">{instant}</span>}
           {ahead && <span className="ahead"> {t("table.ahead")}</span>}
-          {period.cause?.of === end && <span className="cause">{period.cause.text}</span>}
+          {period.change === end && period.cause && <span className="cause">{period.cause}</span>}
         </span>
       );
     };
@@ -161,13 +161,13 @@ export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable
     // The "when" columns only for a filter by an instant or a window; for "had at", the states then
     // stand where the states now stand elsewhere. They leave out when the object was created, to
     // make room (the CSV has both, and the creation time).
-    const whenColumns: Record<"none" | "period" | "at", readonly Column[]> = {
+    const notShown: Record<"none" | "period" | "at", readonly Column[]> = {
       none: ["statesAt", "from", "until"],
       period: ["statesAt", "created"],
       at: ["states", "created"],
     };
-    const left = whenColumns[when?.columns ?? "none"];
-    const shown = TABLE_COLUMNS.objects.filter((id) => !left.includes(id));
+    const leftOut = notShown[when?.columns ?? "none"];
+    const shown = TABLE_COLUMNS.objects.filter((id) => !leftOut.includes(id));
     const defs: ColumnDef<typeof features, ObjectListRow>[] = shown.map((id) => ({
       id,
       accessorFn: values[id],

@@ -360,10 +360,11 @@ export function whenSql(state: StateFilter, now: Date, p: Param): string {
 export function statesAtSql(state: StateFilter, now: Date, p: Param): string | null {
   if (state.mode !== "at") return null;
   const at = state.at as Date;
+  const t = p(at);
   const held =
     at <= now
-      ? `SELECT os.state_id FROM object_state os WHERE os.object_id = o.id AND os.valid_from <= ${p(at)} AND (os.valid_to IS NULL OR os.valid_to > ${p(at)})`
-      : `SELECT f.state_id FROM unnest(fc.periods) f WHERE f.lo <= ${p(at)}::timestamptz AND (f.hi IS NULL OR f.hi > ${p(at)}::timestamptz)`;
+      ? `SELECT os.state_id FROM object_state os WHERE os.object_id = o.id AND os.valid_from <= ${t} AND (os.valid_to IS NULL OR os.valid_to > ${t})`
+      : `SELECT f.state_id FROM unnest(fc.periods) f WHERE f.lo <= ${t}::timestamptz AND (f.hi IS NULL OR f.hi > ${t}::timestamptz)`;
   return `ARRAY(SELECT s.name FROM enum_object_states s WHERE s.id IN (${held}) ORDER BY s.importance DESC NULLS LAST, s.id)`;
 }
 

@@ -115,7 +115,7 @@ export interface ObjectWhen {
   /** The change the list is about when it lies ahead (its start or its end), else null. */
   change: "from" | "until" | null;
   /** Why that change comes, in the reader's language; null when no cause is known (or no change lies ahead). */
-  cause: { of: "from" | "until"; text: string } | null;
+  cause: string | null;
 }
 
 export interface StateInfo {
@@ -383,7 +383,7 @@ function whenOf(r: ListRecord, now: Date, locale: Locale): ObjectWhen {
     fromAhead: from > now,
     untilAhead: until !== null && until > now,
     change: r.when_event ?? null,
-    cause: r.when_event && causes.length > 0 ? { of: r.when_event, text: causes.join("; ") } : null,
+    cause: r.when_event && causes.length > 0 ? causes.join("; ") : null,
   };
 }
 
@@ -669,7 +669,7 @@ const csvLine = (row: ObjectListRow, state: StateFilter | null) => {
   ];
   if (saysWhen(state)) {
     const when = row.when;
-    fields.push(when?.state ?? null, when?.from ?? null, when?.until ?? null, when?.change ?? null, when?.cause?.text ?? null);
+    fields.push(when?.state ?? null, when?.from ?? null, when?.until ?? null, when?.change ?? null, when?.cause ?? null);
     if (state.mode === "at") fields.push((row.statesAt ?? []).join(" "));
   }
   return `${fields.map(csvField).join(",")}\r\n`;

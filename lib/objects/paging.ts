@@ -26,14 +26,16 @@ const SORT_KEYS: SortKey[] = ["name", "created", "expires", "from", "until"];
 /** The keys that order by when the filtered state's period begins or ends (issue 41): only for a filter by an instant or a window. */
 export const WHEN_SORT_KEYS: SortKey[] = ["from", "until"];
 
+/** A cursor's value for `from` and `until`: a UTC wall time, or 'infinity' (a period with no end). */
+function whenProblem(value: string): "date" | null {
+  return value === "infinity" || parseTimestampText(value) ? null : "date";
+}
+
 /**
  * The column each sort key orders by, the type its printed value is read back as, and what a
  * cursor's value must be to be read back as it (lib/input/values.ts): "date" for a value that is
  * not a real day (and time).
  */
-function whenProblem(value: string): "date" | null {
-  return value === "infinity" || parseTimestampText(value) ? null : "date";
-}
 
 const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value: string) => "date" | "nul" | "other" | null }> = {
   // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
