@@ -58,6 +58,7 @@ const RUNTIME_FUNCTIONS = [
   "console.lock_objects(integer[])",
   "console.object_keys_catch_up(boolean)",
   "console.state_engine_run_now(boolean,integer)",
+  "console.state_plan_pass()",
   "console.user_set_password_hash(integer,text,text)",
 ];
 
@@ -485,6 +486,20 @@ describe.each(setups)("database roles on $name", (setup) => {
         (e: unknown) => e as { code?: string },
       );
     expect(call).toMatchObject({ code: "42501" });
+    // The forecast's stored plan: written by its pass, which a role with no grants cannot call (and
+    // which takes no instant: it counts from the database's clock), nor write into its tables.
+    const refused = (run: Promise<unknown>) =>
+      run.then(
+        () => null,
+        (e: unknown) => e as { code?: string },
+      );
+    expect(await refused(roles.as(NO_GRANTS, (sql) => sql.query("SELECT * FROM console.state_plan_pass()")))).toMatchObject({
+      code: "42501",
+    });
+    expect(await refused(roles.as(NO_GRANTS, (sql) => sql.query("INSERT INTO console.state_plan_stale VALUES (1)")))).toMatchObject({
+      code: "42501",
+    });
+    await refusedByRights(roles.runtime.sql, "DELETE FROM console.state_plan");
     for (const fn of RUNTIME_FUNCTIONS) {
       const [{ ok }] = await roles.runtime.sql.query<{ ok: boolean }>("SELECT has_function_privilege($1, 'EXECUTE') AS ok", [fn]);
       expect(ok, fn).toBe(true);
@@ -720,6 +735,7 @@ describe.each(setups)("database roles on $name", (setup) => {
           ],
           "console.lock_objects(integer[])": [`SELECT console.lock_objects(ARRAY[${domain}, ${contact}])`],
           "console.audit_chain_lock()": ["SELECT console.audit_chain_lock()"],
+          "console.state_plan_pass()": ["SELECT * FROM console.state_plan_pass()"],
           // In charge mode (these registries) the first refuses and the second does nothing; in beside,
           // lib/states/fred-beside.test.ts makes the same attack on them.
           "console.fred_state_update(integer[])": [`SELECT console.fred_state_update(ARRAY[${domain}, ${contact}])`],

@@ -14,6 +14,7 @@ import type { MatchCount } from "./count-text";
 import {
   FILTER_PARAMS,
   filterSql,
+  forecastProbeSql,
   isBareNameSearch,
   needsForecast,
   type ObjectFilter,
@@ -187,6 +188,8 @@ interface ListRequest {
   nameFirst: boolean;
   /** The list's copy of the keys may be behind FRED's (filterSql). */
   keysBehind: boolean;
+  /** The forecast asked object by object (filterSql, forecastIsDense). */
+  forecastPerObject?: boolean;
 }
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
@@ -222,8 +225,16 @@ function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
 }
 
 /** The WHERE condition of a request, parameters from $1. */
-function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind">>, now: Date) {
-  return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind });
+function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind" | "forecastPerObject">>, now: Date) {
+  return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind, forecastPerObject: request.forecastPerObject });
+}
+
+/** Whether the page's forecast is better asked object by object (forecastProbeSql). */
+async function forecastIsDense(db: SqlExecutor, filter: ObjectFilter, now: Date): Promise<boolean> {
+  const probe = forecastProbeSql(filter.state, now);
+  if (!probe) return false;
+  const [row] = await db.query<{ dense: boolean }>(probe.sql, probe.params);
+  return row?.dense === true;
 }
 
 /** The planner's row estimate for a query. */
@@ -527,7 +538,10 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const now = new Date();
   // Past now the list is a forecast: say from when, and what it rests on.
   if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
-  request.nameFirst = await readsNameFirst(reads, request.filter);
+  [request.nameFirst, request.forecastPerObject] = await Promise.all([
+    readsNameFirst(reads, request.filter),
+    forecastIsDense(reads, request.filter, now),
+  ]);
 
   // Only a bare name search, read without a word to say about it, may go straight to its object:
   // any other filter (or a notice the person must see) keeps the list (issue 41, item 3).

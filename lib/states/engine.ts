@@ -59,6 +59,25 @@ export async function runStateEngine(db: SqlExecutor, options: EngineRunOptions 
   };
 }
 
+/** What one pass of the stored plan did (console.state_plan_pass, migration 20261208000000_state_plan). */
+export interface PlanPass {
+  /** full: the whole plan written; marked: the objects changed since; busy: another pass runs; not in charge: FRED's engine writes the states. */
+  kind: "full" | "marked" | "busy" | "not in charge";
+  objects: number;
+  periods: number;
+  ms: number;
+}
+
+/**
+ * Writes the forecast's stored plan again for the objects changed since its last pass (or as a
+ * whole when it is not trusted), from the database's clock.
+ */
+export async function runPlanPass(db: SqlExecutor): Promise<PlanPass> {
+  const started = performance.now();
+  const [row] = await db.query<{ kind: PlanPass["kind"]; objects: number; periods: number }>("SELECT * FROM console.state_plan_pass()");
+  return { kind: row.kind, objects: row.objects, periods: row.periods, ms: performance.now() - started };
+}
+
 export interface EngineStatus {
   cursor: Date | null;
   lastRunKind: string | null;

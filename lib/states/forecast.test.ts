@@ -3,10 +3,11 @@ import { english } from "../actions/message";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
+import { filterSql, type ObjectFilter } from "../objects/filter";
 import { exportObjects, listObjects, type ObjectListPage, objectsMatching } from "../objects/list";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { runStateEngine } from "./engine";
+import { runPlanPass, runStateEngine } from "./engine";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
 
 // The forecast (console.state_forecast, and the object list's filters past now) against the engine
@@ -81,7 +82,16 @@ async function recordedChanges(tx: SqlExecutor, column: "valid_from" | "valid_to
   );
 }
 
-describe.each(testBackends())("registry-wide forecast on $name", (backend) => {
+/**
+ * Each backend twice: the forecast from the rules for every object that changes (the stored plan not
+ * written), and from the stored plan (console.state_plan, written by its pass after the registry was built).
+ */
+const withPlan = testBackends().flatMap((backend) => [
+  { ...backend, plan: false, how: "from the rules" },
+  { ...backend, plan: true, how: "from the stored plan" },
+]);
+
+describe.each(withPlan)("registry-wide forecast on $name, $how", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   const ids: Record<string, number> = {};
@@ -140,6 +150,9 @@ describe.each(testBackends())("registry-wide forecast on $name", (backend) => {
       for (let d = 0; d < 6; d++)
         await createObject(tx, TYPE.contact, `ALONE-${d}`, new Date(NOW.getTime() - (183 - d) * DAY).toISOString());
     }));
+    if (backend.plan) expect(await runPlanPass(db.sql)).toMatchObject({ kind: "full", periods: expect.any(Number) });
+    const [{ trusted }] = await db.sql.query<{ trusted: boolean }>("SELECT console.state_plan_trusted() AS trusted");
+    expect(trusted).toBe(backend.plan);
   });
   afterAll(() => drop());
 
@@ -210,7 +223,7 @@ describe.each(testBackends())("registry-wide forecast on $name", (backend) => {
 // state enters, for each object a filter by a window ahead lists, is the instant the engine records
 // when it runs past it; the states the list says an object holds at T ahead are those the engine
 // records at T; a change ahead names its cause.
-describe.each(testBackends())("the object list says when, on $name", (backend) => {
+describe.each(withPlan)("the object list says when, on $name, $how", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   let list: (params: Record<string, string>) => Promise<ObjectListPage>;
@@ -239,6 +252,7 @@ describe.each(testBackends())("the object list says when, on $name", (backend) =
       await createRequest(tx, ids.blocked, "serverBlocked", at(-20).toISOString(), at(-10).toISOString());
       await createRequest(tx, ids.blocked, "serverBlocked", at(-3).toISOString(), at(4).toISOString());
     }));
+    if (backend.plan) await runPlanPass(db.sql);
     const support = await signedInAs(db, "support");
     list = (params) => actAs(support, () => listObjects({ size: "500", ...params }));
   });
@@ -358,5 +372,221 @@ describe.each(testBackends())("the object list says when, on $name", (backend) =
     expect(kept).toMatch(/,from,"?its serverInzoneManual request \d+ ends/);
     const froms = lines.map((line) => line.split(",")[9]);
     expect([...froms].sort().reverse()).toEqual(froms);
+  });
+});
+
+// The stored plan (console.state_plan, migration 20261208000000_state_plan) through the changes FRED's
+// commands and the console make after it was written: the forecast read from the plan and its marks
+// must be, at every moment, the forecast the rules give for every object.
+describe.each(testBackends())("the forecast's stored plan on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
+      const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
+      ids.ns = ns;
+      await expiringDomains(tx, ids, { holder, ns }, -75, 35);
+      // A contact linked only as one domain's holder: unlinked when the holder changes.
+      ids.onlyHolder = await createObject(tx, TYPE.contact, "ONLY-HOLDER", "2020-01-01T10:00:00Z");
+      ids.holder = holder;
+      ids.lone = await createDomain(tx, {
+        name: "lone-holder.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: ids.onlyHolder,
+        nsset: ns,
+      });
+      ids.requested = await createDomain(tx, {
+        name: "requested.cz",
+        crdate: "2020-03-10T10:00:00Z",
+        exdate: day(300),
+        registrant: holder,
+        nsset: ns,
+      });
+      ids.outzoneRequest = await createRequest(tx, ids.requested, "serverOutzoneManual", at(1, 5).toISOString(), at(2, 7).toISOString());
+    }));
+    expect(await runPlanPass(db.sql)).toMatchObject({ kind: "full" });
+  });
+  afterAll(() => drop());
+
+  /** Every forecast period over [from, to], and each object's own (state_forecast_of), as text. */
+  async function forecastNow(tx: SqlExecutor): Promise<{ wide: string[]; own: string[] }> {
+    const rows = (list: { o: number; s: number; lo: Date; hi: Date | null }[]) =>
+      list.map((r) => `${r.o}:${r.s}:${r.lo.toISOString()}:${r.hi?.toISOString() ?? "-"}`).sort();
+    const wide = await tx.query<{ o: number; s: number; lo: Date; hi: Date | null }>(
+      `SELECT f.object_id AS o, f.state_id AS s, f.valid_from AS lo, f.valid_to AS hi FROM console.state_forecast($1, $2) f`,
+      [at(0, 1), at(400)],
+    );
+    const own = await tx.query<{ o: number; s: number; lo: Date; hi: Date | null }>(
+      `SELECT o.id AS o, f.state_id AS s, f.valid_from AS lo, f.valid_to AS hi
+         FROM object_registry o CROSS JOIN LATERAL console.state_forecast_of(o.id) f
+        WHERE f.valid_to IS NULL OR f.valid_to >= $1`,
+      [at(0, 1)],
+    );
+    return { wide: rows(wide), own: rows(own) };
+  }
+
+  /** The same from the rules alone: the plan set aside, in a transaction that is undone. */
+  async function byRules(): Promise<{ wide: string[]; own: string[] }> {
+    let result: { wide: string[]; own: string[] } | undefined;
+    await db.sql
+      .transaction(async (tx) => {
+        await tx.query("UPDATE console.state_plan_status SET built_at = NULL");
+        result = await forecastNow(tx);
+        throw new RolledBack();
+      })
+      .catch((error) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    return result as { wide: string[]; own: string[] };
+  }
+
+  /**
+   * For filters by an instant and windows ahead of several states, the objects filterSql lists with
+   * the forecast as one set and object by object, which must be the same; the number of matches.
+   */
+  async function bothForms(): Promise<number> {
+    const states = await db.sql.query<{ id: number }>(
+      "SELECT id FROM enum_object_states WHERE name IN ('outzone', 'expired', 'deleteCandidate', 'serverBlocked', 'linked', 'expirationWarning')",
+    );
+    let matches = 0;
+    for (const { id } of states)
+      for (const state of [
+        { mode: "at" as const, at: at(3, 2) },
+        { mode: "at" as const, at: at(200) },
+        { mode: "during" as const, from: at(1), to: at(30) },
+        { mode: "entered" as const, from: at(0, 1), to: at(30) },
+        { mode: "left" as const, from: at(0, 1), to: at(30) },
+      ]) {
+        const filter: ObjectFilter = {
+          type: null,
+          name: null,
+          registrar: null,
+          registrarId: null,
+          created: {},
+          expires: {},
+          deleted: "exclude",
+          state: { states: [id], match: "any", ...state },
+          pendingRequest: false,
+          request: null,
+        };
+        const listed = async (forecastPerObject: boolean) => {
+          const { where, params } = filterSql(filter, new Date(), 0, { forecastPerObject });
+          return (await db.sql.query<{ id: number }>(`SELECT o.id FROM console.object_key o WHERE ${where} ORDER BY o.id`, params)).map(
+            (r) => r.id,
+          );
+        };
+        const set = await listed(false);
+        expect(await listed(true), `${id} ${JSON.stringify(state)}`).toEqual(set);
+        matches += set.length;
+      }
+    return matches;
+  }
+
+  it("stays the rules' forecast through renewals, requests, cancelations, unlinks, deletions and new objects", async () => {
+    expect(await bothForms()).toBeGreaterThan(20);
+    const fromPlan = await forecastNow(db.sql);
+    expect(fromPlan).toEqual(await byRules());
+    expect(fromPlan.wide.length).toBeGreaterThan(100);
+    const [{ n: planned }] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.state_plan");
+    expect(planned).toBeGreaterThan(100);
+
+    // FRED's commands and the console's, as they write (the state triggers apply them at once).
+    await db.sql.query("UPDATE domain SET exdate = exdate + 365 WHERE id = ANY ($1::int[])", [[ids.d3, ids["d-20"], ids["d-45"]]]);
+    await db.sql.query("UPDATE object_state_request SET canceled = now() AT TIME ZONE 'UTC' WHERE id = $1", [ids.outzoneRequest]);
+    await db.sql.transaction(async (tx) => {
+      await tx.query("SELECT console.state_change_clock()");
+      await createRequest(tx, ids.d10, "serverBlocked", at(1).toISOString(), at(4).toISOString());
+    });
+    await db.sql.query("UPDATE domain SET registrant = $1 WHERE id = $2", [ids.holder, ids.lone]);
+    await db.sql.query("UPDATE object_registry SET erdate = now() AT TIME ZONE 'UTC' WHERE id = $1", [ids.d20]);
+    await db.sql.query("DELETE FROM domain WHERE id = $1", [ids.d20]);
+    const fresh = await createDomain(db.sql, {
+      name: "fresh.cz",
+      crdate: at(0).toISOString(),
+      exdate: day(10),
+      registrant: ids.holder,
+      nsset: ids.ns,
+    });
+
+    // Each change is in the forecast at once: read from the rules for the marked objects.
+    const [{ marked }] = await db.sql.query<{ marked: number[] }>(
+      "SELECT array_agg(DISTINCT object_id ORDER BY object_id) AS marked FROM console.state_plan_stale",
+    );
+    expect(marked).toEqual(expect.arrayContaining([ids.d3, ids.requested, ids.d10, ids.onlyHolder, ids.d20, fresh]));
+    const marks = await forecastNow(db.sql);
+    expect(marks).toEqual(await byRules());
+    expect(marks.wide).not.toEqual(fromPlan.wide);
+    expect(marks.own.some((row) => row.startsWith(`${fresh}:`))).toBe(true);
+
+    // Without the marks the plan alone would be wrong: the test sees a stale plan.
+    let stale: { wide: string[]; own: string[] } | undefined;
+    await db.sql
+      .transaction(async (tx) => {
+        await tx.query("DELETE FROM console.state_plan_stale");
+        stale = await forecastNow(tx);
+        throw new RolledBack();
+      })
+      .catch((error) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    expect(stale?.wide).not.toEqual(marks.wide);
+
+    // The list's two ways of asking the forecast (as one set, object by object) list the same objects.
+    expect(await bothForms()).toBeGreaterThan(20);
+
+    // The next pass writes the plan again for them and takes the marks.
+    expect(await runPlanPass(db.sql)).toMatchObject({ kind: "marked", objects: marked.length });
+    const [{ left }] = await db.sql.query<{ left: number }>("SELECT count(*)::int AS left FROM console.state_plan_stale");
+    expect(left).toBe(0);
+    expect(await forecastNow(db.sql)).toEqual(marks);
+  });
+
+  it("is trusted only in charge, written since the registry moved into it, and not after a full run or a change of parameters", async () => {
+    const trusted = async (change: string) => {
+      let result: boolean | undefined;
+      await db.sql
+        .transaction(async (tx) => {
+          await tx.query(change);
+          [{ result }] = await tx.query<{ result: boolean }>("SELECT console.state_plan_trusted() AS result");
+          throw new RolledBack();
+        })
+        .catch((error) => {
+          if (!(error instanceof RolledBack)) throw error;
+        });
+      return result;
+    };
+    expect(await trusted("SELECT 1")).toBe(true);
+    expect(await trusted("UPDATE console.registry_origin SET origin = 'adopted', mode = 'beside'")).toBe(false);
+    expect(await trusted("UPDATE console.registry_origin SET mode_since = now() + interval '1 second'")).toBe(false);
+    expect(await trusted("SELECT * FROM console.state_engine_run(now(), true)")).toBe(false);
+    expect(await trusted("UPDATE enum_parameters SET val = val WHERE name = 'expiration_dns_protection_period'")).toBe(false);
+    // Untrusted, the pass writes it whole again.
+    let pass: unknown;
+    await db.sql
+      .transaction(async (tx) => {
+        await tx.query("UPDATE console.state_plan_status SET built_at = NULL");
+        [pass] = await tx.query("SELECT * FROM console.state_plan_pass()");
+        throw new RolledBack();
+      })
+      .catch((error) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    expect(pass).toMatchObject({ kind: "full" });
+    // Beside nothing marks a change: the pass leaves the plan alone.
+    let beside: unknown;
+    await db.sql
+      .transaction(async (tx) => {
+        await tx.query("UPDATE console.registry_origin SET origin = 'adopted', mode = 'beside'");
+        [beside] = await tx.query("SELECT * FROM console.state_plan_pass()");
+        throw new RolledBack();
+      })
+      .catch((error) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
+    expect(beside).toMatchObject({ kind: "not in charge", objects: 0 });
   });
 });

@@ -1,5 +1,5 @@
 import type { SqlReader } from "../db/driver";
-import { type EngineRun, runStateEngine } from "./engine";
+import { type EngineRun, runPlanPass, runStateEngine } from "./engine";
 import { fredEngineWrites } from "./fred-engine";
 import { type FredPass, fredSchedulePass } from "./fred-schedule";
 import { runShadow } from "./shadow";
@@ -57,6 +57,13 @@ export function startStateScheduler(
             `state engine: ${run.kind} run over ${run.objects} object(s), ${run.opened} state(s) opened, ${run.closed} closed in ${run.ms.toFixed(0)} ms`,
           );
         }
+        // The forecast's stored plan, for the objects this run or the writes since the last one changed.
+        const pass = await runPlanPass(db).catch((error: Error) => {
+          log(`state plan: pass failed, the next tick retries: ${error.message}`);
+          return null;
+        });
+        if (pass?.kind === "full")
+          log(`state plan: written for ${pass.objects} object(s), ${pass.periods} period(s) in ${pass.ms.toFixed(0)} ms`);
         return run;
       } catch (error) {
         log(`state engine: run failed, the next tick retries: ${(error as Error).message}`);

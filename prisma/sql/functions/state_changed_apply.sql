@@ -14,6 +14,9 @@ DECLARE
     v_fast boolean := false;
 BEGIN
     PERFORM console.state_object_row_lock(p_id);
+    -- Whatever follows, the object's stored plan of the states ahead (console.state_plan) may no
+    -- longer hold: the forecast asks the rules for it until the plan's next pass writes it again.
+    INSERT INTO console.state_plan_stale (object_id) VALUES (p_id);
     -- Three changes of a contact, nsset or keyset that alter nothing but one state, without the
     -- general recomputation; each only when its history is exact up to now and no work is pending:
     --   * p_link = 2, a link added to an unlinked one (its BEFORE trigger caught it up): linked

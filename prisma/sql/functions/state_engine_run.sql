@@ -84,8 +84,19 @@ BEGIN
 
     SELECT a.opened, a.closed INTO v_opened, v_closed FROM console.state_apply(p_at, v_ids) a;
 
-    DELETE FROM console.state_pending sp
-     WHERE sp.ctid = ANY (v_pending) AND sp.object_id IN (SELECT sw.object_id FROM pg_temp.state_work sw);
+    -- A change left pending while a run held the engine did not mark the object's plan (its trigger
+    -- stopped at state_engine_open): once no longer pending, the plan's next pass writes it again.
+    WITH done AS (
+        DELETE FROM console.state_pending sp
+         WHERE sp.ctid = ANY (v_pending) AND sp.object_id IN (SELECT sw.object_id FROM pg_temp.state_work sw)
+        RETURNING sp.object_id
+    )
+    INSERT INTO console.state_plan_stale (object_id) SELECT DISTINCT done.object_id FROM done;
+    -- A full run follows a change the marks did not see (a load with registry.state_marks off, a
+    -- migration): the plan is written again as a whole.
+    IF v_ids IS NULL THEN
+        UPDATE console.state_plan_status SET built_at = NULL;
+    END IF;
     UPDATE console.state_engine e
        SET cursor = p_at,
            full_run_due = false,

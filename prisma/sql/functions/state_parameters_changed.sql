@@ -7,6 +7,8 @@ AS $function$
 BEGIN
     PERFORM console.state_parameters_compile();
     PERFORM console.state_triggers_compile();
+    -- Every object's periods ahead follow from the parameters: the stored plan is written again.
+    UPDATE console.state_plan_status SET built_at = NULL;
     RETURN NULL;
 END
 $function$;
