@@ -6,6 +6,7 @@ import { createDomain, createObject, createRegistrar, createRequest, registryAt,
 import { testBackends } from "../testing/databases";
 import {
   type Catalogue,
+  chooseForecastForm,
   filterSql,
   isBareNameSearch,
   likePattern,
@@ -373,5 +374,20 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
     expect(await names({ deleted: "only" })).toEqual(["deleted.cz"]);
     expect(await names({ deleted: "include", q: "deleted" })).toEqual(["deleted.cz"]);
     expect(await names({ q: "deleted" })).toEqual([]);
+  });
+});
+
+describe("the form a forecast list is asked in", () => {
+  const probe = { trusted: true, k: 34_000, m: 3_400 };
+  it("asks a rare forecast as one set, a commoner one as the page walks, a common one object by object", () => {
+    expect(chooseForecastForm({ ...probe, n: 120 })).toBe("set");
+    expect(chooseForecastForm({ ...probe, n: 3_399 })).toBe("set");
+    expect(chooseForecastForm({ ...probe, n: 3_400 })).toBe("walk");
+    expect(chooseForecastForm({ ...probe, n: 33_999 })).toBe("walk");
+    expect(chooseForecastForm({ ...probe, n: 34_000 })).toBe("object");
+  });
+  it("asks it as one set when the stored plan is not trusted or there is no probe", () => {
+    expect(chooseForecastForm({ ...probe, trusted: false, n: 34_000 })).toBe("set");
+    expect(chooseForecastForm(undefined)).toBe("set");
   });
 });

@@ -12,7 +12,9 @@ import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";
 import type { MatchCount } from "./count-text";
 import {
+  chooseForecastForm,
   FILTER_PARAMS,
+  type ForecastForm,
   filterSql,
   forecastProbeSql,
   isBareNameSearch,
@@ -188,8 +190,8 @@ interface ListRequest {
   nameFirst: boolean;
   /** The list's copy of the keys may be behind FRED's (filterSql). */
   keysBehind: boolean;
-  /** The forecast asked object by object (filterSql, forecastIsDense). */
-  forecastPerObject?: boolean;
+  /** How the forecast is asked (filterSql, forecastFormOf). */
+  forecastForm?: ForecastForm;
 }
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
@@ -225,16 +227,16 @@ function parseRequest(params: Params, catalogue: ListCatalogue): ListRequest {
 }
 
 /** The WHERE condition of a request, parameters from $1. */
-function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind" | "forecastPerObject">>, now: Date) {
-  return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind, forecastPerObject: request.forecastPerObject });
+function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest, "keysBehind" | "forecastForm">>, now: Date) {
+  return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind, forecastForm: request.forecastForm });
 }
 
-/** Whether the page's forecast is better asked object by object (forecastProbeSql). */
-async function forecastIsDense(db: SqlExecutor, filter: ObjectFilter, now: Date): Promise<boolean> {
+/** How the page asks the forecast, from the stored plan's count of its matches (forecastProbeSql). */
+async function forecastFormOf(db: SqlExecutor, filter: ObjectFilter, now: Date): Promise<ForecastForm> {
   const probe = forecastProbeSql(filter.state, now);
-  if (!probe) return false;
-  const [row] = await db.query<{ dense: boolean }>(probe.sql, probe.params);
-  return row?.dense === true;
+  if (!probe) return "set";
+  const [row] = await db.query<{ trusted: boolean; k: number; m: number; n: number }>(probe.sql, probe.params);
+  return chooseForecastForm(row);
 }
 
 /** The planner's row estimate for a query. */
@@ -538,9 +540,10 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const now = new Date();
   // Past now the list is a forecast: say from when, and what it rests on.
   if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
-  [request.nameFirst, request.forecastPerObject] = await Promise.all([
+  [request.nameFirst, request.forecastForm] = await Promise.all([
     readsNameFirst(reads, request.filter),
-    forecastIsDense(reads, request.filter, now),
+    // Sorted by when, every match is read before the first page: as one set.
+    WHEN_SORT_KEYS.includes(request.sort.key) ? ("set" as const) : forecastFormOf(reads, request.filter, now),
   ]);
 
   // Only a bare name search, read without a word to say about it, may go straight to its object:

@@ -1,8 +1,10 @@
 CREATE OR REPLACE FUNCTION console.state_change_causes(p_object_id integer, p_state_id integer, p_at timestamp with time zone, p_entering boolean)
  RETURNS TABLE(code text, args jsonb)
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
+BEGIN
+    RETURN QUERY
 WITH p AS (SELECT sp.zone FROM console.state_parameters() sp),
 req AS (
     SELECT r.id, r.state_id, s.name,
@@ -31,5 +33,6 @@ UNION ALL
 SELECT sr.code, sr.args
   FROM console.state_reasons(p_object_id, p_at) sr
  WHERE p_entering AND sr.state_id = p_state_id AND sr.code IS NOT NULL
-   AND NOT (sr.code = 'requested' AND EXISTS (SELECT 1 FROM said WHERE said.state_id = p_state_id AND said.code = 'requestStarts'))
+   AND NOT (sr.code = 'requested' AND EXISTS (SELECT 1 FROM said WHERE said.state_id = p_state_id AND said.code = 'requestStarts'));
+END
 $function$;

@@ -1,10 +1,12 @@
 CREATE OR REPLACE FUNCTION console.state_plan_trusted()
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE
 AS $function$
-SELECT EXISTS (
-    SELECT FROM console.state_plan_status s
-     WHERE s.built_at IS NOT NULL
-       AND NOT EXISTS (SELECT FROM console.registry_origin o WHERE o.mode <> 'charge' OR o.mode_since > s.built_at))
+BEGIN
+    RETURN EXISTS (
+        SELECT FROM console.state_plan_status s
+         WHERE s.built_at IS NOT NULL
+           AND NOT EXISTS (SELECT FROM console.registry_origin o WHERE o.mode <> 'charge' OR o.mode_since > s.built_at));
+END
 $function$;
