@@ -1,4 +1,4 @@
-// `npm run bench:load -- --domains N [--users 20] [--seconds 120] [--think 1-3] [--forecast yes]` against the
+// `npm run bench:load -- --domains N [--users 20] [--seconds 120] [--think 1-3]` against the
 // PostgreSQL in DATABASE_URL (loaded with the demo generator when empty): starts the production
 // build (`npm run build` first), signs in N simulated support users, each of whom opens pages of the
 // mix below one after another with a pause ("think time") between them, and records the time to the
@@ -55,13 +55,7 @@ const query = (url: string) => Object.fromEntries(new URL(url, "http://x").searc
 const objectId = (url: string) => Number(/\/objects\/(\d+)/.exec(url)?.[1]);
 
 try {
-  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), [
-    "users",
-    "seconds",
-    "think",
-    "soak",
-    "forecast",
-  ]);
+  const { db, domains, options } = await openBenchRegistry("bench:load", 1_500_000, new Date(), ["users", "seconds", "think", "soak"]);
   // `--soak yes` (npm run test:soak): a long run that fails on any error, a memory growth trend,
   // memory over the target or a page over its p95 target.
   const soak = options.soak === "yes";
@@ -136,26 +130,21 @@ try {
           url: () => `/objects?states=serverBlocked&mode=at&at=${encodeURIComponent(blockedAt)}`,
           data: list,
         },
-        // The forecast lists, only with `--forecast yes`: at this size each takes seconds (bench/RESULTS.md,
-        // issue 41), and 20 users asking for them would hold both cores and every other page with them.
-        ...(options.forecast === "yes"
-          ? [
-              {
-                label: "object list, entering outzone in the coming week",
-                weight: 1,
-                target: 100,
-                url: () => `/objects?type=domain&states=outzone&mode=entered&from=${ahead(0)}&to=${ahead(7)}`,
-                data: list,
-              },
-              {
-                label: "object list, deleteCandidate in 30 days",
-                weight: 1,
-                target: 100,
-                url: () => `/objects?states=deleteCandidate&mode=at&at=${ahead(30)}`,
-                data: list,
-              },
-            ]
-          : []),
+        // The forecast lists (issue 41): from the stored plan of the periods ahead (console.state_plan).
+        {
+          label: "object list, entering outzone in the coming week",
+          weight: 1,
+          target: 100,
+          url: () => `/objects?type=domain&states=outzone&mode=entered&from=${ahead(0)}&to=${ahead(7)}`,
+          data: list,
+        },
+        {
+          label: "object list, deleteCandidate in 30 days",
+          weight: 1,
+          target: 100,
+          url: () => `/objects?states=deleteCandidate&mode=at&at=${ahead(30)}`,
+          data: list,
+        },
       ];
       const totalWeight = kinds.reduce((sum, k) => sum + k.weight, 0);
       const choose = () => {

@@ -90,6 +90,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
       }
     } finally {
       scheduler.stop();
+      await scheduler.planned();
     }
   });
 
@@ -110,5 +111,35 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
     expect(lines).toEqual(["state engine: run failed, the next tick retries: connect ECONNREFUSED 127.0.0.1:5432"]);
     broken = false;
     expect(await scheduler.tick()).toMatchObject({ kind: "incremental" });
+    await scheduler.planned();
+  });
+
+  // Last: its ticks run at the real present, past the other tests' instants.
+  it("writes the forecast's stored plan beside its ticks: whole first, then the objects changed since", async () => {
+    const lines: string[] = [];
+    const scheduler = startStateScheduler(
+      async () => db.sql,
+      86_400_000,
+      (line) => lines.push(line),
+    );
+    scheduler.stop();
+    try {
+      await db.sql.query("UPDATE console.state_plan_status SET built_at = NULL");
+      await scheduler.tick();
+      await scheduler.planned();
+      const trusted = async () => (await db.sql.query<{ t: boolean }>("SELECT console.state_plan_trusted() AS t"))[0].t;
+      expect(await trusted()).toBe(true);
+      expect(lines.some((l) => /^state plan: written for \d+ object\(s\), \d+ period\(s\)/.test(l))).toBe(true);
+      // A renew marks its domain; the next tick's pass writes its plan again and takes the mark.
+      await db.sql.query("UPDATE domain SET exdate = exdate + 365 WHERE id = (SELECT id FROM object_registry WHERE name = 'changeday.cz')");
+      const marks = async () => (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.state_plan_stale"))[0].n;
+      expect(await marks()).toBeGreaterThan(0);
+      await scheduler.tick();
+      await scheduler.planned();
+      expect(await marks()).toBe(0);
+      expect(await trusted()).toBe(true);
+    } finally {
+      await scheduler.planned();
+    }
   });
 });

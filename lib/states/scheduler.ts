@@ -7,6 +7,8 @@ import { runShadow } from "./shadow";
 export interface StateScheduler {
   /** Runs one tick now (unless one is running) and resolves with its result. */
   tick(): Promise<EngineRun | FredPass | null>;
+  /** Resolves when the stored plan's pass that a tick started (if one runs) has ended. */
+  planned(): Promise<void>;
   stop(): void;
 }
 
@@ -40,6 +42,7 @@ export function startStateScheduler(
   shadowIntervalMs = 60 * 60_000,
 ): StateScheduler {
   let running: Promise<EngineRun | FredPass | null> | null = null;
+  let planning: Promise<void> | null = null;
   const tick = () => {
     running ??= (async () => {
       try {
@@ -57,13 +60,18 @@ export function startStateScheduler(
             `state engine: ${run.kind} run over ${run.objects} object(s), ${run.opened} state(s) opened, ${run.closed} closed in ${run.ms.toFixed(0)} ms`,
           );
         }
-        // The forecast's stored plan, for the objects this run or the writes since the last one changed.
-        const pass = await runPlanPass(db).catch((error: Error) => {
-          log(`state plan: pass failed, the next tick retries: ${error.message}`);
-          return null;
-        });
-        if (pass?.kind === "full")
-          log(`state plan: written for ${pass.objects} object(s), ${pass.periods} period(s) in ${pass.ms.toFixed(0)} ms`);
+        // The forecast's stored plan, for the objects this run or the writes since the last one changed:
+        // beside the ticks, not in them (written whole it takes minutes at 1.5 million domains, and the
+        // engine's runs must not wait for it).
+        planning ??= runPlanPass(db)
+          .then((pass) => {
+            if (pass.kind === "full")
+              log(`state plan: written for ${pass.objects} object(s), ${pass.periods} period(s) in ${pass.ms.toFixed(0)} ms`);
+          })
+          .catch((error: Error) => log(`state plan: pass failed, the next tick retries: ${error.message}`))
+          .finally(() => {
+            planning = null;
+          });
         return run;
       } catch (error) {
         log(`state engine: run failed, the next tick retries: ${(error as Error).message}`);
@@ -76,5 +84,5 @@ export function startStateScheduler(
   };
   const timer = setInterval(tick, intervalMs);
   timer.unref();
-  return { tick, stop: () => clearInterval(timer) };
+  return { tick, planned: () => planning ?? Promise.resolve(), stop: () => clearInterval(timer) };
 }
