@@ -226,11 +226,13 @@ $$;
 
 -- The causes of a change a list shows (migration 20261207000000_list_when), unchanged but for its
 -- language: the list calls it for each row, and as an SQL function its body (and state_reasons') was
--- planned again in every list query; in PL/pgSQL the plan is kept.
+-- planned again in every list query; in PL/pgSQL with a generic plan, planned once a session (a
+-- custom plan each call cost 0.4 ms of the 0.6 a call took).
 CREATE OR REPLACE FUNCTION console.state_change_causes(p_object_id integer, p_state_id integer, p_at timestamp with time zone, p_entering boolean)
  RETURNS TABLE(code text, args jsonb)
  LANGUAGE plpgsql
  STABLE
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 BEGIN
     RETURN QUERY

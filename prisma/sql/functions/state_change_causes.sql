@@ -2,6 +2,7 @@ CREATE OR REPLACE FUNCTION console.state_change_causes(p_object_id integer, p_st
  RETURNS TABLE(code text, args jsonb)
  LANGUAGE plpgsql
  STABLE
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 BEGIN
     RETURN QUERY
