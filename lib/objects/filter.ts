@@ -321,11 +321,11 @@ function forecast(state: StateFilter, from: Date, to: Date, p: Param): { from: s
 export type ForecastForm = "set" | "walk" | "object";
 
 /**
- * SQL (parameters from $1) that gives, for a filter past now, the periods of the stored plan that
- * match (n, counted no further than k), k and m: "object" from k = √(500 · objects) matches on
- * (1,000 to 50,000), "walk" from m = √(5 · objects), below that "set" (chooseForecastForm). Null
- * for a filter with no forecast. With the plan not trusted (beside, in shadow, or not yet written)
- * the set, as the plan's counts say nothing.
+ * SQL (parameters from $1) that gives, for a filter past now, the number of the stored plan's
+ * periods that match (n, counted no further than k), with k and m: from k = √(500 · objects)
+ * matches (kept within 1,000 to 50,000) the form is "object", from m = √(5 · objects) "walk", below
+ * that "set" (chooseForecastForm). Null for a filter with no forecast. With the plan not trusted
+ * (beside, in shadow, or not yet written) the form is "set": the plan's counts say nothing.
  */
 export function forecastProbeSql(state: StateFilter | null, now: Date): { sql: string; params: unknown[] } | null {
   if (!state || !reachesFuture(state, now)) return null;
@@ -492,14 +492,14 @@ export function filterSql(
       const recorded = readsHistory(state, from, now) ? history(state, from, to, now, p) : null;
       const foreseen = to > now ? forecast(state, from > now ? from : now, to, p) : null;
       const matches = (states: number[]) => {
-        const parts = [
-          recorded && row(`= ANY (${p(states)}::int[])`, recorded),
-          foreseen &&
-            (options.forecastForm === "object"
-              ? `EXISTS (SELECT 1 FROM console.state_forecast_of(o.id, ${p(states)}::int[]) f WHERE ${foreseen.when})`
-              : // "walk": not a join the planner may turn around, but a test of each object the page walks past.
-                `${options.forecastForm === "walk" ? "(" : ""}o.id IN (SELECT f.object_id FROM console.state_forecast(${foreseen.from}, ${foreseen.to}, ${p(states)}::int[]) f WHERE ${foreseen.when})${options.forecastForm === "walk" ? ") IS TRUE" : ""}`),
-        ].filter(Boolean);
+        const ahead = (when: NonNullable<typeof foreseen>) => {
+          if (options.forecastForm === "object")
+            return `EXISTS (SELECT 1 FROM console.state_forecast_of(o.id, ${p(states)}::int[]) f WHERE ${when.when})`;
+          const set = `o.id IN (SELECT f.object_id FROM console.state_forecast(${when.from}, ${when.to}, ${p(states)}::int[]) f WHERE ${when.when})`;
+          // "walk": not a join the planner may turn around, but a test of each object the page walks past.
+          return options.forecastForm === "walk" ? `(${set}) IS TRUE` : set;
+        };
+        const parts = [recorded && row(`= ANY (${p(states)}::int[])`, recorded), foreseen && ahead(foreseen)].filter(Boolean);
         return parts.length === 1 ? (parts[0] as string) : `(${parts.join(" OR ")})`;
       };
       if (state.match === "any") where.push(matches(state.states));
