@@ -43,7 +43,17 @@ test("a domain whose expiration passed since FRED's procedure ran says FRED reco
   // The state and the rules' instant. (The seeded registry's history is the console's, stamped with the
   // rules' instants, not FRED's run instants: FRED's "last run" may be today's 00:00, and the notice
   // then cannot put the difference down to FRED's schedule; lib/states/fred-procedure.test.ts has that.)
-  await expect(notice.getByRole("listitem").filter({ hasText: /^expired: the rules give it from \d{4}-\d{2}-\d{2} 00:00/ })).toBeVisible();
+  // Between 22:00 and 24:00 UTC the registry's day has begun and FRED's UTC run at its 00:00 saw the
+  // day before: the notice rightly puts the difference down to that known bug of FRED's instead.
+  const {
+    rows: [{ sameDay }],
+  } = await fred.query<{ sameDay: boolean }>(
+    `SELECT (now() AT TIME ZONE 'UTC')::date = (now() AT TIME ZONE 'Europe/Prague')::date AS "sameDay"`,
+  );
+  const expiredItem = sameDay
+    ? /^expired: the rules give it from \d{4}-\d{2}-\d{2} 00:00/
+    : /^expired: the rules give it, FRED's recorded states do not: one of FRED's known bugs, FRED's CURRENT_DATE/;
+  await expect(notice.getByRole("listitem").filter({ hasText: expiredItem })).toBeVisible();
   await expect(notice).toContainText(/It last ran|no run recorded yet/);
   const expiredNow = page.locator("table.states-now tbody tr").filter({ has: page.getByText("expired", { exact: true }) });
   await expect(expiredNow).toHaveCount(0);
