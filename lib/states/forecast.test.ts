@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { english } from "../actions/message";
 import type { Database } from "../db/client";
-import type { SqlExecutor } from "../db/driver";
+import { rolledBack, type SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { type ForecastForm, filterSql, type ObjectFilter } from "../objects/filter";
 import { exportObjects, listObjects, type ObjectListPage, objectsMatching } from "../objects/list";
@@ -43,21 +43,12 @@ async function expiringDomains(
 
 type Pair = string; // "object:state"
 
-class RolledBack extends Error {}
-
 /** What `work` reads after the engine ran at `when`, on a transaction that is then undone. */
-async function afterEngineAt<T>(db: Database, when: Date, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-  let result: T | undefined;
-  await db.sql
-    .transaction(async (tx) => {
-      await runStateEngine(tx, { at: when });
-      result = await work(tx);
-      throw new RolledBack();
-    })
-    .catch((error) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
-  return result as T;
+function afterEngineAt<T>(db: Database, when: Date, work: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+  return rolledBack(db.sql, async (tx: SqlExecutor) => {
+    await runStateEngine(tx, { at: when });
+    return work(tx);
+  });
 }
 
 const pairs = (rows: { object_id: number; state_id: number }[]): Pair[] => rows.map((r) => `${r.object_id}:${r.state_id}`).sort();
@@ -430,18 +421,11 @@ describe.each(testBackends())("the forecast's stored plan on $name", (backend) =
   }
 
   /** The same from the rules alone: the plan set aside, in a transaction that is undone. */
-  async function byRules(): Promise<{ wide: string[]; own: string[] }> {
-    let result: { wide: string[]; own: string[] } | undefined;
-    await db.sql
-      .transaction(async (tx) => {
-        await tx.query("UPDATE console.state_plan_status SET built_at = NULL");
-        result = await forecastNow(tx);
-        throw new RolledBack();
-      })
-      .catch((error) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
-    return result as { wide: string[]; own: string[] };
+  function byRules(): Promise<{ wide: string[]; own: string[] }> {
+    return rolledBack(db.sql, async (tx: SqlExecutor) => {
+      await tx.query("UPDATE console.state_plan_status SET built_at = NULL");
+      return forecastNow(tx);
+    });
   }
 
   /**
@@ -525,17 +509,11 @@ describe.each(testBackends())("the forecast's stored plan on $name", (backend) =
     expect(marks.own.some((row) => row.startsWith(`${fresh}:`))).toBe(true);
 
     // Without the marks the plan alone would be wrong: the test sees a stale plan.
-    let stale: { wide: string[]; own: string[] } | undefined;
-    await db.sql
-      .transaction(async (tx) => {
-        await tx.query("DELETE FROM console.state_plan_stale");
-        stale = await forecastNow(tx);
-        throw new RolledBack();
-      })
-      .catch((error) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
-    expect(stale?.wide).not.toEqual(marks.wide);
+    const stale = await rolledBack(db.sql, async (tx: SqlExecutor) => {
+      await tx.query("DELETE FROM console.state_plan_stale");
+      return forecastNow(tx);
+    });
+    expect(stale.wide).not.toEqual(marks.wide);
 
     // The list's three ways of asking the forecast list the same objects.
     expect(await bothForms()).toBeGreaterThan(20);
@@ -548,47 +526,28 @@ describe.each(testBackends())("the forecast's stored plan on $name", (backend) =
   });
 
   it("is trusted only in charge, written since the registry moved into it, and not after a full run or a change of parameters", async () => {
-    const trusted = async (change: string) => {
-      let result: boolean | undefined;
-      await db.sql
-        .transaction(async (tx) => {
-          await tx.query(change);
-          [{ result }] = await tx.query<{ result: boolean }>("SELECT console.state_plan_trusted() AS result");
-          throw new RolledBack();
-        })
-        .catch((error) => {
-          if (!(error instanceof RolledBack)) throw error;
-        });
-      return result;
-    };
+    /** The statements' outcome in a transaction that is undone. */
+    const undone = <T>(changes: string[], read: string) =>
+      rolledBack(db.sql, async (tx: SqlExecutor) => {
+        for (const change of changes) await tx.query(change);
+        return (await tx.query<T>(read))[0];
+      });
+    const trusted = async (change: string) =>
+      (await undone<{ result: boolean }>([change], "SELECT console.state_plan_trusted() AS result")).result;
     expect(await trusted("SELECT 1")).toBe(true);
     expect(await trusted("UPDATE console.registry_origin SET origin = 'adopted', mode = 'beside'")).toBe(false);
     expect(await trusted("UPDATE console.registry_origin SET mode_since = now() + interval '1 second'")).toBe(false);
     expect(await trusted("SELECT * FROM console.state_engine_run(now(), true)")).toBe(false);
     expect(await trusted("UPDATE enum_parameters SET val = val WHERE name = 'expiration_dns_protection_period'")).toBe(false);
     // Untrusted, the pass writes it whole again.
-    let pass: unknown;
-    await db.sql
-      .transaction(async (tx) => {
-        await tx.query("UPDATE console.state_plan_status SET built_at = NULL");
-        [pass] = await tx.query("SELECT * FROM console.state_plan_pass()");
-        throw new RolledBack();
-      })
-      .catch((error) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
-    expect(pass).toMatchObject({ kind: "full" });
+    expect(await undone(["UPDATE console.state_plan_status SET built_at = NULL"], "SELECT * FROM console.state_plan_pass()")).toMatchObject(
+      {
+        kind: "full",
+      },
+    );
     // Beside nothing marks a change: the pass leaves the plan alone.
-    let beside: unknown;
-    await db.sql
-      .transaction(async (tx) => {
-        await tx.query("UPDATE console.registry_origin SET origin = 'adopted', mode = 'beside'");
-        [beside] = await tx.query("SELECT * FROM console.state_plan_pass()");
-        throw new RolledBack();
-      })
-      .catch((error) => {
-        if (!(error instanceof RolledBack)) throw error;
-      });
-    expect(beside).toMatchObject({ kind: "not in charge", objects: 0 });
+    expect(
+      await undone(["UPDATE console.registry_origin SET origin = 'adopted', mode = 'beside'"], "SELECT * FROM console.state_plan_pass()"),
+    ).toMatchObject({ kind: "not in charge", objects: 0 });
   });
 });
