@@ -388,6 +388,7 @@ describe("the form a forecast list is asked in", () => {
   });
   it("asks it as one set when the stored plan is not trusted or there is no probe", () => {
     expect(chooseForecastForm({ ...probe, trusted: false, n: 34_000 })).toBe("set");
+    expect(chooseForecastForm({ ...probe, trusted: false, n: null })).toBe("set");
     expect(chooseForecastForm(undefined)).toBe("set");
   });
 });

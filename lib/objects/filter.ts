@@ -336,19 +336,21 @@ export function forecastProbeSql(state: StateFilter | null, now: Date): { sql: s
   };
   const { from, to } = span(state);
   const foreseen = forecast(state, from > now ? from : now, to, p);
+  // The plan's periods are counted only when it is trusted (beside it may hold a stale copy).
   const sql = `WITH r AS (SELECT greatest(c.reltuples, 0) AS objects FROM pg_class c WHERE c.oid = 'console.object_key'::regclass),
-                    b AS (SELECT greatest(1000, least(50000, sqrt(500 * r.objects)))::int AS k, sqrt(5 * r.objects)::int AS m FROM r)
-               SELECT console.state_plan_trusted() AS trusted, b.k, b.m,
-                      (SELECT count(*)::int FROM (SELECT 1 FROM console.state_plan f
+                    b AS (SELECT greatest(1000, least(50000, sqrt(500 * r.objects)))::int AS k, sqrt(5 * r.objects)::int AS m FROM r),
+                    t AS (SELECT console.state_plan_trusted() AS trusted)
+               SELECT t.trusted, b.k, b.m,
+                      CASE WHEN t.trusted THEN (SELECT count(*)::int FROM (SELECT 1 FROM console.state_plan f
                                                    WHERE f.state_id = ANY (${p(state.states)}::int[]) AND ${foreseen.when}
-                                                   LIMIT (SELECT b.k FROM b)) x) AS n
-                 FROM b`;
+                                                   LIMIT b.k) x) END AS n
+                 FROM b CROSS JOIN t`;
   return { sql, params };
 }
 
 /** The form forecastProbeSql's figures choose. */
-export function chooseForecastForm(probe: { trusted: boolean; k: number; m: number; n: number } | undefined): ForecastForm {
-  if (!probe?.trusted) return "set";
+export function chooseForecastForm(probe: { trusted: boolean; k: number; m: number; n: number | null } | undefined): ForecastForm {
+  if (!probe?.trusted || probe.n === null) return "set";
   if (probe.n >= probe.k) return "object";
   return probe.n >= probe.m ? "walk" : "set";
 }
@@ -492,10 +494,10 @@ export function filterSql(
       const recorded = readsHistory(state, from, now) ? history(state, from, to, now, p) : null;
       const foreseen = to > now ? forecast(state, from > now ? from : now, to, p) : null;
       const matches = (states: number[]) => {
-        const ahead = (when: NonNullable<typeof foreseen>) => {
+        const ahead = (window: NonNullable<typeof foreseen>) => {
           if (options.forecastForm === "object")
-            return `EXISTS (SELECT 1 FROM console.state_forecast_of(o.id, ${p(states)}::int[]) f WHERE ${when.when})`;
-          const set = `o.id IN (SELECT f.object_id FROM console.state_forecast(${when.from}, ${when.to}, ${p(states)}::int[]) f WHERE ${when.when})`;
+            return `EXISTS (SELECT 1 FROM console.state_forecast_of(o.id, ${p(states)}::int[]) f WHERE ${window.when})`;
+          const set = `o.id IN (SELECT f.object_id FROM console.state_forecast(${window.from}, ${window.to}, ${p(states)}::int[]) f WHERE ${window.when})`;
           // "walk": not a join the planner may turn around, but a test of each object the page walks past.
           return options.forecastForm === "walk" ? `(${set}) IS TRUE` : set;
         };

@@ -235,7 +235,7 @@ function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest
 async function forecastFormOf(db: SqlExecutor, filter: ObjectFilter, now: Date): Promise<ForecastForm> {
   const probe = forecastProbeSql(filter.state, now);
   if (!probe) return "set";
-  const [row] = await db.query<{ trusted: boolean; k: number; m: number; n: number }>(probe.sql, probe.params);
+  const [row] = await db.query<{ trusted: boolean; k: number; m: number; n: number | null }>(probe.sql, probe.params);
   return chooseForecastForm(row);
 }
 
