@@ -63,8 +63,9 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number;
     counted = Promise.resolve(entry.figures);
     if (age > (options.maxAgeMs ?? FIGURES_TTL_MS)) void recount(db.sql, timeZone).catch(() => {});
   } else {
-    // None kept yet (the server's first count since the start is under way): a moment's wait, then the
-    // page says the counts are coming instead of keeping the person waiting for them.
+    // None kept yet: the server's first count since the start is under way (joined, or started here).
+    // The page says the counts are coming instead of keeping the person waiting for them, after
+    // `firstCountWaitMs` if a caller asks for a wait (FIRST_COUNT_WAIT_MS: none).
     const first = recount(db.sql, timeZone);
     const wait = options.firstCountWaitMs ?? FIRST_COUNT_WAIT_MS;
     counted =

@@ -36,7 +36,6 @@ function whenProblem(value: string): "date" | null {
  * cursor's value must be to be read back as it (lib/input/values.ts): "date" for a value that is
  * not a real day (and time).
  */
-
 const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value: string) => "date" | "nul" | "other" | null }> = {
   // Case-insensitively: handles (upper case) and domain names (lower case) interleave.
   name: {
