@@ -196,26 +196,32 @@ interface ListRequest {
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
 
-/** The catalogues the list reads its URL with; state descriptions in `locale` (else English). */
+/**
+ * The catalogues the list reads its URL with; state descriptions in `locale` (else English). One
+ * statement, not four: every list page and export reads them, and each round trip costs the
+ * console's one Node thread and the database more than these small tables do.
+ */
 async function readCatalogue(db: SqlExecutor, locale: Locale = DEFAULT_LOCALE) {
-  const [types, states, registrars, keys] = await Promise.all([
-    db.query<{ id: number; name: string }>("SELECT id, name FROM enum_object_type ORDER BY id"),
-    db.query<{ id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }>(
-      `SELECT s.id, s.name, coalesce(d.description, en.description) AS description, s.manual, s.external,
-              ARRAY(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id) AS types
-         FROM enum_object_states s
-         LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $1
-         LEFT JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN'
-        ORDER BY s.importance DESC NULLS LAST, s.id`,
-      [descriptionLang(locale)],
-    ),
-    db.query<{ id: number; handle: string }>("SELECT id, handle FROM registrar ORDER BY handle"),
-    // Beside and in shadow the list's copy of the keys follows FRED's by the scheduler's passes (filterSql).
-    db.query<{ behind: boolean }>(
-      "SELECT coalesce((SELECT origin = 'adopted' AND mode <> 'charge' FROM console.registry_origin), false) AS behind",
-    ),
-  ]);
-  return { types, states, registrars, keysBehind: keys[0]?.behind === true };
+  const [row] = await db.query<{
+    types: { id: number; name: string }[];
+    states: { id: number; name: string; description: string | null; manual: boolean; external: boolean; types: string[] }[];
+    registrars: { id: number; handle: string }[];
+    behind: boolean;
+  }>(
+    `SELECT (SELECT coalesce(json_agg(json_build_object('id', t.id, 'name', t.name) ORDER BY t.id), '[]') FROM enum_object_type t) AS types,
+            (SELECT coalesce(json_agg(json_build_object(
+                      'id', s.id, 'name', s.name, 'description', coalesce(d.description, en.description), 'manual', s.manual, 'external', s.external,
+                      'types', ARRAY(SELECT t.name FROM enum_object_type t WHERE t.id = ANY (s.types) ORDER BY t.id))
+                    ORDER BY s.importance DESC NULLS LAST, s.id), '[]')
+               FROM enum_object_states s
+               LEFT JOIN enum_object_states_desc d ON d.state_id = s.id AND d.lang = $1
+               LEFT JOIN enum_object_states_desc en ON en.state_id = s.id AND en.lang = 'EN') AS states,
+            (SELECT coalesce(json_agg(json_build_object('id', r.id, 'handle', r.handle) ORDER BY r.handle), '[]') FROM registrar r) AS registrars,
+            -- Beside and in shadow the list's copy of the keys follows FRED's by the scheduler's passes (filterSql).
+            coalesce((SELECT origin = 'adopted' AND mode <> 'charge' FROM console.registry_origin), false) AS behind`,
+    [descriptionLang(locale)],
+  );
+  return { types: row.types, states: row.states, registrars: row.registrars, keysBehind: row.behind === true };
 }
 
 /** Reads the URL into a filter and a sort order; every bad value is a notice. */

@@ -54,12 +54,24 @@ export function mailNotice(userId: number, kind: NoticeKind, by: ChangedBy, also
 }
 
 /**
+ * The sessions of this process whose notices were taken. A session's notices are those made before
+ * it was opened, so once taken none can come later: its further pages skip the write (every page
+ * made one). Another process takes them again once, and finds none. Forgotten all at once when
+ * full, which costs each session one more write.
+ */
+const TAKEN = Symbol.for("registry-state-console.notices-taken");
+const shared = globalThis as Record<symbol, Set<string> | undefined>;
+shared[TAKEN] ??= new Set<string>();
+const taken = shared[TAKEN];
+const TAKEN_MAX = 10_000;
+
+/**
  * The notices of changes made before the signed-in person's session was opened and not shown yet;
  * they are marked shown (the first page of a new session shows them, once).
  */
 export async function takeOwnNotices(): Promise<AccountNotice[]> {
   const { actor, db } = await authorize("self.preferences", "account.notices");
-  if (!actor.sessionId) return [];
+  if (!actor.sessionId || taken.has(actor.sessionId)) return [];
   const rows = await db.sql.query<{ kind: string; created_at: Date; by_username: string | null; client_address: string | null }>(
     `UPDATE console.account_notices n SET shown_at = now()
        FROM console.sessions s
@@ -67,6 +79,8 @@ export async function takeOwnNotices(): Promise<AccountNotice[]> {
       RETURNING n.kind, n.created_at, n.by_username, n.client_address`,
     [actor.userId, actor.sessionId],
   );
+  if (taken.size >= TAKEN_MAX) taken.clear();
+  taken.add(actor.sessionId);
   return rows
     .flatMap((row) =>
       isKind(row.kind)
