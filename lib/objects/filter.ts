@@ -393,7 +393,7 @@ export function whenSql(state: StateFilter, now: Date, p: Param): string {
       `SELECT f.state_id, f.valid_from, f.valid_to, false AS open FROM unnest(fc.periods) f (state_id, valid_from, valid_to) WHERE f.state_id = ANY (${states}) AND ${foreseen.when}`,
     );
   }
-  const order = state.mode === "left" ? "m.valid_to" : "m.valid_from";
+  const order = firstMatched(state, "m");
   // An open recorded row's end: the forecast's end of the period that holds now (a foreseen period's
   // own end is the forecast's already; none: no end the rules see).
   // A filter wholly in the past has no `fc` (the rules are asked only for such an open row).
@@ -402,6 +402,44 @@ export function whenSql(state: StateFilter, now: Date, p: Param): string {
                          ORDER BY f.lo LIMIT 1)`;
   return `SELECT m.state_id, m.valid_from, CASE WHEN m.open THEN ${foreseenEnd} ELSE m.valid_to END AS valid_to
             FROM (${parts.join(" UNION ALL ")}) m ORDER BY ${order}, m.state_id LIMIT 1`;
+}
+
+/** Which of an object's matched periods (alias `m`) the "when" columns show: for "left" the one that left first, else the one that began first. */
+const firstMatched = (state: StateFilter, m: string) => (state.mode === "left" ? `${m}.valid_to` : `${m}.valid_from`);
+
+/**
+ * whenSql's period for every object at once, as a set with object_id, for a filter wholly before
+ * now or wholly ahead of it (else null: a filter across now is read object by object). Sorting by
+ * when reads every match's period before the first page, and asking each object's forecast
+ * (console.state_forecast_of) cost 65-86 µs a match at 1.5 million domains: 326 ms for the 5,024
+ * domains entering outzone in a week, 1,023 ms for the 11,912 that had serverBlocked at an instant
+ * last week. Past now it gives whenSql's period only while the stored plan is trusted (`planTrusted`,
+ * forecastProbeSql's): the rules' registry-wide forecast ends the periods of objects with nothing
+ * due in the window at the window, not where they end.
+ */
+export function whenSetSql(state: StateFilter, now: Date, p: Param, planTrusted: boolean): string | null {
+  const { from, to } = span(state);
+  const past = readsHistory(state, from, now);
+  if (past && to > now) return null;
+  if (!past) {
+    if (!planTrusted) return null;
+    const foreseen = forecast(state, from, to, p);
+    return `SELECT DISTINCT ON (f.object_id) f.object_id, f.state_id, f.valid_from, f.valid_to
+              FROM console.state_forecast(${foreseen.from}, ${foreseen.to}, ${p(state.states)}::int[]) f
+             WHERE ${foreseen.when}
+             ORDER BY f.object_id, ${firstMatched(state, "f")}, f.state_id`;
+  }
+  // As whenSql: a recorded row still open ends where the forecast ends it (asked for those rows only).
+  const at = `${p(now)}::timestamptz`;
+  return `SELECT h.object_id, h.state_id, h.valid_from,
+                 CASE WHEN h.open THEN (SELECT f.hi FROM console.state_forecast_of(h.object_id, ARRAY[h.state_id]) f (state_id, lo, hi)
+                                         WHERE f.state_id = h.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at}) ORDER BY f.lo LIMIT 1)
+                      ELSE h.valid_to END AS valid_to
+            FROM (SELECT DISTINCT ON (os.object_id) os.object_id, os.state_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from,
+                         os.valid_to AT TIME ZONE 'UTC' AS valid_to, os.valid_to IS NULL AS open
+                    FROM object_state os
+                   WHERE os.state_id = ANY (${p(state.states)}::int[]) AND ${history(state, from, to, now, p)}
+                   ORDER BY os.object_id, ${firstMatched(state, "os")}, os.state_id) h`;
 }
 
 /** SQL for the states `o` held at a state filter's instant ("at"): recorded up to now, else foreseen (fc.periods). */

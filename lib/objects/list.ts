@@ -28,6 +28,7 @@ import {
   type StateFilter,
   saysWhen,
   statesAtSql,
+  whenSetSql,
   whenSql,
 } from "./filter";
 import { encodeCursor, LISTED_OBJECTS, type Position, pageSql, parsePosition, parseSort, type Sort, WHEN_SORT_KEYS } from "./paging";
@@ -192,6 +193,8 @@ interface ListRequest {
   keysBehind: boolean;
   /** How the forecast is asked (filterSql, forecastFormOf). */
   forecastForm?: ForecastForm;
+  /** The stored plan is trusted (forecastProbeSql): sorting by when may read the periods ahead as one set (whenSetSql). */
+  planTrusted?: boolean;
 }
 
 type ListCatalogue = Awaited<ReturnType<typeof readCatalogue>>;
@@ -237,12 +240,21 @@ function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest
   return filterSql(request.filter, now, 0, { keysBehind: request.keysBehind, forecastForm: request.forecastForm });
 }
 
-/** How the page asks the forecast, from the stored plan's count of its matches (forecastProbeSql). */
-async function forecastFormOf(db: SqlExecutor, filter: ObjectFilter, now: Date): Promise<ForecastForm> {
-  const probe = forecastProbeSql(filter.state, now);
-  if (!probe) return "set";
+/**
+ * How the page asks the forecast, from the stored plan's count of its matches (forecastProbeSql), and
+ * whether the plan is trusted. Sorted by when, every match is read before the first page: as one set
+ * (and their periods too, where whenSetSql can).
+ */
+async function forecastFormOf(
+  db: SqlExecutor,
+  request: ListRequest,
+  now: Date,
+): Promise<Pick<ListRequest, "forecastForm" | "planTrusted">> {
+  const probe = forecastProbeSql(request.filter.state, now);
+  if (!probe) return { forecastForm: "set", planTrusted: false };
   const [row] = await db.query<{ trusted: boolean; k: number; m: number; n: number | null }>(probe.sql, probe.params);
-  return chooseForecastForm(row);
+  const planTrusted = row?.trusted === true;
+  return { forecastForm: WHEN_SORT_KEYS.includes(request.sort.key) ? "set" : chooseForecastForm(row), planTrusted };
 }
 
 /** The planner's row estimate for a query. */
@@ -281,13 +293,17 @@ interface WhenParts {
  * `sortOnly`: just the join the order needs (fc and w), for the inner query of a list sorted by when;
  * every parameter it returns is used by the SQL it returns.
  */
-function whenParts(state: StateFilter | null, now: Date, offset: number, sortOnly = false): WhenParts | null {
+function whenParts(state: StateFilter | null, now: Date, offset: number, sortOnly = false, planTrusted = false): WhenParts | null {
   if (!saysWhen(state)) return null;
   const params: unknown[] = [];
   const p: Param = (value) => {
     params.push(value);
     return `$${offset + params.length}`;
   };
+  const set = sortOnly ? whenSetSql(state, now, p, planTrusted) : null;
+  // An inner join: every match has its period in the set (the same conditions as the filter), and the
+  // planner may start from the set instead of walking every object towards it.
+  if (set) return { join: `JOIN (${set}) w ON w.object_id = o.id`, columns: "", params };
   // The object's forecast periods, once per row, for a filter that reaches past now.
   const periods = needsForecast(state, now)
     ? `LEFT JOIN LATERAL (SELECT ARRAY(SELECT ROW(f.state_id, f.valid_from, f.valid_to)::console.state_period
@@ -348,7 +364,9 @@ function rowsSql(inner: string, orderBy: string, nowParam: number, when: WhenPar
 function pageQuery(request: ListRequest, position: Position, limit: number, now: Date) {
   const { where, params } = whereOf(request, now);
   // Sorting by when: the inner query joins the period too (its own parameters, before the page's).
-  const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(request.filter.state, now, params.length, true) : null;
+  const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key)
+    ? whenParts(request.filter.state, now, params.length, true, request.planTrusted)
+    : null;
   const page = pageSql(request.sort, position, params.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
   const before = [...params, ...(sortWhen?.params ?? []), ...page.params, limit, now];
   const when = whenParts(request.filter.state, now, before.length);
@@ -546,11 +564,9 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
   const now = new Date();
   // Past now the list is a forecast: say from when, and what it rests on.
   if (reachesFuture(request.filter.state, now)) notices.push(msg("filter.forecast", { now }));
-  [request.nameFirst, request.forecastForm] = await Promise.all([
-    readsNameFirst(reads, request.filter),
-    // Sorted by when, every match is read before the first page: as one set.
-    WHEN_SORT_KEYS.includes(request.sort.key) ? ("set" as const) : forecastFormOf(reads, request.filter, now),
-  ]);
+  let form: Pick<ListRequest, "forecastForm" | "planTrusted">;
+  [request.nameFirst, form] = await Promise.all([readsNameFirst(reads, request.filter), forecastFormOf(reads, request, now)]);
+  Object.assign(request, form);
 
   // Only a bare name search, read without a word to say about it, may go straight to its object:
   // any other filter (or a notice the person must see) keeps the list (issue 41, item 3).
@@ -720,6 +736,7 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
   const catalogue = await readCatalogue(reads, locale);
   const request = parseRequest(params, catalogue);
   const now = new Date();
+  if (WHEN_SORT_KEYS.includes(request.sort.key)) Object.assign(request, await forecastFormOf(reads, request, now));
   const count = await countMatches(reads, request, now);
   await audit(db.sql, {
     action: "objects.export",
@@ -732,7 +749,7 @@ export async function exportObjects(params: Params, batch = 5_000): Promise<Obje
     const state = request.filter.state;
     yield `${csvColumns(state).join(",")}\r\n`;
     const { where, params: values } = whereOf(request, now);
-    const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(state, now, values.length, true) : null;
+    const sortWhen = WHEN_SORT_KEYS.includes(request.sort.key) ? whenParts(state, now, values.length, true, request.planTrusted) : null;
     const page = pageSql(request.sort, { kind: "first" }, values.length + (sortWhen?.params.length ?? 0), sortWhen?.join);
     const ids = await reads.query<{ id: number }>(`SELECT o.id FROM ${page.from} WHERE ${where} ORDER BY ${page.orderBy}`, [
       ...values,

@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { rolledBack, type SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { type ForecastForm, filterSql, type ObjectFilter } from "../objects/filter";
-import { exportObjects, listObjects, type ObjectListPage, objectsMatching } from "../objects/list";
+import { exportObjects, listObjects, type ObjectListPage, type ObjectListRow, objectsMatching } from "../objects/list";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { runPlanPass, runStateEngine } from "./engine";
@@ -301,6 +301,40 @@ describe.each(withPlan)("the object list says when, on $name, $how", (backend) =
     expect(plain.sort).toEqual({ key: "name", desc: false });
     expect(plain.notices.map((n) => english(n))).toEqual([expect.stringMatching(/needs a state filter by an instant or a window/)]);
     expect(plain.rows[0].when).toBeUndefined();
+  });
+
+  it("sorts a window wholly ahead or wholly past by when, with each row's own period as the key (read as one set)", async () => {
+    const cases: Record<string, string>[] = [
+      // Wholly past: a block that ended, one still in force (its end foreseen), entries recorded.
+      { states: "serverBlocked", mode: "at", at: wall(at(-15)) },
+      { states: "serverBlocked", mode: "at", at: wall(at(-1)) },
+      { states: "outzone", mode: "entered", from: wall(at(-60)), to: wall(at(-1)) },
+      // Wholly ahead (as one set from the stored plan; from the rules, object by object).
+      { states: "outzone", mode: "entered", from: wall(at(0, 1)), to: wall(at(7)) },
+      { states: "outzone,serverBlocked", state_match: "any", mode: "at", at: wall(at(3)) },
+      { states: "serverBlocked", mode: "left", from: wall(at(0, 1)), to: wall(at(7)) },
+    ];
+    for (const params of cases) {
+      const unsorted = (await list(params)).rows;
+      expect(unsorted.length, params.mode).toBeGreaterThan(0);
+      // Each row's period as the unsorted list shows it (asked object by object).
+      const shown = new Map(unsorted.map((r) => [r.id, r.when]));
+      for (const [sort, key] of [
+        ["from", (r: ObjectListRow) => r.when?.from ?? "~"],
+        ["until", (r: ObjectListRow) => r.when?.until ?? "~"],
+      ] as const) {
+        const rows = (await list({ ...params, sort })).rows;
+        expect(
+          rows.map((r) => r.id).sort((a, b) => a - b),
+          `${params.mode} by ${sort}`,
+        ).toEqual(unsorted.map((r) => r.id).sort((a, b) => a - b));
+        for (const row of rows) expect(row.when, row.name).toEqual(shown.get(row.id));
+        const keys = rows.map(key);
+        expect(keys, `${params.mode} by ${sort}`).toEqual([...keys].sort());
+        const back = (await list({ ...params, sort: `-${sort}` })).rows.map(key);
+        expect(back).toEqual([...keys].sort().reverse());
+      }
+    }
   });
 
   it("shows for 'had at T' the states held at T, not now, and when the period began and ends", async () => {
