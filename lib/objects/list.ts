@@ -251,7 +251,12 @@ async function forecastFormOf(
   now: Date,
 ): Promise<Pick<ListRequest, "forecastForm" | "planTrusted">> {
   const probe = forecastProbeSql(request.filter.state, now);
-  if (!probe) return { forecastForm: "set", planTrusted: false };
+  if (!probe) {
+    // Sorted by when, a filter wholly past still reads the ends of the periods holding now from the plan, if trusted.
+    if (!saysWhen(request.filter.state) || !WHEN_SORT_KEYS.includes(request.sort.key)) return { forecastForm: "set", planTrusted: false };
+    const [row] = await db.query<{ trusted: boolean }>("SELECT console.state_plan_trusted() AS trusted");
+    return { forecastForm: "set", planTrusted: row?.trusted === true };
+  }
   const [row] = await db.query<{ trusted: boolean; k: number; m: number; n: number | null }>(probe.sql, probe.params);
   const planTrusted = row?.trusted === true;
   return { forecastForm: WHEN_SORT_KEYS.includes(request.sort.key) ? "set" : chooseForecastForm(row), planTrusted };

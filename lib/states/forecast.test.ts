@@ -242,6 +242,13 @@ describe.each(withPlan)("the object list says when, on $name, $how", (backend) =
       });
       await createRequest(tx, ids.blocked, "serverBlocked", at(-20).toISOString(), at(-10).toISOString());
       await createRequest(tx, ids.blocked, "serverBlocked", at(-3).toISOString(), at(4).toISOString());
+      // Three locks in force since two days ago, each ending on another day ahead.
+      for (const [name, end] of [
+        ["d-30", 5],
+        ["d-31", 3],
+        ["d-32", 6],
+      ] as const)
+        await createRequest(tx, ids[name], "serverTransferProhibited", at(-2).toISOString(), at(end).toISOString());
     }));
     if (backend.plan) await runPlanPass(db.sql);
     const support = await signedInAs(db, "support");
@@ -308,6 +315,8 @@ describe.each(withPlan)("the object list says when, on $name, $how", (backend) =
       // Wholly past: a block that ended, one still in force (its end foreseen), entries recorded.
       { states: "serverBlocked", mode: "at", at: wall(at(-15)) },
       { states: "serverBlocked", mode: "at", at: wall(at(-1)) },
+      // Locks in force yesterday and still: each period's end is the forecast's (its request's end).
+      { states: "serverTransferProhibited", mode: "at", at: wall(at(-1)) },
       { states: "outzone", mode: "entered", from: wall(at(-60)), to: wall(at(-1)) },
       // Wholly ahead (as one set from the stored plan; from the rules, object by object).
       { states: "outzone", mode: "entered", from: wall(at(0, 1)), to: wall(at(7)) },
