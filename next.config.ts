@@ -3,7 +3,9 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   // PGlite loads its WebAssembly and data files relative to its own package at run time.
   // The password-strength dictionaries (several MB) are loaded from node_modules at the first check, not bundled.
+  // bcrypt is a native addon (its checks run on libuv's threads, not the one that serves pages).
   serverExternalPackages: [
+    "bcrypt",
     "@electric-sql/pglite",
     "pglite-prisma-adapter",
     "@zxcvbn-ts/core",

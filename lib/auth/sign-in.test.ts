@@ -1,4 +1,4 @@
-import bcrypt from "bcryptjs";
+import bcrypt from "bcrypt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";

@@ -6,7 +6,7 @@
 // registry the console created, and on an adopted FRED registry, where FRED's own roles keep
 // exactly their rights and can still do their work.
 import { randomUUID } from "node:crypto";
-import bcrypt from "bcryptjs";
+import bcrypt from "bcrypt";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
