@@ -430,23 +430,21 @@ export function whenSetSql(state: StateFilter, now: Date, p: Param, planTrusted:
              ORDER BY f.object_id, ${firstMatched(state, "f")}, f.state_id`;
   }
   // As whenSql: a recorded row still open ends where the forecast ends it. With the stored plan
-  // trusted, that is the plan's period holding now, read as a set for every object the plan holds
-  // (console.state_plan_holds: not marked, nothing pending); the others' forecast is asked one by one.
+  // trusted, that is the registry-wide forecast's period holding now, read as one set
+  // (console.state_forecast over the instant: the plan, and the rules for the objects it does not
+  // hold); otherwise each open row's own forecast.
   const at = `${p(now)}::timestamptz`;
   const states = `${p(state.states)}::int[]`;
-  const asked = `(SELECT f.hi FROM console.state_forecast_of(h.object_id, ARRAY[h.state_id]) f (state_id, lo, hi)
-                   WHERE f.state_id = h.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at}) ORDER BY f.lo LIMIT 1)`;
   const end = planTrusted
-    ? `CASE WHEN NOT h.open THEN h.valid_to WHEN ch.object_id IS NOT NULL THEN ${asked} ELSE pe.valid_to END`
-    : `CASE WHEN h.open THEN ${asked} ELSE h.valid_to END`;
-  const planned = planTrusted
-    ? `LEFT JOIN (SELECT DISTINCT ON (pp.object_id, pp.state_id) pp.object_id, pp.state_id, pp.valid_to
-                    FROM console.state_plan pp
-                   WHERE pp.state_id = ANY (${states}) AND pp.valid_from <= ${at} AND (pp.valid_to IS NULL OR pp.valid_to > ${at})
-                     AND (pp.valid_to IS NULL OR pp.valid_to > console.state_clock())
-                   ORDER BY pp.object_id, pp.state_id, pp.valid_from) pe ON pe.object_id = h.object_id AND pe.state_id = h.state_id
-       LEFT JOIN (SELECT m.object_id FROM console.state_plan_stale m UNION SELECT sp.object_id FROM console.state_pending sp) ch
-              ON ch.object_id = h.object_id`
+    ? "CASE WHEN h.open THEN fe.valid_to ELSE h.valid_to END"
+    : `CASE WHEN h.open THEN (SELECT f.hi FROM console.state_forecast_of(h.object_id, ARRAY[h.state_id]) f (state_id, lo, hi)
+                               WHERE f.state_id = h.state_id AND f.lo <= ${at} AND (f.hi IS NULL OR f.hi > ${at}) ORDER BY f.lo LIMIT 1)
+            ELSE h.valid_to END`;
+  const foreseenEnds = planTrusted
+    ? `LEFT JOIN (SELECT DISTINCT ON (f.object_id, f.state_id) f.object_id, f.state_id, f.valid_to
+                    FROM console.state_forecast(${at}, ${at}, ${states}) f
+                   WHERE f.valid_from <= ${at} AND (f.valid_to IS NULL OR f.valid_to > ${at})
+                   ORDER BY f.object_id, f.state_id, f.valid_from) fe ON fe.object_id = h.object_id AND fe.state_id = h.state_id`
     : "";
   return `SELECT h.object_id, h.state_id, h.valid_from, ${end} AS valid_to
             FROM (SELECT DISTINCT ON (os.object_id) os.object_id, os.state_id, os.valid_from AT TIME ZONE 'UTC' AS valid_from,
@@ -454,7 +452,7 @@ export function whenSetSql(state: StateFilter, now: Date, p: Param, planTrusted:
                     FROM object_state os
                    WHERE os.state_id = ANY (${states}) AND ${history(state, from, to, now, p)}
                    ORDER BY os.object_id, ${firstMatched(state, "os")}, os.state_id) h
-            ${planned}`;
+            ${foreseenEnds}`;
 }
 
 /** SQL for the states `o` held at a state filter's instant ("at"): recorded up to now, else foreseen (fc.periods). */

@@ -193,7 +193,7 @@ interface ListRequest {
   keysBehind: boolean;
   /** How the forecast is asked (filterSql, forecastFormOf). */
   forecastForm?: ForecastForm;
-  /** The stored plan is trusted (forecastProbeSql): sorting by when may read the periods ahead as one set (whenSetSql). */
+  /** The stored plan is trusted (console.state_plan_trusted): sorting by when may read the periods ahead, and the ends of those holding now, as one set (whenSetSql). */
   planTrusted?: boolean;
 }
 
