@@ -13,6 +13,10 @@ const nextConfig: NextConfig = {
     "@zxcvbn-ts/language-en",
   ],
   poweredByHeader: false,
+  // Pages leave uncompressed unless COMPRESS=true (validated with the other settings in lib/config.ts):
+  // gzip in the server costs its one thread about 5 ms of a 35 ms list page, where the reverse proxy
+  // in front (README, In production) does it in its own worker processes.
+  compress: process.env.COMPRESS === "true",
   // unauthorized() and forbidden() answer 401 and 403 with the app's own pages.
   experimental: { authInterrupts: true },
   async headers() {

@@ -87,15 +87,22 @@ test("a person sets up two-step sign-in, then signs in with a code, is refused a
   await signIn(page, "tom", password);
 });
 
-test.describe("with SECOND_FACTOR=admins", () => {
+// This side console also runs with COMPRESS=true, the setting for a console with no reverse proxy to compress its pages.
+test.describe("with SECOND_FACTOR=admins (and COMPRESS=true)", () => {
   let base = "";
   let stop = async () => {};
 
   test.beforeAll(async () => {
     test.setTimeout(180_000);
-    ({ base, stop } = await startSideConsole("second-factor", { SECOND_FACTOR: "admins" }));
+    ({ base, stop } = await startSideConsole("second-factor", { SECOND_FACTOR: "admins", COMPRESS: "true" }));
   });
   test.afterAll(() => stop());
+
+  test("COMPRESS=true: the server gzips its pages itself", async ({ request }) => {
+    const login = await request.get(`${base}/login`, { headers: { "accept-encoding": "gzip" } });
+    expect(login.status()).toBe(200);
+    expect(login.headers()["content-encoding"]).toBe("gzip");
+  });
 
   test("an administrator without a second factor is sent to set it up, and can work once it is on", async ({ page }, testInfo) => {
     await page.goto(`${base}/login`);

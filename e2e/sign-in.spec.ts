@@ -94,6 +94,9 @@ test("every response carries the security headers; cross-site and forged request
   expect(headers["x-content-type-options"]).toBe("nosniff");
   expect(headers["referrer-policy"]).toBe("same-origin");
   expect(headers["cache-control"]).toContain("no-store");
+  // Pages leave uncompressed by default: the reverse proxy in front compresses them (COMPRESS=true: the server does).
+  const gzipAsked = await request.get("/login", { headers: { "accept-encoding": "gzip" } });
+  expect(gzipAsked.headers()["content-encoding"]).toBeUndefined();
 
   const crossSite = await request.post("/admin/users", { headers: { Origin: "https://evil.example" }, form: { username: "mallory" } });
   expect(crossSite.status()).toBe(403);

@@ -39,6 +39,12 @@ describe("configuration", () => {
     }
   });
 
+  it("takes COMPRESS as true or false (next.config.ts reads it) and refuses anything else", () => {
+    for (const value of ["true", "false"]) expect(() => readConfig({ COMPRESS: value })).not.toThrow();
+    for (const value of ["yes", "1", "gzip"])
+      expect(() => readConfig({ COMPRESS: value }), value).toThrow("configuration: COMPRESS: COMPRESS must be true or false");
+  });
+
   it("asks for HTTPS only (HSTS) when NEXTAUTH_URL is https", () => {
     expect(readConfig({}).httpsOnly).toBe(false);
     expect(readConfig({ NEXTAUTH_URL: "http://127.0.0.1:3000" }).httpsOnly).toBe(false);

@@ -6,6 +6,7 @@ import { exitOnStartupError, StartupError } from "../lib/db/errors";
 
 export const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 export const DEFAULT_HEAP_MIB = 384;
+export const SEMI_SPACE_MIB = 16;
 type Environment = Record<string, string | undefined>;
 
 /**
@@ -14,20 +15,26 @@ type Environment = Record<string, string | undefined>;
  * (CONSOLE_HEAP_MIB, 384 by default) makes it collect sooner: peak 213 MiB under the same load.
  * 256 did as well under that load but ran out of memory under minutes of overload (20 users with
  * no pause), before the server bounded what one kept-alive connection holds (lib/connections.ts);
- * 384 leaves room for that. Two malloc
- * arenas keep compression's threads from holding freed memory. A NODE_OPTIONS that sets its own
- * --max-old-space-size wins.
+ * 384 leaves room for that. The young generation is held at Node 20's size (16 MiB semi-spaces):
+ * Node 24 grows it to 64 MiB ones, and under the same 20 users the process then peaked at 408 MiB
+ * instead of 299, with every page as quick (bench/RESULTS.md, 2026-12-02). Two malloc arenas keep
+ * threads from holding freed memory. A NODE_OPTIONS that sets its own --max-old-space-size or
+ * --max-semi-space-size wins.
  */
 export function serverEnvironment(env: Environment = process.env): Environment {
   const text = env.CONSOLE_HEAP_MIB?.trim() || String(DEFAULT_HEAP_MIB);
   const heap = Number(text);
   if (!Number.isSafeInteger(heap) || heap < 128)
     throw new StartupError(`CONSOLE_HEAP_MIB must be a whole number of MiB, at least 128 (default ${DEFAULT_HEAP_MIB}), not “${text}”`);
-  const options = env.NODE_OPTIONS ?? "";
+  const options = (env.NODE_OPTIONS ?? "").trim();
+  const added = [
+    options.includes("--max-old-space-size") ? null : `--max-old-space-size=${heap}`,
+    options.includes("--max-semi-space-size") ? null : `--max-semi-space-size=${SEMI_SPACE_MIB}`,
+  ].filter(Boolean);
   return {
     ...env,
     MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2",
-    NODE_OPTIONS: options.includes("--max-old-space-size") ? options : `${options} --max-old-space-size=${heap}`.trim(),
+    NODE_OPTIONS: [options, ...added].filter(Boolean).join(" "),
   };
 }
 

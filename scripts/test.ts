@@ -45,6 +45,8 @@ try {
   process.exit(1);
 }
 console.log(`Browser for end-to-end tests: ${browser}`);
+// The project's own Node (the `node` package, first on npm's PATH), not necessarily the machine's.
+console.log(`Node.js ${process.version} (${process.execPath})`);
 if (!slapdAvailable()) {
   console.error(
     `npm test: ${SLAPD} is missing. The directory (LDAP) sign-in tests run a real OpenLDAP server: on Debian, apt-get install slapd.`,
