@@ -185,9 +185,10 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
 
   it("answers state filters through their indexes", async () => {
     // With sequential scans priced out, the planner shows which index serves each query shape.
-    const plan = async (sql: string) =>
+    const plan = async (sql: string, bitmaps = true) =>
       db.sql.transaction(async (tx) => {
         await tx.run("SET LOCAL enable_seqscan = off");
+        if (!bitmaps) await tx.run("SET LOCAL enable_bitmapscan = off");
         const rows = await tx.query<{ "QUERY PLAN": string }>(`EXPLAIN ${sql}`);
         return rows.map((r) => r["QUERY PLAN"]).join("\n");
       });
@@ -200,6 +201,14 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
         "SELECT 1 FROM object_state WHERE object_id = 5 AND state_id = 7 AND valid_from <= '2026-03-01' AND (valid_to IS NULL OR valid_to > '2026-03-01')",
       ),
     ).toMatch(/console_object_state_manual_idx/);
+    // "Had a manual state at T" for every object (a list sorted by when): the period and its end from
+    // the index alone, never FRED's rows (migration 20261209000000).
+    expect(
+      await plan(
+        "SELECT object_id, valid_to FROM object_state WHERE state_id = 7 AND valid_from <= '2026-03-01' AND (valid_to IS NULL OR valid_to > '2026-03-01')",
+        false,
+      ),
+    ).toMatch(/Index Only Scan using console_object_state_manual_idx/);
   });
 
   /** A table's indexes by name, with the predicate of each partial one. */

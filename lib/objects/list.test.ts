@@ -19,6 +19,7 @@ import {
   exportObjects,
   listObjects,
   NAME_COUNT_LIMIT,
+  nameReading,
   type ObjectListPage,
   objectsMatching,
 } from "./list";
@@ -529,6 +530,26 @@ describe.each(testBackends())("object list on $name", (backend) => {
     counted.length = 0;
     expect(await countMatches(large(19_400), search("contains"), new Date(), undefined, true)).toEqual({ total: 19_400, atLeast: false });
     expect(counted).toEqual(["Infinity"]);
+  });
+
+  it("reads the matches of a 'contains' search first only when it counted few of them, else walks the name order (a search by name alone)", async () => {
+    // The fixture registry's 150 domains all end in ".cz"; no name holds "zzzq".
+    const contains = (text: string, more: Partial<ObjectFilter> = {}) => filterWith({ name: { text, match: "contains" }, ...more });
+    expect(await nameReading(db.sql, contains(".cz"), 5)).toEqual({ nameFirst: false, nameWalk: true });
+    expect(await nameReading(db.sql, contains(".cz"), 10_000)).toEqual({ nameFirst: true, nameWalk: false });
+    expect(await nameReading(db.sql, contains("zzzq"), 5)).toEqual({ nameFirst: true, nameWalk: false });
+    // With another condition the page keeps the planner's own plan.
+    expect(await nameReading(db.sql, contains(".cz", { registrarId: 1 }), 5)).toEqual({ nameFirst: false, nameWalk: false });
+    // A count that runs out of its time counts as many.
+    const slow: SqlDriver = {
+      ...db.sql,
+      transaction: (async () => {
+        throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+      }) as SqlDriver["transaction"],
+    };
+    expect(await nameReading(slow, contains("zzzq"), 5)).toEqual({ nameFirst: false, nameWalk: true });
+    // Too short for the trigram index: the walk, as always.
+    expect(await nameReading(db.sql, contains("cz"), 5)).toEqual({ nameFirst: false });
   });
 });
 

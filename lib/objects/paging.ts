@@ -46,11 +46,23 @@ const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value
   // FRED's crdate is a UTC `timestamp`: its text has no zone, and it reads back as the same instant.
   created: { sql: "o.crdate", type: "timestamp", problem: (value) => (parseTimestampText(value) ? null : "date") },
   expires: { sql: "d.exdate", type: "date", problem: (value) => (parseDate(value) ? null : "date") },
-  // When the filtered state's period began or begins, and ends (w, the list's "when" join: whenSql);
-  // as UTC wall time, a period with no end last ('infinity').
-  from: { sql: "(coalesce(w.valid_from, 'infinity') AT TIME ZONE 'UTC')", type: "timestamp", problem: whenProblem },
-  until: { sql: "(coalesce(w.valid_to, 'infinity') AT TIME ZONE 'UTC')", type: "timestamp", problem: whenProblem },
+  // When the filtered state's period began or begins, and ends: columns of w, the list's "when" join
+  // for its order (WHEN_SORT_SQL), so that the planner can read a set already in that order.
+  from: { sql: "w.sort_from", type: "timestamp", problem: whenProblem },
+  until: { sql: "w.sort_until", type: "timestamp", problem: whenProblem },
 };
+
+/**
+ * The columns the "when" join for an order by `from` or `until` adds to a period (alias `alias`,
+ * with valid_from and valid_to): as UTC wall time, a period with no end (or none) last ('infinity').
+ */
+export const whenSortColumns = (alias: string) =>
+  `(coalesce(${alias}.valid_from, 'infinity') AT TIME ZONE 'UTC') AS sort_from, (coalesce(${alias}.valid_to, 'infinity') AT TIME ZONE 'UTC') AS sort_until`;
+
+/** Whether a page from `position` reads `sort`'s order downwards (DESC): the order's own, turned for a page read backwards. */
+export function readsDescending(sort: Sort, position: Position): boolean {
+  return sort.desc !== (position.kind === "before" || position.kind === "last");
+}
 
 export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
 
@@ -137,7 +149,7 @@ export function pageSql(
 } {
   const column = SORT_COLUMNS[sort.key];
   const reversed = position.kind === "before" || position.kind === "last";
-  const desc = sort.desc !== reversed;
+  const desc = readsDescending(sort, position);
   const direction = desc ? "DESC" : "ASC";
   const params: unknown[] = [];
   let condition = "true";
