@@ -9,7 +9,7 @@ import { resetSecondFactor } from "../users/second-factor";
 import { addSecurityKey, MAX_SECURITY_KEYS, ownSecurityKeys, removeSecurityKey, securityKeyOptions } from "../users/security-keys";
 import { insertUser } from "../users/store";
 import { authorize } from "./guard";
-import { CHALLENGE_LIFETIME_MS, issueChallenge, readChallenge } from "./security-keys";
+import { CHALLENGE_LIFETIME_MS, issueChallenge, readChallenge, registrationOptions } from "./security-keys";
 import { openSession, validateSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
 
@@ -36,6 +36,11 @@ describe("security key challenges", () => {
     expect(readChallenge(`${challenge}AA`, "sign-in", 42, now)).toBeNull();
     expect(readChallenge("", "sign-in", 42, now)).toBeNull();
     expect(issueChallenge("sign-in", 42, now)).not.toBe(challenge);
+  });
+
+  it("offer the keys' usual algorithms (EdDSA, ES256, RS256), whatever else the runtime's Web Crypto has", async () => {
+    const options = await registrationOptions({ id: 7, username: "grace", displayName: null }, []);
+    expect(options.pubKeyCredParams.map((p) => p.alg)).toEqual([-8, -7, -257]);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
+import { COSEALG } from "@simplewebauthn/server/helpers";
 import * as z from "zod";
 import { readConfig } from "../config";
 import type { ConsoleExecutor } from "../db/driver";
@@ -108,6 +109,10 @@ export async function registrationOptions(
     excludeCredentials: existing.map((key) => ({ id: key.credentialId, transports: key.transports as AuthenticatorTransport[] })),
     authenticatorSelection: { residentKey: "discouraged", userVerification: "discouraged" },
     timeout: CHALLENGE_LIFETIME_MS,
+    // The keys' usual algorithms, named rather than taken from the runtime: on Node 24 the library
+    // would offer ML-DSA-44 first (Node's Web Crypto has it, as an experimental feature), and a key
+    // registered with it was refused at its sign-in.
+    supportedAlgorithmIDs: [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256],
   });
 }
 
