@@ -535,9 +535,21 @@ describe.each(testBackends())("object list on $name", (backend) => {
   it("reads the matches of a 'contains' search first only when it counted few of them, else walks the name order (a search by name alone)", async () => {
     // The fixture registry's 150 domains all end in ".cz"; no name holds "zzzq".
     const contains = (text: string, more: Partial<ObjectFilter> = {}) => filterWith({ name: { text, match: "contains" }, ...more });
-    expect(await nameReading(db.sql, contains(".cz"), 5)).toEqual({ nameFirst: false, nameWalk: true });
-    expect(await nameReading(db.sql, contains(".cz"), 10_000)).toEqual({ nameFirst: true, nameWalk: false });
-    expect(await nameReading(db.sql, contains("zzzq"), 5)).toEqual({ nameFirst: true, nameWalk: false });
+    // What it counted is the list's count: "more than 5", or all of them.
+    expect(await nameReading(db.sql, contains(".cz"), 5)).toEqual({
+      nameFirst: false,
+      nameWalk: true,
+      nameCount: { total: 5, atLeast: true },
+    });
+    const all = await nameReading(db.sql, contains(".cz"), 10_000);
+    expect(all).toMatchObject({ nameFirst: true, nameWalk: false, nameCount: { atLeast: false } });
+    expect(all.nameCount?.total).toBeGreaterThan(100);
+    expect((await list({ q: ".cz", match: "contains", jump: "no" })).total).toBe(all.nameCount?.total);
+    expect(await nameReading(db.sql, contains("zzzq"), 5)).toEqual({
+      nameFirst: true,
+      nameWalk: false,
+      nameCount: { total: 0, atLeast: false },
+    });
     // With another condition the page keeps the planner's own plan.
     expect(await nameReading(db.sql, contains(".cz", { registrarId: 1 }), 5)).toEqual({ nameFirst: false, nameWalk: false });
     // A count that runs out of its time counts as many.
@@ -548,6 +560,8 @@ describe.each(testBackends())("object list on $name", (backend) => {
       }) as SqlDriver["transaction"],
     };
     expect(await nameReading(slow, contains("zzzq"), 5)).toEqual({ nameFirst: false, nameWalk: true });
+    // With another condition the probe is not the list's count.
+    expect((await nameReading(db.sql, contains("zzzq", { registrarId: 1 }), 5)).nameCount).toBeUndefined();
     // Too short for the trigram index: the walk, as always.
     expect(await nameReading(db.sql, contains("cz"), 5)).toEqual({ nameFirst: false });
   });

@@ -90,7 +90,7 @@ export const NAME_FIRST_LIMIT = 20_000;
  * trigram index.
  */
 export const NAME_WALK_FROM = 2_000;
-export const NAME_PROBE_BUDGET_MS = 10;
+export const NAME_PROBE_BUDGET_MS = 15;
 const WALK_SQL = "SELECT set_config('enable_bitmapscan', 'off', true)";
 /**
  * A page that probes each object's history (and every count within its budget) runs without
@@ -213,6 +213,11 @@ interface ListRequest {
   nameFirst: boolean;
   /** Walk the name order without the trigram index: a common fragment (see NAME_WALK_FROM). */
   nameWalk?: boolean;
+  /**
+   * A search by name alone: what the probe counted is the list's count ("more than NAME_WALK_FROM"
+   * when it found more), so the list is not counted again.
+   */
+  nameCount?: MatchCount;
   /** The list's copy of the keys may be behind FRED's (filterSql). */
   keysBehind: boolean;
   /** How the forecast is asked (filterSql, forecastFormOf). */
@@ -298,7 +303,7 @@ export async function nameReading(
   db: SqlReader,
   filter: ObjectFilter,
   walkFrom = NAME_WALK_FROM,
-): Promise<Pick<ListRequest, "nameFirst" | "nameWalk">> {
+): Promise<Pick<ListRequest, "nameFirst" | "nameWalk" | "nameCount">> {
   if (!filter.name || filter.name.text.length < 3) return { nameFirst: false };
   const nameOnly: ObjectFilter = {
     ...filter,
@@ -315,8 +320,11 @@ export async function nameReading(
   if (filter.name.match === "contains") {
     const found = await countWithin(db, sql, params, NAME_PROBE_BUDGET_MS, walkFrom + 1, false);
     const common = found === null || found > walkFrom;
-    // Only a search by name alone walks without the trigram index: other conditions keep their plans.
-    return { nameFirst: !common, nameWalk: common && byNameAlone(filter) };
+    // Only a search by name alone walks without the trigram index (other conditions keep their
+    // plans), and only its count is the probe's.
+    const alone = byNameAlone(filter);
+    const nameCount = alone && found !== null ? { total: Math.min(found, walkFrom), atLeast: found > walkFrom } : undefined;
+    return { nameFirst: !common, nameWalk: common && alone, ...(nameCount ? { nameCount } : {}) };
   }
   return { nameFirst: (await estimateRows(db, sql, params)) <= NAME_FIRST_LIMIT };
 }
@@ -674,8 +682,9 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
     return { page, more, reversed: query.reversed };
   };
   // Count and page at once: on PostgreSQL they run on separate connections.
+  const countAll = param("count") === "all";
   const [count, exact, firstRead] = await Promise.all([
-    countMatches(reads, request, now, COUNT_BUDGET_MS, param("count") === "all"),
+    request.nameCount && !countAll ? request.nameCount : countMatches(reads, request, now, COUNT_BUDGET_MS, countAll),
     mayJump ? exactMatch(reads, request.filter, catalogue) : null,
     read(position),
   ]);
