@@ -485,6 +485,16 @@ describe.each(testBackends())("object list on $name", (backend) => {
     // The next page of the same list: the bound again, not counted again.
     expect(await countMatches(counting, request, new Date())).toEqual({ total: COUNT_LIMIT, atLeast: true });
     expect(statements).toHaveLength(first);
+    // So too a list across now asked again a second later (its SQL holds the request's now).
+    const [from, to] = [new Date(Date.now() - 3_600_000), new Date(Date.now() + 86_400_000)];
+    const forecast = {
+      filter: filterWith({ state: { states: [15], match: "any", mode: "entered", from, to } as ObjectFilter["state"] }),
+    };
+    await countMatches(counting, forecast, new Date());
+    const counted = statements.length;
+    expect(counted).toBeGreaterThan(first);
+    expect(await countMatches(counting, forecast, new Date(Date.now() + 1000))).toEqual({ total: COUNT_LIMIT, atLeast: true });
+    expect(statements).toHaveLength(counted);
     // Another filter is counted; asking for all counts in full.
     await countMatches(counting, { filter: filterWith({ type: 1 }) }, new Date());
     expect(statements.length).toBeGreaterThan(first);

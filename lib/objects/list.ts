@@ -571,7 +571,9 @@ export async function countMatches(
   }
   // A bound ("more than 1,000") stands for a minute: the next page of the same list, or another
   // person's same filter, does not spend the budget on it again. Exact counts are always counted.
-  const key = `${db.location}\u0000${sql}\u0000${JSON.stringify(params)}`;
+  // Kept by the filter, not by its SQL's parameters: those of a filter by an instant or a window
+  // hold the request's own now, and each page of a forecast list spent the whole budget again.
+  const key = `${db.location}\u0000${JSON.stringify([request.filter, request.keysBehind ?? false])}`;
   const kept = keptBounds.get(key);
   if (!all && kept && performance.now() - kept.at < BOUND_TTL_MS) return kept.count;
   const deadline = performance.now() + budgetMs;
