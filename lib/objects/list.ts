@@ -40,6 +40,7 @@ import {
   parseSort,
   readsDescending,
   type Sort,
+  WHEN_SORT_COLUMN,
   WHEN_SORT_KEYS,
   whenSortColumns,
 } from "./paging";
@@ -315,30 +316,20 @@ export async function nameReading(
     pendingRequest: false,
     request: null,
   };
-  const { where, params } = filterSql(nameOnly, new Date());
+  const now = new Date();
+  const { where, params } = filterSql(nameOnly, now);
   const sql = `SELECT 1 FROM ${LISTED_OBJECTS} WHERE ${where}`;
   if (filter.name.match === "contains") {
     const found = await countWithin(db, sql, params, NAME_PROBE_BUDGET_MS, walkFrom + 1, false);
     const common = found === null || found > walkFrom;
-    // Only a search by name alone walks without the trigram index (other conditions keep their
-    // plans), and only its count is the probe's.
-    const alone = byNameAlone(filter);
+    // Only a search by name alone (its SQL is the name-only one) walks without the trigram index
+    // (other conditions keep their plans), and only its count is the probe's.
+    const alone = filterSql(filter, now).where === where;
     const nameCount = alone && found !== null ? { total: Math.min(found, walkFrom), atLeast: found > walkFrom } : undefined;
     return { nameFirst: !common, nameWalk: common && alone, ...(nameCount ? { nameCount } : {}) };
   }
   return { nameFirst: (await estimateRows(db, sql, params)) <= NAME_FIRST_LIMIT };
 }
-
-/** Whether a filter asks only for a name (and a type, and whether deleted objects count). */
-const byNameAlone = (filter: ObjectFilter) =>
-  filter.state === null &&
-  filter.registrarId === null &&
-  !filter.created.from &&
-  !filter.created.to &&
-  !filter.expires.from &&
-  !filter.expires.to &&
-  !filter.pendingRequest &&
-  filter.request === null;
 
 /** The "when" parts of a list's queries (issue 41, item 5), parameters numbered from `offset + 1`; null for other filters. */
 interface WhenParts {
@@ -375,7 +366,7 @@ function whenParts(
     // instead of looking up every match's object before sorting ("had serverBlocked at T" by its
     // end: 11,912 lookups, 52 ms of 130 at 1.5 million domains).
     const direction = readsDescending(sortOnly.sort, sortOnly.position) ? "DESC" : "ASC";
-    const key = sortOnly.sort.key === "from" ? "sort_from" : "sort_until";
+    const key = WHEN_SORT_COLUMN[sortOnly.sort.key === "from" ? "from" : "until"];
     return {
       join: `JOIN (SELECT s.*, ${whenSortColumns("s")} FROM (${set}) s ORDER BY ${key} ${direction}, s.object_id ${direction} OFFSET 0) w
                ON w.object_id = o.id`,

@@ -26,6 +26,9 @@ const SORT_KEYS: SortKey[] = ["name", "created", "expires", "from", "until"];
 /** The keys that order by when the filtered state's period begins or ends (issue 41): only for a filter by an instant or a window. */
 export const WHEN_SORT_KEYS: SortKey[] = ["from", "until"];
 
+/** The column of the "when" join each of `from` and `until` orders by (whenSortColumns adds them). */
+export const WHEN_SORT_COLUMN = { from: "sort_from", until: "sort_until" } as const;
+
 /** A cursor's value for `from` and `until`: a UTC wall time, or 'infinity' (a period with no end). */
 function whenProblem(value: string): "date" | null {
   return value === "infinity" || parseTimestampText(value) ? null : "date";
@@ -47,9 +50,9 @@ const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value
   created: { sql: "o.crdate", type: "timestamp", problem: (value) => (parseTimestampText(value) ? null : "date") },
   expires: { sql: "d.exdate", type: "date", problem: (value) => (parseDate(value) ? null : "date") },
   // When the filtered state's period began or begins, and ends: columns of w, the list's "when" join
-  // for its order (WHEN_SORT_SQL), so that the planner can read a set already in that order.
-  from: { sql: "w.sort_from", type: "timestamp", problem: whenProblem },
-  until: { sql: "w.sort_until", type: "timestamp", problem: whenProblem },
+  // for its order (whenSortColumns), so that the planner can read a set already in that order.
+  from: { sql: `w.${WHEN_SORT_COLUMN.from}`, type: "timestamp", problem: whenProblem },
+  until: { sql: `w.${WHEN_SORT_COLUMN.until}`, type: "timestamp", problem: whenProblem },
 };
 
 /**
@@ -57,11 +60,15 @@ const SORT_COLUMNS: Record<SortKey, { sql: string; type: string; problem: (value
  * with valid_from and valid_to): as UTC wall time, a period with no end (or none) last ('infinity').
  */
 export const whenSortColumns = (alias: string) =>
-  `(coalesce(${alias}.valid_from, 'infinity') AT TIME ZONE 'UTC') AS sort_from, (coalesce(${alias}.valid_to, 'infinity') AT TIME ZONE 'UTC') AS sort_until`;
+  `(coalesce(${alias}.valid_from, 'infinity') AT TIME ZONE 'UTC') AS ${WHEN_SORT_COLUMN.from}, ` +
+  `(coalesce(${alias}.valid_to, 'infinity') AT TIME ZONE 'UTC') AS ${WHEN_SORT_COLUMN.until}`;
+
+/** Whether a page from `position` is read backwards (to the previous page, or the last). */
+const readsBackwards = (position: Position) => position.kind === "before" || position.kind === "last";
 
 /** Whether a page from `position` reads `sort`'s order downwards (DESC): the order's own, turned for a page read backwards. */
 export function readsDescending(sort: Sort, position: Position): boolean {
-  return sort.desc !== (position.kind === "before" || position.kind === "last");
+  return sort.desc !== readsBackwards(position);
 }
 
 export const sortParam = (sort: Sort): string => `${sort.desc ? "-" : ""}${sort.key}`;
@@ -148,7 +155,7 @@ export function pageSql(
   reversed: boolean;
 } {
   const column = SORT_COLUMNS[sort.key];
-  const reversed = position.kind === "before" || position.kind === "last";
+  const reversed = readsBackwards(position);
   const desc = readsDescending(sort, position);
   const direction = desc ? "DESC" : "ASC";
   const params: unknown[] = [];
