@@ -563,17 +563,86 @@ describe.each(testBackends())("object list on $name", (backend) => {
     // With another condition the page keeps the planner's own plan.
     expect(await nameReading(db.sql, contains(".cz", { registrarId: 1 }), 5)).toEqual({ nameFirst: false, nameWalk: false });
     // A count that runs out of its time counts as many.
+    let probes = 0;
     const slow: SqlDriver = {
       ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: probes' bounds are kept per database
       transaction: (async () => {
+        probes++;
         throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
       }) as SqlDriver["transaction"],
     };
     expect(await nameReading(slow, contains("zzzq"), 5)).toEqual({ nameFirst: false, nameWalk: true });
+    // ... and is not probed again for a minute.
+    expect(await nameReading(slow, contains("zzzq"), 5)).toEqual({ nameFirst: false, nameWalk: true });
+    expect(probes).toBe(1);
     // With another condition the probe is not the list's count.
     expect((await nameReading(db.sql, contains("zzzq", { registrarId: 1 }), 5)).nameCount).toBeUndefined();
     // Too short for the trigram index: the walk, as always.
     expect(await nameReading(db.sql, contains("cz"), 5)).toEqual({ nameFirst: false });
+  });
+
+  /** db's reads with every count recorded, and canceled by its timeout when `cancel` says so. */
+  const recording = (statements: string[], cancel: (sql: string) => boolean = () => false): SqlDriver => ({
+    ...db.sql,
+    location: `mock-${randomUUID()}`, // its own: bounds and probes are kept per database
+    transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) =>
+      db.sql.transaction((tx) =>
+        work({
+          ...tx,
+          query: (async (sql: string, params?: unknown[]) => {
+            if (sql.startsWith("SELECT count(*)")) {
+              statements.push(sql);
+              if (cancel(sql)) throw Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" });
+            }
+            return tx.query(sql, params);
+          }) as typeof tx.query,
+        }),
+      )) as SqlDriver["transaction"],
+  });
+
+  it("keeps a 'contains' probe's bound for a minute, but probes a search it can count exactly every time", async () => {
+    const probes: string[] = [];
+    const reads = recording(probes);
+    const contains = (text: string) => filterWith({ name: { text, match: "contains" } });
+    const common = await nameReading(reads, contains(".cz"), 5);
+    expect(common).toEqual({ nameFirst: false, nameWalk: true, nameCount: { total: 5, atLeast: true } });
+    expect(await nameReading(reads, contains(".cz"), 5)).toEqual(common);
+    expect(probes).toHaveLength(1);
+    // Few matches: an exact count, the list's own, probed again.
+    await nameReading(reads, contains("zzzq"), 5);
+    await nameReading(reads, contains("zzzq"), 5);
+    expect(probes).toHaveLength(3);
+  });
+
+  it("counts a forecast the page walks as a join with the forecast's set, and says 'many' for a minute to the same filter asked from a later now", async () => {
+    const statements: string[] = [];
+    // Every count runs out of its budget: the registry is too large to count.
+    const reads = recording(statements, () => true);
+    const now = new Date();
+    const entering = (from: Date, days = 7) =>
+      filterWith({
+        type: 3,
+        state: { states: [15], match: "any", mode: "entered", from, to: new Date(from.getTime() + days * 86_400_000) },
+      });
+    const request = (at: Date, days?: number) => ({
+      filter: entering(new Date(at.getTime() + 60_000), days),
+      forecastForm: "walk" as const,
+    });
+    expect(await countMatches(reads, request(now), now)).toEqual({ total: 0, atLeast: true });
+    expect(statements.length).toBeGreaterThan(0);
+    for (const sql of statements) {
+      expect(sql).toContain("o.id IN (SELECT f.object_id FROM console.state_forecast(");
+      expect(sql).not.toContain("IS TRUE");
+    }
+    // The same list opened 5 s later: its instants are new, its shape is not; "many" without counting.
+    const counted = statements.length;
+    const later = new Date(now.getTime() + 5_000);
+    expect(await countMatches(reads, request(later), later)).toEqual({ total: 0, atLeast: true });
+    expect(statements).toHaveLength(counted);
+    // Another window (8 days, not 7) is counted.
+    await countMatches(reads, request(later, 8), later);
+    expect(statements.length).toBeGreaterThan(counted);
   });
 });
 
