@@ -25,7 +25,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
   const asOf = d.counting ? null : d.asOf;
   return (
     <>
-      <OverviewHead asOf={asOf} timeZone={d.timeZone} />
+      <OverviewHead asOf={asOf} timeZone={d.timeZone} minutes={d.everyMinutes.counts} />
       <div className="dashboard">
         {asOf !== null && (
           <section className="panel" aria-labelledby="by-state">
@@ -69,7 +69,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
           {asOf !== null && (
             <>
               <h2 id="next">{t("upcoming.title")}</h2>
-              <p className="muted">{t("upcoming.forecast", { asOf: fmt.instant(d.comingAsOf) })}</p>
+              <p className="muted">{t("upcoming.forecast", { asOf: fmt.instant(d.comingAsOf), minutes: d.everyMinutes.coming })}</p>
               {d.engine.fred && <p className="muted">{t("upcoming.fredProcedure")}</p>}
               <ul className="coming">
                 {d.coming.map((day) => (

@@ -3,7 +3,16 @@ import type { RequestContext } from "./auth/request-context";
 import { dashboard } from "./dashboard";
 import type { Database } from "./db/client";
 import { listObjects } from "./objects/list";
-import { COMING_TTL_MS, forgetOverviewCounts, overviewCounting, recount, startOverviewCounts } from "./overview-counts";
+import {
+  BACKGROUND_SHARE,
+  COMING_TTL_MS,
+  FIGURES_TTL_MS,
+  forgetOverviewCounts,
+  keptFigures,
+  overviewCounting,
+  recount,
+  startOverviewCounts,
+} from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
 import { testBackends } from "./testing/databases";
 import { actAs, anonymous, signedInAs } from "./testing/sessions";
@@ -204,5 +213,63 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     }
     const shown = await actAs(support, () => dashboard());
     expect(shown.comingAsOf).not.toBe("");
+  });
+
+  it("takes the counts in the background no more often than their share of the time allows (BACKGROUND_SHARE)", async () => {
+    forgetOverviewCounts(db.sql.location);
+    // A registry where the counts take 1 s a query and the forecast by day 20 s (a clock of our own).
+    let clock = 0;
+    let queries = 0;
+    let forecasts = 0;
+    const slow = {
+      ...db.sql,
+      location: db.sql.location,
+      query: async (...args: Parameters<typeof db.sql.query>) => {
+        queries++;
+        const forecast = String(args[0]).includes("console.state_forecast");
+        if (forecast) forecasts++;
+        const rows = await db.sql.query(...args);
+        clock += forecast ? 20_000 : 1_000;
+        return rows;
+      },
+    } as typeof db.sql;
+    const started = Date.now();
+    const spies = [vi.spyOn(performance, "now").mockImplementation(() => clock), vi.spyOn(Date, "now").mockReturnValue(started)];
+    const counts = startOverviewCounts(async () => slow, "Europe/Prague", FIGURES_TTL_MS);
+    try {
+      await vi.waitFor(() => expect(keptFigures(db.sql.location)).not.toBeNull());
+      // Three queries of 1 s: not again before 3 s / BACKGROUND_SHARE.
+      const after = 3_000 / BACKGROUND_SHARE;
+      expect(after).toBeGreaterThan(FIGURES_TTL_MS);
+      expect(keptFigures(db.sql.location)?.recountAfterMs).toBe(after);
+      const at = (ms: number) => spies[1].mockReturnValue(started + ms);
+      const tick = async (ms: number) => {
+        at(ms);
+        keptFigures(db.sql.location); // as a page reads them
+        await counts.tick();
+      };
+      const taken = queries;
+      await tick(FIGURES_TTL_MS + 1_000);
+      expect(queries).toBe(taken);
+      // Nor does a page start a count before then.
+      at(after - 1_000);
+      // The page says how often: every 3 minutes (3 s / 2 %), the forecast by day every 17 (20 s / 2 %).
+      expect((await actAs(support, () => dashboard())).everyMinutes).toEqual({ counts: 3, coming: 17 });
+      expect(overviewCounting(db.sql.location)).toBeNull();
+      expect(queries).toBe(taken);
+      // Then it counts again, the forecast by day kept: 20 s of it is taken again after 20 s / BACKGROUND_SHARE.
+      await tick(after + 1_000);
+      expect(queries).toBeGreaterThan(taken);
+      expect(forecasts).toBe(1);
+      const comingAfter = 20_000 / BACKGROUND_SHARE;
+      expect(comingAfter).toBeGreaterThan(COMING_TTL_MS);
+      await tick(COMING_TTL_MS + 60_000);
+      expect(forecasts).toBe(1);
+      await tick(comingAfter + 60_000);
+      expect(forecasts).toBe(2);
+    } finally {
+      counts.stop();
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 });

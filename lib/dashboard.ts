@@ -5,7 +5,17 @@ import { readConfig } from "./config";
 import { type AdoptionMode, registryMode } from "./db/mode";
 import { descriptionLang } from "./i18n/config";
 import { getLocale } from "./i18n/server";
-import { type DayChanges, type DayForecast, FIGURES_TTL_MS, type Figures, keptFigures, recount, type StateCount } from "./overview-counts";
+import {
+  COMING_TTL_MS,
+  type DayChanges,
+  type DayForecast,
+  FIGURES_TTL_MS,
+  type Figures,
+  keptFigures,
+  recount,
+  recountAfter,
+  type StateCount,
+} from "./overview-counts";
 
 export type { DayChanges, DayForecast, StateCount };
 
@@ -35,10 +45,12 @@ export interface Dashboard {
   /** The newest audited actions, for those who may read the audit log; null for others. */
   recent: { at: string; actor: string | null; action: string; result: string }[] | null;
   timeZone: string;
-  /** When the counts were taken (they are kept for a minute); null while the first count since the start runs. */
+  /** When the counts were taken (taken again after everyMinutes.counts); null while the first count since the start runs. */
   asOf: string | null;
-  /** When the forecast by day (`coming`) was taken: at most every 10 minutes (COMING_TTL_MS). */
+  /** When the forecast by day (`coming`) was taken: at most every 10 minutes (COMING_TTL_MS), less often on a registry where it takes long. */
   comingAsOf: string;
+  /** How often the counts, and the forecast by day, are taken again (whole minutes: recountAfter). */
+  everyMinutes: { counts: number; coming: number };
   /** No counts yet: the first since the console started is being taken (the figures above are empty). */
   counting: boolean;
 }
@@ -61,7 +73,7 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number;
   if (options.refresh && age > 5_000) counted = recount(db.sql, timeZone);
   else if (entry) {
     counted = Promise.resolve(entry.figures);
-    if (age > (options.maxAgeMs ?? FIGURES_TTL_MS)) void recount(db.sql, timeZone).catch(() => {});
+    if (age > (options.maxAgeMs ?? entry.recountAfterMs)) void recount(db.sql, timeZone).catch(() => {});
   } else {
     // None kept yet: the server's first count since the start is under way (joined, or started here).
     // The page says the counts are coming instead of keeping the person waiting for them, after
@@ -88,6 +100,10 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number;
     ...figures,
     asOf: figures === NO_FIGURES ? null : figures.asOf,
     counting: figures === NO_FIGURES,
+    everyMinutes: {
+      counts: Math.ceil((entry?.recountAfterMs ?? FIGURES_TTL_MS) / 60_000),
+      coming: Math.ceil(recountAfter(figures.comingSpent ?? 0, COMING_TTL_MS) / 60_000),
+    },
     // In the reader's language, else English, else the state's name.
     states: figures.states.map(({ descriptions, ...s }) => ({ ...s, description: descriptions[lang] ?? descriptions.EN ?? s.name })),
     engine: {

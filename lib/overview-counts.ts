@@ -42,9 +42,22 @@ export interface DayForecast {
 // that has never counted, or "Count again now", waits for a count. One reading serves every
 // language: it keeps each state's descriptions in all of them.
 export const FIGURES_TTL_MS = 60_000;
+/**
+ * The share of one database connection's time the background counts may take: after a count that
+ * took `d` ms the next is not taken before `d / BACKGROUND_SHARE` ms (nor before FIGURES_TTL_MS;
+ * for the forecast by day, COMING_TTL_MS). At 1.5 million domains the counts took 2.5-3.5 s and
+ * the forecast by day 18-20 s: counted every minute they held a core of FRED's database server
+ * 5 % of the time, and every page answered slower while they ran (bench:load, issue 41). There
+ * they are taken every 2-3 minutes (the forecast every 15-17); on the demo registry every minute.
+ */
+export const BACKGROUND_SHARE = 0.02;
+/** How old figures that took `spentMs` to take may grow before they are taken again. */
+export const recountAfter = (spentMs: number, floorMs: number): number => Math.max(floorMs, spentMs / BACKGROUND_SHARE);
 interface Kept {
   /** When the kept figures were taken (Date.now()). */
   at: number;
+  /** How long taking them took (ms), the forecast by day apart. */
+  spent?: number;
   figures: Figures | null;
   /** The count under way, if one is. */
   counting: Promise<Figures> | null;
@@ -64,9 +77,10 @@ export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
   kept.set(db.location, entry);
   if (entry.counting) return entry.counting;
   const counting = registryFigures(db, timeZone, entry.figures)
-    .then((figures) => {
+    .then(({ figures, spent }) => {
       entry.figures = figures;
       entry.at = Date.now();
+      entry.spent = spent;
       return figures;
     })
     .finally(() => {
@@ -77,12 +91,15 @@ export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
   return counting;
 }
 
-/** The newest figures kept for the database at `location`, and when they were taken (Date.now()). */
-export function keptFigures(location: string): { figures: Figures; at: number } | null {
+/**
+ * The newest figures kept for the database at `location`, when they were taken (Date.now()), and
+ * how old they may grow before they are taken again (recountAfter: at least `floorMs`).
+ */
+export function keptFigures(location: string, floorMs = FIGURES_TTL_MS): { figures: Figures; at: number; recountAfterMs: number } | null {
   const entry = kept.get(location) ?? { at: 0, figures: null, counting: null };
   kept.set(location, entry);
   entry.readAt = Date.now();
-  return entry.figures ? { figures: entry.figures, at: entry.at } : null;
+  return entry.figures ? { figures: entry.figures, at: entry.at, recountAfterMs: recountAfter(entry.spent ?? 0, floorMs) } : null;
 }
 
 /** Forgets what is kept for the database at `location` (as a new process starts: tests). */
@@ -111,6 +128,8 @@ export function startOverviewCounts(
       const db = await database();
       const entry = kept.get(db.location);
       if (entry?.figures && (entry.readAt ?? 0) < Date.now() - READ_WITHIN_MS) return;
+      // Not before their share of the time allows (BACKGROUND_SHARE).
+      if (entry?.figures && Date.now() - entry.at < recountAfter(entry.spent ?? 0, everyMs)) return;
       await recount(db, timeZone);
     } catch (error) {
       log(`overview: counting failed, the next tick tries again: ${(error as Error).message}`);
@@ -129,6 +148,8 @@ export interface Figures {
   coming: DayForecast[];
   /** When the forecast by day was taken (at most every COMING_TTL_MS). */
   comingAsOf: string;
+  /** How long the forecast by day took to take (ms). */
+  comingSpent?: number;
   upcoming: number;
   asOf: string;
 }
@@ -144,8 +165,9 @@ export const COMING_TTL_MS = 10 * 60_000;
  * The figures, one query after another (a background count takes one core at most: the pages keep
  * the other), the forecast by day kept from `previous` while it is younger than COMING_TTL_MS.
  */
-async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figures | null): Promise<Figures> {
+async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figures | null): Promise<{ figures: Figures; spent: number }> {
   const asOf = new Date().toISOString();
+  const started = performance.now();
   const states = await db.query<Figures["states"][number]>(
     `WITH open AS (
          SELECT os.state_id, count(*)::int AS objects FROM object_state os JOIN object_registry o ON o.id = os.object_id
@@ -178,7 +200,11 @@ async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figu
   // The forecast of the states objects enter ahead, by the registry's day: today from the next
   // minute (the list's filters read minutes) and 7 days more. Each figure is what the list's
   // "entered" filter for that state and day finds.
-  const reuse = previous !== null && Date.now() - Date.parse(previous.comingAsOf) < COMING_TTL_MS ? previous : null;
+  const reuse =
+    previous !== null && Date.now() - Date.parse(previous.comingAsOf) < recountAfter(previous.comingSpent ?? 0, COMING_TTL_MS)
+      ? previous
+      : null;
+  const comingStarted = performance.now();
   const coming = reuse
     ? reuse.coming
     : await db.query<{ day: string; from: string; to: string; entries: { state: string; objects: number }[] }>(
@@ -203,10 +229,12 @@ async function registryFigures(db: SqlExecutor, timeZone: string, previous: Figu
          FROM d ORDER BY d.day`,
         [timeZone],
       );
+  const comingSpent = reuse ? reuse.comingSpent : performance.now() - comingStarted;
   const [{ upcoming }] = await db.query<{ upcoming: number }>(
     `SELECT count(*)::int AS upcoming FROM object_state_request r
         WHERE r.canceled IS NULL AND ((r.valid_from > (now() AT TIME ZONE 'UTC') AND r.valid_from <= (now() AT TIME ZONE 'UTC') + interval '7 days')
            OR (r.valid_to > (now() AT TIME ZONE 'UTC') AND r.valid_to <= (now() AT TIME ZONE 'UTC') + interval '7 days'))`,
   );
-  return { states, days, coming, comingAsOf: reuse ? reuse.comingAsOf : asOf, upcoming, asOf };
+  const spent = performance.now() - started - (reuse ? 0 : (comingSpent ?? 0));
+  return { figures: { states, days, coming, comingAsOf: reuse ? reuse.comingAsOf : asOf, comingSpent, upcoming, asOf }, spent };
 }

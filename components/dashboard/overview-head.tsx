@@ -2,7 +2,7 @@ import Link from "next/link";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 
 /** The overview's title and what its counts are: as of when, or (the first count since the start still running) coming. */
-export async function OverviewHead({ asOf, timeZone }: { asOf: string | null; timeZone: string }) {
+export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string | null; timeZone: string; minutes: number }) {
   const [t, fmt] = await Promise.all([getTranslations("dashboard"), getFormat()]);
   return (
     <div className="page-head">
@@ -16,6 +16,7 @@ export async function OverviewHead({ asOf, timeZone }: { asOf: string | null; ti
           {t.rich("intro", {
             zone: timeZone,
             asOf: fmt.instant(asOf),
+            minutes,
             refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
           })}
         </p>

@@ -5,7 +5,7 @@ export const dashboard: Catalog<typeof en> = {
   title: "Přehled",
   counting: "Počty se počítají poprvé od spuštění konzole (u velkého registru několik sekund): <refresh>zobrazit je</refresh> za chvíli.",
   intro:
-    "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k {asOf} (ukládají se na minutu) · <refresh>přepočítat hned</refresh>",
+    "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k {asOf} (znovu se spočítají za {minutes, plural, one {minutu} few {# minuty} other {# minut}}) · <refresh>přepočítat hned</refresh>",
   byState: {
     title: "Objekty podle aktuálního stavu",
     chart: "Nesmazané objekty podle aktuálního stavu",
@@ -21,7 +21,7 @@ export const dashboard: Catalog<typeof en> = {
   upcoming: {
     title: "Nadcházející",
     forecast:
-      "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak byly v {asOf} (znovu každých 10 minut).",
+      "Stavy, do kterých objekty vstoupí, po dnech: předpověď z pravidel stavů a naplánovaných požadavků, jak byly v {asOf} (znovu každých {minutes, number} minut).",
     fredProcedure:
       "Stavy tohoto registru zapisuje FRED: stavy dané daty zaznamená procedura FREDu při svém příštím běhu, ruční stavy začínají a končí včas.",
     nothing: "nic se neočekává",

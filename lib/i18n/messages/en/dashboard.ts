@@ -3,7 +3,7 @@ export const dashboard = {
   counting:
     "The counts are being taken for the first time since the console started (a large registry takes a few seconds): <refresh>show them</refresh> in a moment.",
   intro:
-    "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of {asOf} (kept for a minute) · <refresh>count again now</refresh>",
+    "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of {asOf} (taken again after {minutes, plural, one {a minute} other {# minutes}}) · <refresh>count again now</refresh>",
   byState: {
     title: "Objects per state now",
     chart: "Live objects per current state",
@@ -17,9 +17,9 @@ export const dashboard = {
   },
   upcoming: {
     title: "Coming up",
-    /** `asOf`: when the forecast was taken (every 10 minutes: it costs seconds on a large registry). */
+    /** `asOf`: when the forecast was taken (every 10 minutes or more: it costs seconds on a large registry). */
     forecast:
-      "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they were at {asOf} (taken again every 10 minutes).",
+      "States objects will enter, by day: a forecast from the state rules and the scheduled requests as they were at {asOf} (taken again every {minutes, number} minutes).",
     fredProcedure:
       "FRED's engine writes this registry's states: FRED's procedure records date-driven states at its next run, manual ones begin and end on time.",
     nothing: "nothing foreseen",
