@@ -446,7 +446,7 @@ function whenParts(
   const columns = `ws.name AS when_state, w.valid_from AS when_from, w.valid_to AS when_to, ev.event AS when_event,
            (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args) ORDER BY c.n)
               FROM console.state_change_causes(o.id, w.state_id, CASE ev.event WHEN 'from' THEN w.valid_from ELSE w.valid_to END,
-                                               ev.event = 'from') WITH ORDINALITY c (code, args, n)
+                                               ev.event = 'from') c
              WHERE ev.event IS NOT NULL) AS when_causes,
            ${statesAt ?? "NULL::text[]"} AS states_at`;
   return {
