@@ -443,10 +443,18 @@ function whenParts(
         ? `CASE WHEN w.valid_to > ${ahead} THEN 'until' END`
         : `CASE WHEN w.valid_from > ${ahead} THEN 'from' WHEN w.valid_to > ${ahead} THEN 'until' END`;
   const statesAt = statesAtSql(state, now, p);
+  const at = "CASE ev.event WHEN 'from' THEN w.valid_from ELSE w.valid_to END";
+  // A change ahead that starts a period is possible only where the filter reaches past now (and not
+  // for "left"); otherwise every change ahead is an end, whose causes are the requests' alone (all
+  // that console.state_change_causes gives for one), and the rules' part is not even planned: it
+  // took "had serverBlocked at T" from 2 to 8.5 ms of planning at 1.5 million domains.
+  const causes =
+    state.mode !== "left" && reachesFuture(state, now)
+      ? `console.state_change_causes(o.id, w.state_id, ${at}, ev.event = 'from')`
+      : `(SELECT rc.code, rc.args, 1 AS n FROM console.state_request_causes(o.id, w.state_id, ${at}) rc)`;
   const columns = `ws.name AS when_state, w.valid_from AS when_from, w.valid_to AS when_to, ev.event AS when_event,
            (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args) ORDER BY c.n)
-              FROM console.state_change_causes(o.id, w.state_id, CASE ev.event WHEN 'from' THEN w.valid_from ELSE w.valid_to END,
-                                               ev.event = 'from') c
+              FROM ${causes} c
              WHERE ev.event IS NOT NULL) AS when_causes,
            ${statesAt ?? "NULL::text[]"} AS states_at`;
   return {
