@@ -10,7 +10,9 @@ import {
   forgetOverviewCounts,
   keptFigures,
   overviewCounting,
+  RECOUNT_AFTER_MAX_MS,
   recount,
+  recountAfter,
   startOverviewCounts,
 } from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
@@ -271,5 +273,38 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
       counts.stop();
       for (const spy of spies) spy.mockRestore();
     }
+  });
+
+  it("counts a quick registry again at every tick, and puts no count off longer than RECOUNT_AFTER_MAX_MS", async () => {
+    forgetOverviewCounts(db.sql.location);
+    let queries = 0;
+    const watched = {
+      ...db.sql,
+      location: db.sql.location,
+      query: async (...args: Parameters<typeof db.sql.query>) => {
+        queries++;
+        return db.sql.query(...args);
+      },
+    } as typeof db.sql;
+    const counts = startOverviewCounts(async () => watched, "Europe/Prague", FIGURES_TTL_MS);
+    try {
+      await vi.waitFor(() => expect(keptFigures(db.sql.location)).not.toBeNull());
+      const taken = queries;
+      // The next tick comes a minute after the last began: the figures, dated when it ended, are a
+      // little short of a minute old, and are counted again all the same.
+      const at = keptFigures(db.sql.location)?.at as number;
+      const clock = vi.spyOn(Date, "now").mockReturnValue(at + FIGURES_TTL_MS - 200);
+      try {
+        await counts.tick();
+      } finally {
+        clock.mockRestore();
+      }
+      expect(queries).toBeGreaterThan(taken);
+    } finally {
+      counts.stop();
+    }
+    // A count held up for an hour (a lock) does not put the next one off for 50 hours.
+    expect(recountAfter(3_600_000, FIGURES_TTL_MS)).toBe(RECOUNT_AFTER_MAX_MS);
+    expect(recountAfter(3_600_000, COMING_TTL_MS)).toBe(RECOUNT_AFTER_MAX_MS);
   });
 });

@@ -43,16 +43,20 @@ export interface DayForecast {
 // language: it keeps each state's descriptions in all of them.
 export const FIGURES_TTL_MS = 60_000;
 /**
- * The share of one database connection's time the background counts may take: after a count that
- * took `d` ms the next is not taken before `d / BACKGROUND_SHARE` ms (nor before FIGURES_TTL_MS;
- * for the forecast by day, COMING_TTL_MS). At 1.5 million domains the counts took 2.5-3.5 s and
+ * The share of one database connection's time each part of the background counts may take (the
+ * counts, and the forecast by day: together at most twice this): after a part that took `d` ms it
+ * is not taken again before `d / BACKGROUND_SHARE` ms (nor before FIGURES_TTL_MS; for the forecast
+ * by day, COMING_TTL_MS), and never later than RECOUNT_AFTER_MAX_MS (one slow count, held up by a
+ * lock, does not put the next off for an hour). At 1.5 million domains the counts took 2.5-3.5 s and
  * the forecast by day 18-20 s: counted every minute they held a core of FRED's database server
  * 5 % of the time, and every page answered slower while they ran (bench:load, issue 41). There
  * they are taken every 2-3 minutes (the forecast every 15-17); on the demo registry every minute.
  */
 export const BACKGROUND_SHARE = 0.02;
 /** How old figures that took `spentMs` to take may grow before they are taken again. */
-export const recountAfter = (spentMs: number, floorMs: number): number => Math.max(floorMs, spentMs / BACKGROUND_SHARE);
+export const RECOUNT_AFTER_MAX_MS = 30 * 60_000;
+export const recountAfter = (spentMs: number, floorMs: number): number =>
+  Math.min(Math.max(floorMs, RECOUNT_AFTER_MAX_MS), Math.max(floorMs, spentMs / BACKGROUND_SHARE));
 interface Kept {
   /** When the kept figures were taken (Date.now()). */
   at: number;
@@ -128,8 +132,10 @@ export function startOverviewCounts(
       const db = await database();
       const entry = kept.get(db.location);
       if (entry?.figures && (entry.readAt ?? 0) < Date.now() - READ_WITHIN_MS) return;
-      // Not before their share of the time allows (BACKGROUND_SHARE).
-      if (entry?.figures && Date.now() - entry.at < recountAfter(entry.spent ?? 0, everyMs)) return;
+      // Not before their share of the time allows (BACKGROUND_SHARE), give or take half a tick: the
+      // figures are dated when their count ended, so a count due every tick is a little short of
+      // its age at the next one.
+      if (entry?.figures && Date.now() - entry.at < recountAfter(entry.spent ?? 0, everyMs) - everyMs / 2) return;
       await recount(db, timeZone);
     } catch (error) {
       log(`overview: counting failed, the next tick tries again: ${(error as Error).message}`);

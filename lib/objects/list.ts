@@ -453,7 +453,7 @@ function whenParts(
       ? `console.state_change_causes(o.id, w.state_id, ${at}, ev.event = 'from')`
       : `(SELECT rc.code, rc.args, 1 AS n FROM console.state_request_causes(o.id, w.state_id, ${at}) rc)`;
   const columns = `ws.name AS when_state, w.valid_from AS when_from, w.valid_to AS when_to, ev.event AS when_event,
-           (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args) ORDER BY c.n)
+           (SELECT jsonb_agg(jsonb_build_object('code', c.code, 'args', c.args) ORDER BY c.n, c.code, (c.args ->> 'request')::bigint)
               FROM ${causes} c
              WHERE ev.event IS NOT NULL) AS when_causes,
            ${statesAt ?? "NULL::text[]"} AS states_at`;
