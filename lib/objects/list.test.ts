@@ -615,6 +615,55 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(probes).toHaveLength(3);
   });
 
+  it("keeps a counted bound ('more than 100,000') only for the filter it was counted for, not for its shape", async () => {
+    const statements: string[] = [];
+    // A registry of millions: the planner expects 5 million, the bounded counts reach their bound.
+    const counting: SqlDriver = {
+      ...db.sql,
+      location: `mock-${randomUUID()}`,
+      query: (async (sql: string, params?: unknown[]) =>
+        sql.startsWith("EXPLAIN")
+          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000_000 } }] }]
+          : db.sql.query(sql, params)) as SqlDriver["query"],
+      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
+        let limit = Number.POSITIVE_INFINITY;
+        await work({
+          query: (async (sql: string) => {
+            if (sql.startsWith("SELECT count(*)")) {
+              statements.push(sql);
+              limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
+            }
+            return [{ n: 0 }];
+          }) as SqlDriver["query"],
+        } as never);
+        return Math.min(2_000_000, limit);
+      }) as SqlDriver["transaction"],
+    };
+    const now = new Date();
+    const request = (at: Date) => ({
+      filter: filterWith({ state: { states: [15], match: "any", mode: "at", at: new Date(at.getTime() + 86_400_000) } }),
+    });
+    expect(await countMatches(counting, request(now), now)).toEqual({ total: COUNT_LIMIT, atLeast: true });
+    const counted = statements.length;
+    // The same shape 5 s later: a bound is a claim about its own filter, so it is counted again.
+    const later = new Date(now.getTime() + 5_000);
+    expect(await countMatches(counting, request(later), later)).toEqual({ total: COUNT_LIMIT, atLeast: true });
+    expect(statements.length).toBeGreaterThan(counted);
+  });
+
+  it("has the causes of a change ahead planned with the page, not called for each row", async () => {
+    const plan = (
+      await db.sql.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN SELECT (SELECT jsonb_agg(c.code ORDER BY c.n) FROM console.state_change_causes(o.id, 15, now(), true) c)
+         FROM object_registry o LIMIT 1`,
+      )
+    )
+      .map((row) => row["QUERY PLAN"])
+      .join("\n");
+    expect(plan).not.toMatch(/Function Scan on state_change_causes/);
+    expect(plan).toMatch(/object_state_request/);
+  });
+
   it("counts a forecast the page walks as a join with the forecast's set, and says 'many' for a minute to the same filter asked from a later now", async () => {
     const statements: string[] = [];
     // Every count runs out of its budget: the registry is too large to count.
