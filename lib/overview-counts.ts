@@ -97,13 +97,13 @@ export function recount(db: SqlReader, timeZone: string): Promise<Figures> {
 
 /**
  * The newest figures kept for the database at `location`, when they were taken (Date.now()), and
- * how old they may grow before they are taken again (recountAfter: at least `floorMs`).
+ * how old they may grow before they are taken again (recountAfter: at least FIGURES_TTL_MS).
  */
-export function keptFigures(location: string, floorMs = FIGURES_TTL_MS): { figures: Figures; at: number; recountAfterMs: number } | null {
+export function keptFigures(location: string): { figures: Figures; at: number; recountAfterMs: number } | null {
   const entry = kept.get(location) ?? { at: 0, figures: null, counting: null };
   kept.set(location, entry);
   entry.readAt = Date.now();
-  return entry.figures ? { figures: entry.figures, at: entry.at, recountAfterMs: recountAfter(entry.spent ?? 0, floorMs) } : null;
+  return entry.figures ? { figures: entry.figures, at: entry.at, recountAfterMs: recountAfter(entry.spent ?? 0, FIGURES_TTL_MS) } : null;
 }
 
 /** Forgets what is kept for the database at `location` (as a new process starts: tests). */

@@ -455,29 +455,35 @@ describe.each(testBackends())("object list on $name", (backend) => {
     expect(settings.every((sql) => sql.includes("enable_mergejoin") && sql.includes("jit"))).toBe(true);
   });
 
+  /**
+   * db's reads as on a registry of millions: the planner expects 5 million matches, and a count
+   * finds 2 million, or its LIMIT; every count statement is recorded in `statements`.
+   */
+  const millions = (statements: string[]): SqlDriver => ({
+    ...db.sql,
+    location: `mock-${randomUUID()}`, // its own: counted bounds are kept per database
+    query: (async (sql: string, params?: unknown[]) =>
+      sql.startsWith("EXPLAIN")
+        ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000_000 } }] }]
+        : db.sql.query(sql, params)) as SqlDriver["query"],
+    transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
+      let limit = Number.POSITIVE_INFINITY;
+      await work({
+        query: (async (sql: string) => {
+          if (sql.startsWith("SELECT count(*)")) {
+            statements.push(sql);
+            limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
+          }
+          return [{ n: 0 }];
+        }) as SqlDriver["query"],
+      } as never);
+      return Math.min(2_000_000, limit);
+    }) as SqlDriver["transaction"],
+  });
+
   it("shows a counted bound again for a minute without counting, but counts exact totals and 'count them all' every time", async () => {
     const statements: string[] = [];
-    const counting: SqlDriver = {
-      ...db.sql,
-      location: `mock-${randomUUID()}`,
-      query: (async (sql: string, params?: unknown[]) =>
-        sql.startsWith("EXPLAIN")
-          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000_000 } }] }]
-          : db.sql.query(sql, params)) as SqlDriver["query"],
-      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
-        let limit = Number.POSITIVE_INFINITY;
-        await work({
-          query: (async (sql: string) => {
-            if (sql.startsWith("SELECT count(*)")) {
-              statements.push(sql);
-              limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
-            }
-            return [{ n: 0 }];
-          }) as SqlDriver["query"],
-        } as never);
-        return Math.min(2_000_000, limit);
-      }) as SqlDriver["transaction"],
-    };
+    const counting = millions(statements);
     const request = { filter: filterWith({ type: 3 }) };
     expect(await countMatches(counting, request, new Date())).toEqual({ total: COUNT_LIMIT, atLeast: true });
     const first = statements.length;
@@ -617,28 +623,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
 
   it("keeps a counted bound ('more than 100,000') only for the filter it was counted for, not for its shape", async () => {
     const statements: string[] = [];
-    // A registry of millions: the planner expects 5 million, the bounded counts reach their bound.
-    const counting: SqlDriver = {
-      ...db.sql,
-      location: `mock-${randomUUID()}`,
-      query: (async (sql: string, params?: unknown[]) =>
-        sql.startsWith("EXPLAIN")
-          ? [{ "QUERY PLAN": [{ Plan: { "Plan Rows": 5_000_000 } }] }]
-          : db.sql.query(sql, params)) as SqlDriver["query"],
-      transaction: (async (work: Parameters<SqlDriver["transaction"]>[0]) => {
-        let limit = Number.POSITIVE_INFINITY;
-        await work({
-          query: (async (sql: string) => {
-            if (sql.startsWith("SELECT count(*)")) {
-              statements.push(sql);
-              limit = Number(/LIMIT (\d+)\) x$/.exec(sql)?.[1] ?? Number.POSITIVE_INFINITY);
-            }
-            return [{ n: 0 }];
-          }) as SqlDriver["query"],
-        } as never);
-        return Math.min(2_000_000, limit);
-      }) as SqlDriver["transaction"],
-    };
+    const counting = millions(statements);
     const now = new Date();
     const request = (at: Date) => ({
       filter: filterWith({ state: { states: [15], match: "any", mode: "at", at: new Date(at.getTime() + 86_400_000) } }),

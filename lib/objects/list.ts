@@ -620,10 +620,11 @@ export async function countMatches(
   // person's same filter, does not spend the budget on it again. Exact counts are always counted.
   // Kept by the filter, not by its SQL's parameters: those of a filter by an instant or a window
   // hold the request's own now, and each page of a forecast list spent the whole budget again.
-  const key = `${db.location}\u0000${JSON.stringify([request.filter, request.keysBehind ?? false])}`;
+  const asked = [request.filter, request.keysBehind ?? false];
+  const key = `${db.location}\u0000${JSON.stringify(asked)}`;
   const kept = keptBounds.get(key);
   if (!all && kept) return kept;
-  const shape = `${db.location}\u0000${shapeOf([request.filter, request.keysBehind ?? false], now)}`;
+  const shape = `${db.location}\u0000${shapeOf(asked, now)}`;
   if (!all && keptUncounted.has(shape)) return { total: 0, atLeast: true };
   const deadline = performance.now() + budgetMs;
   const left = () => deadline - performance.now();
