@@ -4,15 +4,16 @@ CREATE OR REPLACE FUNCTION console.state_forecast_of(p_object_id integer, p_stat
  STABLE
 AS $function$
 SELECT x.state_id, x.lo, x.hi
-  FROM unnest(CASE WHEN NOT console.state_plan_holds(p_object_id)
-                   THEN console.object_state_periods_of(p_object_id, console.state_clock()) END) x
+  FROM (SELECT console.state_plan_holds(p_object_id) AS holds OFFSET 0) h
+ CROSS JOIN LATERAL (
+       SELECT u.state_id, u.lo, u.hi
+         FROM unnest(CASE WHEN NOT h.holds THEN console.object_state_periods_of(p_object_id, console.state_clock()) END) u
+       UNION ALL
+       SELECT p.state_id, p.valid_from, p.valid_to
+         FROM console.state_plan p
+        WHERE h.holds AND p.object_id = p_object_id
+          AND (p.valid_to IS NULL OR p.valid_to > console.state_clock())) x
  WHERE p_states IS NULL OR x.state_id = ANY (p_states)
-UNION ALL
-SELECT p.state_id, p.valid_from, p.valid_to
-  FROM console.state_plan p
- WHERE p.object_id = p_object_id AND console.state_plan_holds(p_object_id)
-   AND (p.valid_to IS NULL OR p.valid_to > console.state_clock())
-   AND (p_states IS NULL OR p.state_id = ANY (p_states))
 UNION ALL
 SELECT os.state_id, os.valid_from AT TIME ZONE 'UTC', NULL::timestamptz
   FROM object_state os

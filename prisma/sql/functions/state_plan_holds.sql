@@ -1,11 +1,9 @@
 CREATE OR REPLACE FUNCTION console.state_plan_holds(p_object_id integer)
  RETURNS boolean
- LANGUAGE plpgsql
+ LANGUAGE sql
  STABLE
 AS $function$
-BEGIN
-    RETURN console.state_plan_trusted()
-           AND NOT EXISTS (SELECT FROM console.state_plan_stale m WHERE m.object_id = p_object_id)
-           AND NOT EXISTS (SELECT FROM console.state_pending sp WHERE sp.object_id = p_object_id);
-END
+SELECT console.state_plan_trusted()
+       AND NOT EXISTS (SELECT FROM console.state_plan_stale m WHERE m.object_id = p_object_id)
+       AND NOT EXISTS (SELECT FROM console.state_pending sp WHERE sp.object_id = p_object_id)
 $function$;

@@ -53,24 +53,16 @@ SELECT req.state_id, 'requested',
        req.id
   FROM req CROSS JOIN t
 UNION ALL
-SELECT v.state_id, v.code, v.args, NULL::integer
-  FROM dom CROSS JOIN t CROSS JOIN manual m
- CROSS JOIN LATERAL (VALUES
-    (8, 'expirationWarning', jsonb_build_object('exdate', dom.exdate, 'days', dom.notify_days, 'warningFrom', dom.warning_from)),
-    (9, 'expired', jsonb_build_object('exdate', dom.exdate, 'today', t.today)),
-    (10, 'unguarded', jsonb_build_object('days', dom.dns_days, 'at', dom.unguarded_at, 'zone', t.zone, 'exdate', dom.exdate)),
-    (11, CASE WHEN dom.val_exdate IS NOT NULL THEN 'validationWarning' END,
-         jsonb_build_object('validationDate', dom.val_exdate, 'days', dom.validation1_days)),
-    (12, CASE WHEN dom.val_exdate IS NOT NULL THEN 'validationWarning' END,
-         jsonb_build_object('validationDate', dom.val_exdate, 'days', dom.validation2_days)),
-    (13, CASE WHEN dom.val_exdate IS NOT NULL THEN 'notValidated' END,
-         jsonb_build_object('at', dom.not_validated_at, 'zone', t.zone, 'validationDate', dom.val_exdate)),
-    (14, 'nssetMissing', '{}'::jsonb),
-    (15, CASE
-           WHEN dom.nsset IS NULL OR 5 = ANY (m.states)
-                OR (NOT 6 = ANY (m.states) AND (dom.unguarded_at <= p_at OR dom.not_validated_at <= p_at)) THEN 'outzone'
-         END,
-         jsonb_build_object(
+SELECT v.state_id, v.code,
+       CASE v.state_id
+         WHEN 8 THEN jsonb_build_object('exdate', dom.exdate, 'days', dom.notify_days, 'warningFrom', dom.warning_from)
+         WHEN 9 THEN jsonb_build_object('exdate', dom.exdate, 'today', t.today)
+         WHEN 10 THEN jsonb_build_object('days', dom.dns_days, 'at', dom.unguarded_at, 'zone', t.zone, 'exdate', dom.exdate)
+         WHEN 11 THEN jsonb_build_object('validationDate', dom.val_exdate, 'days', dom.validation1_days)
+         WHEN 12 THEN jsonb_build_object('validationDate', dom.val_exdate, 'days', dom.validation2_days)
+         WHEN 13 THEN jsonb_build_object('at', dom.not_validated_at, 'zone', t.zone, 'validationDate', dom.val_exdate)
+         WHEN 14 THEN '{}'::jsonb
+         WHEN 15 THEN jsonb_build_object(
              'causes', to_jsonb(array_remove(ARRAY[
                  CASE WHEN dom.nsset IS NULL THEN 'noNsset' END,
                  CASE WHEN 5 = ANY (m.states) THEN 'manual' END,
@@ -78,14 +70,32 @@ SELECT v.state_id, v.code, v.args, NULL::integer
                  CASE WHEN NOT 6 = ANY (m.states) AND dom.not_validated_at <= p_at THEN 'notValidated' END], NULL)),
              'manualFrom', (SELECT min(req.valid_from) FROM req WHERE req.state_id = 5),
              'unguardedAt', dom.unguarded_at, 'notValidatedAt', dom.not_validated_at, 'zone', t.zone,
-             'exdate', dom.exdate, 'validationDate', dom.val_exdate)),
-    (17, 'deleteCandidateDomain', jsonb_build_object('exdate', dom.exdate, 'days', dom.delete_days, 'at', dom.delete_at, 'zone', t.zone)),
-    (19, 'deleteWarning', jsonb_build_object('exdate', dom.exdate, 'days', dom.letter_days, 'letterDate', dom.delete_warning_from)),
-    (20, 'outzoneUnguardedState', jsonb_build_object('exdate', dom.exdate, 'days', dom.dns_days, 'at', dom.unguarded_at, 'zone', t.zone)),
-    (28, 'outzoneUnguardedWarning',
-         jsonb_build_object('exdate', dom.exdate, 'days', dom.outzone_warning_days, 'mailDate', dom.outzone_warning_from,
-                            'at', dom.unguarded_at, 'zone', t.zone))
- ) AS v (state_id, code, args)
+             'exdate', dom.exdate, 'validationDate', dom.val_exdate)
+         WHEN 17 THEN jsonb_build_object('exdate', dom.exdate, 'days', dom.delete_days, 'at', dom.delete_at, 'zone', t.zone)
+         WHEN 19 THEN jsonb_build_object('exdate', dom.exdate, 'days', dom.letter_days, 'letterDate', dom.delete_warning_from)
+         WHEN 20 THEN jsonb_build_object('exdate', dom.exdate, 'days', dom.dns_days, 'at', dom.unguarded_at, 'zone', t.zone)
+         WHEN 28 THEN jsonb_build_object('exdate', dom.exdate, 'days', dom.outzone_warning_days, 'mailDate', dom.outzone_warning_from,
+                            'at', dom.unguarded_at, 'zone', t.zone)
+       END,
+       NULL::integer
+  FROM dom CROSS JOIN t CROSS JOIN manual m
+ CROSS JOIN LATERAL (VALUES
+    (8, 'expirationWarning'),
+    (9, 'expired'),
+    (10, 'unguarded'),
+    (11, CASE WHEN dom.val_exdate IS NOT NULL THEN 'validationWarning' END),
+    (12, CASE WHEN dom.val_exdate IS NOT NULL THEN 'validationWarning' END),
+    (13, CASE WHEN dom.val_exdate IS NOT NULL THEN 'notValidated' END),
+    (14, 'nssetMissing'),
+    (15, CASE
+           WHEN dom.nsset IS NULL OR 5 = ANY (m.states)
+                OR (NOT 6 = ANY (m.states) AND (dom.unguarded_at <= p_at OR dom.not_validated_at <= p_at)) THEN 'outzone'
+         END),
+    (17, 'deleteCandidateDomain'),
+    (19, 'deleteWarning'),
+    (20, 'outzoneUnguardedState'),
+    (28, 'outzoneUnguardedWarning')
+ ) AS v (state_id, code)
  WHERE v.code IS NOT NULL
 UNION ALL
 SELECT 16, 'linked',
