@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
+import { signInWithPassword } from "../lib/auth/sign-in";
 import { dashboard } from "../lib/dashboard";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
@@ -89,7 +90,9 @@ try {
 
     const password = randomBytes(12).toString("base64url");
     const names = Array.from({ length: users }, (_, i) => `bench-load-${Date.now()}-${i + 1}`);
-    for (const username of names) await insertUser(db.sql, { username, role: "support", password });
+    // Accounts of their own for the sign-ins measured beside the run, apart from the browsing users' sessions.
+    const signInNames = Array.from({ length: 5 }, (_, i) => `bench-load-${Date.now()}-sign-in-${i + 1}`);
+    for (const username of [...names, ...signInNames]) await insertUser(db.sql, { username, role: "support", password });
 
     const serverLog = path.join(os.tmpdir(), `bench-load-server-${process.pid}.log`);
     const server = await startServer(process.env.DATABASE_URL as string, serverLog);
@@ -191,6 +194,24 @@ try {
         single.push({ label: kind.label, page: percentile(pages, 50), data: percentile(data, 50) });
       }
 
+      // Signing in as a person does (issue 41: "not slower than any other page"): the form's token,
+      // the password checked (bcrypt, cost 12), a session opened, and the overview it lands on.
+      const signInPage = async () => {
+        const cookie = await signInOverHttp(pick(signInNames), password);
+        await fetch(`${BASE}/`, { headers: { cookie } }).then((r) => r.text());
+      };
+      const SINGLE_SIGN_INS = 10;
+      const signInAlone: number[] = [];
+      const signInCheck: number[] = [];
+      for (let i = 0; i < SINGLE_SIGN_INS; i++) {
+        let started = performance.now();
+        await signInPage();
+        signInAlone.push(performance.now() - started);
+        started = performance.now();
+        await signInWithPassword(db.sql, pick(signInNames), password, { clientAddress: null, userAgent: "bench:load" });
+        signInCheck.push(performance.now() - started);
+      }
+
       const times = new Map<string, number[]>(kinds.map((k) => [k.label, []]));
       const failures: string[] = [];
       let peakRss = idleRss;
@@ -206,8 +227,25 @@ try {
       const deadline = Date.now() + seconds * 1000;
       console.log(`${users} users for ${seconds} s, ${thinkMin}–${thinkMax} s between pages…`);
       const sleep = (s: number) => new Promise((resolve) => setTimeout(resolve, s * 1000));
-      await Promise.all(
-        cookies.map(async (cookie, user) => {
+      // Someone signs in every SIGN_IN_EVERY_S seconds while the users browse (as people do: now and
+      // then, not one page in 25), measured apart from the pages.
+      const SIGN_IN_EVERY_S = 5;
+      const signIns: number[] = [];
+      const signingIn = (async () => {
+        while (Date.now() + SIGN_IN_EVERY_S * 1000 < deadline) {
+          await sleep(SIGN_IN_EVERY_S);
+          const started = performance.now();
+          try {
+            await signInPage();
+            signIns.push(performance.now() - started);
+          } catch (error) {
+            failures.push(`${(error as Error).message} (sign-in)`);
+          }
+        }
+      })();
+      await Promise.all([
+        signingIn,
+        ...cookies.map(async (cookie, user) => {
           await sleep(Math.random() * thinkMax); // users do not all start at the same instant
           while (Date.now() < deadline) {
             const kind = choose();
@@ -226,7 +264,7 @@ try {
             await sleep(thinkMin + Math.random() * (thinkMax - thinkMin));
           }
         }),
-      );
+      ]);
       clearInterval(sampler);
       const all = [...times.values()].flat();
       const endRss = treeRss(pid);
@@ -277,6 +315,11 @@ try {
       );
       say(
         `The overview for the first person after the server started (sign-in and the page, the counts of ${objects.toLocaleString("en")} objects being taken in the background meanwhile): ${ms(overviewFirstMs)} ms (sign-in ${ms(signInFirstMs)}, the page ${ms(overviewFirstMs - signInFirstMs)}); the page again at once: ${ms(overviewAgainMs)} ms.`,
+      );
+      say(
+        `Signing in while the users browse (one every ${SIGN_IN_EVERY_S} s: the form's token, the password check, the overview it lands on): ${signIns.length} sign-ins, ` +
+          `p50 ${ms(percentile(signIns, 50))} ms, p95 ${ms(percentile(signIns, 95))} ms, max ${ms(Math.max(...signIns))} ms. ` +
+          `Alone (before the run, ${SINGLE_SIGN_INS} of them): ${ms(percentile(signInAlone, 50))} ms p50, of which the sign-in's own work ${ms(percentile(signInCheck, 50))} ms (bcrypt at cost 12 nearly all of it).`,
       );
       say("");
       say("| page | share | requests | p50 | p95 | max | target p95 | met |");
