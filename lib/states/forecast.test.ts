@@ -152,6 +152,22 @@ describe.each(withPlan)("registry-wide forecast on $name, $how", (backend) => {
     return pairs(await db.sql.query(`SELECT DISTINCT object_id, state_id FROM console.state_forecast($1, $2) f WHERE ${when}`, [from, to]));
   }
 
+  it("asks once per object whether the stored plan holds for it (the lists call state_forecast_of for every object they pass)", async () => {
+    const calls = await rolledBack(db.sql, async (tx: SqlExecutor) => {
+      await tx.query("SET LOCAL track_functions = 'all'");
+      const [{ objects }] = await tx.query<{ objects: number }>(
+        `SELECT count(DISTINCT o.id)::int AS objects
+           FROM object_registry o LEFT JOIN LATERAL console.state_forecast_of(o.id) f ON true`,
+      );
+      const [{ holds }] = await tx.query<{ holds: number }>(
+        "SELECT pg_stat_get_xact_function_calls('console.state_plan_holds(integer)'::regprocedure)::int AS holds",
+      );
+      return { objects, holds };
+    });
+    expect(calls.objects).toBeGreaterThan(10);
+    expect(calls.holds).toBe(calls.objects);
+  });
+
   it("foresees for an instant three days ahead exactly what the engine records when it runs then", async () => {
     const T = at(3, 2);
     const forecast = await foreseen(T, T, "f.valid_from <= $1 AND (f.valid_to IS NULL OR f.valid_to > $1)");
