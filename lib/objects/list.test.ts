@@ -17,6 +17,7 @@ import {
   countMatching,
   csvField,
   exportObjects,
+  forecastFormOf,
   listObjects,
   NAME_COUNT_LIMIT,
   nameReading,
@@ -634,6 +635,37 @@ describe.each(testBackends())("object list on $name", (backend) => {
     const later = new Date(now.getTime() + 5_000);
     expect(await countMatches(counting, request(later), later)).toEqual({ total: COUNT_LIMIT, atLeast: true });
     expect(statements.length).toBeGreaterThan(counted);
+  });
+
+  it("keeps the plan's figures behind a forecast's form for a minute, but asks every time whether the plan is trusted", async () => {
+    const asked: string[] = [];
+    let trusted = true;
+    // The plan's figures for "entering outzone in the coming week" at 1.5 million domains (k, m, n).
+    const planned: SqlDriver = {
+      ...db.sql,
+      location: `mock-${randomUUID()}`, // its own: figures are kept per database
+      query: (async (sql: string) => {
+        asked.push(sql.includes("FROM console.state_plan f") ? "figures" : "trust");
+        return [sql.includes("FROM console.state_plan f") ? { trusted, k: 27_386, m: 2_739, n: 5_057 } : { trusted }];
+      }) as SqlDriver["query"],
+    };
+    const now = new Date();
+    const request = (at: Date) => ({
+      filter: filterWith({
+        type: 3,
+        state: { states: [15], match: "any", mode: "entered", from: at, to: new Date(at.getTime() + 7 * 86_400_000) },
+      }),
+      sort: { key: "name" as const, desc: false },
+    });
+    expect(await forecastFormOf(planned, request(now), now)).toEqual({ forecastForm: "walk", planTrusted: true });
+    // The same filter seconds later: the figures are kept, the trust is asked again.
+    const later = new Date(now.getTime() + 5_000);
+    expect(await forecastFormOf(planned, request(later), later)).toEqual({ forecastForm: "walk", planTrusted: true });
+    expect(asked).toEqual(["figures", "trust"]);
+    // The plan is no longer trusted (the registry left charge): its kept figures choose nothing.
+    trusted = false;
+    expect(await forecastFormOf(planned, request(later), later)).toEqual({ forecastForm: "set", planTrusted: false });
+    expect(asked).toEqual(["figures", "trust", "trust"]);
   });
 
   it("has the causes of a change ahead planned with the page, not called for each row", async () => {

@@ -309,7 +309,11 @@ function whereOf(request: Pick<ListRequest, "filter"> & Partial<Pick<ListRequest
  * whether the plan is trusted. Sorted by when, every match is read before the first page: as one set
  * (and their periods too, where whenSetSql can).
  */
-async function forecastFormOf(db: SqlReader, request: ListRequest, now: Date): Promise<Pick<ListRequest, "forecastForm" | "planTrusted">> {
+export async function forecastFormOf(
+  db: SqlReader,
+  request: Pick<ListRequest, "filter" | "sort">,
+  now: Date,
+): Promise<Pick<ListRequest, "forecastForm" | "planTrusted">> {
   const probe = forecastProbeSql(request.filter.state, now);
   if (!probe) {
     // Sorted by when, a filter wholly past still reads the ends of the periods holding now from the plan, if trusted.
