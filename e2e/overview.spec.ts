@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { E2E_ADMIN_PASSWORD } from "./helpers";
+import { E2E_ADMIN_PASSWORD, signInAsAdmin } from "./helpers";
 
 test("the overview is the start page: its charts have data, and a bar and a day open the list of exactly those objects", async ({
   page,
@@ -44,4 +44,31 @@ test("the overview is the start page: its charts have data, and a bar and a day 
   await page.screenshot({ path: testInfo.outputPath("list-entered.png"), fullPage: true });
   const listed = Number(((await page.locator(".page-head p").textContent()) as string).replace(/[^\d]/g, ""));
   expect(listed).toBe(entered);
+});
+
+// Issue 41, item 4: the overview recounted for 5–11 s on the first visit after each minute, and
+// signing in landed there. Its figures are now taken in the background: a page shows the newest
+// kept, dated, and never counts while the person waits (the e2e server takes them again after
+// OVERVIEW_COUNTS_SECONDS=5, at least: each taking gets at most 2 % of the database's time).
+test("the overview never counts while a person waits: past their time it shows the kept figures at once, and the background renews them", async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  const asOf = async () => {
+    const time = page.locator(".page-head time");
+    await expect(time).toBeVisible();
+    return Date.parse((await time.getAttribute("datetime")) as string);
+  };
+  const seen: number[] = [];
+  // Visits until the figures were renewed twice (each renewal began after a visit found them old).
+  while (new Set(seen).size < 3) {
+    const asked = Date.now();
+    await page.goto("/");
+    const shown = await asOf();
+    // Counted before the page was asked for: kept figures, never a count made for this visit.
+    expect(shown).toBeLessThan(asked);
+    seen.push(shown);
+    await page.waitForTimeout(1_000);
+  }
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
 });

@@ -39,6 +39,18 @@ describe("configuration", () => {
     }
   });
 
+  it("takes the overview's least time between countings from OVERVIEW_COUNTS_SECONDS (5-3600, default 60) and refuses a bad one", () => {
+    expect(readConfig({}).overviewCountsMs).toBe(60_000);
+    expect(readConfig({ OVERVIEW_COUNTS_SECONDS: "300" }).overviewCountsMs).toBe(300_000);
+    for (const [value, message] of [
+      ["4", "OVERVIEW_COUNTS_SECONDS must be at least 5"],
+      ["7.5", "OVERVIEW_COUNTS_SECONDS must be a whole number of seconds"],
+      ["often", "OVERVIEW_COUNTS_SECONDS must be a number of seconds"],
+      ["3601", "OVERVIEW_COUNTS_SECONDS must be at most 3600 (an hour)"],
+    ])
+      expect(() => readConfig({ OVERVIEW_COUNTS_SECONDS: value }), value).toThrow(`configuration: OVERVIEW_COUNTS_SECONDS: ${message}`);
+  });
+
   it("takes COMPRESS as true or false (next.config.ts reads it) and refuses anything else", () => {
     for (const value of ["true", "false"]) expect(() => readConfig({ COMPRESS: value })).not.toThrow();
     for (const value of ["yes", "1", "gzip"])

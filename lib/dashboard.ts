@@ -9,8 +9,8 @@ import {
   COMING_TTL_MS,
   type DayChanges,
   type DayForecast,
-  FIGURES_TTL_MS,
   type Figures,
+  figuresEveryMs,
   keptFigures,
   recount,
   recountAfter,
@@ -101,7 +101,7 @@ export async function dashboard(options: { refresh?: boolean; maxAgeMs?: number;
     asOf: figures === NO_FIGURES ? null : figures.asOf,
     counting: figures === NO_FIGURES,
     everyMinutes: {
-      counts: Math.ceil((entry?.recountAfterMs ?? FIGURES_TTL_MS) / 60_000),
+      counts: Math.ceil((entry?.recountAfterMs ?? figuresEveryMs()) / 60_000),
       coming: Math.ceil(recountAfter(figures.comingSpent ?? 0, COMING_TTL_MS) / 60_000),
     },
     // In the reader's language, else English, else the state's name.

@@ -2,6 +2,7 @@
 // kept per database in the server process, shared by every module instance of the process (the
 // server's start-up and the pages are bundled apart), so no person's request waits for them.
 
+import { readConfig } from "./config";
 import type { SqlExecutor, SqlReader } from "./db/driver";
 
 export interface StateCount {
@@ -42,6 +43,8 @@ export interface DayForecast {
 // that has never counted, or "Count again now", waits for a count. One reading serves every
 // language: it keeps each state's descriptions in all of them.
 export const FIGURES_TTL_MS = 60_000;
+/** The least time between two takings of the figures: OVERVIEW_COUNTS_SECONDS (FIGURES_TTL_MS unless set). */
+export const figuresEveryMs = (): number => readConfig().overviewCountsMs;
 /**
  * The share of one database connection's time each part of the background counts may take (the
  * counts, and the forecast by day: together at most twice this): after a part that took `d` ms it
@@ -103,7 +106,7 @@ export function keptFigures(location: string): { figures: Figures; at: number; r
   const entry = kept.get(location) ?? { at: 0, figures: null, counting: null };
   kept.set(location, entry);
   entry.readAt = Date.now();
-  return entry.figures ? { figures: entry.figures, at: entry.at, recountAfterMs: recountAfter(entry.spent ?? 0, FIGURES_TTL_MS) } : null;
+  return entry.figures ? { figures: entry.figures, at: entry.at, recountAfterMs: recountAfter(entry.spent ?? 0, figuresEveryMs()) } : null;
 }
 
 /** Forgets what is kept for the database at `location` (as a new process starts: tests). */
@@ -124,7 +127,7 @@ export function overviewCounting(location: string): Promise<Figures> | null {
 export function startOverviewCounts(
   database: () => Promise<SqlReader>,
   timeZone: string,
-  everyMs = FIGURES_TTL_MS,
+  everyMs = figuresEveryMs(),
   log: (line: string) => void = console.warn,
 ): { stop(): void; tick(): Promise<void> } {
   const tick = async () => {

@@ -17,6 +17,7 @@ export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string |
             zone: timeZone,
             asOf: fmt.instant(asOf),
             minutes,
+            time: (chunks) => <time dateTime={asOf}>{chunks}</time>,
             refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
           })}
         </p>

@@ -5,7 +5,7 @@ export const dashboard: Catalog<typeof en> = {
   title: "Přehled",
   counting: "Počty se počítají poprvé od spuštění konzole (u velkého registru několik sekund): <refresh>zobrazit je</refresh> za chvíli.",
   intro:
-    "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k {asOf} (znovu se spočítají za {minutes, plural, one {minutu} few {# minuty} other {# minut}}) · <refresh>přepočítat hned</refresh>",
+    "Nesmazané objekty; časy v zóně {zone}. Každé číslo odkazuje na seznam právě těch objektů, které počítá. Počty k <time>{asOf}</time> (znovu se spočítají za {minutes, plural, one {minutu} few {# minuty} other {# minut}}) · <refresh>přepočítat hned</refresh>",
   byState: {
     title: "Objekty podle aktuálního stavu",
     chart: "Nesmazané objekty podle aktuálního stavu",

@@ -3,7 +3,7 @@ export const dashboard = {
   counting:
     "The counts are being taken for the first time since the console started (a large registry takes a few seconds): <refresh>show them</refresh> in a moment.",
   intro:
-    "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of {asOf} (taken again after {minutes, plural, one {a minute} other {# minutes}}) · <refresh>count again now</refresh>",
+    "Live objects; times in {zone}. Every figure opens the list of exactly what it counts. Counts as of <time>{asOf}</time> (taken again after {minutes, plural, one {a minute} other {# minutes}}) · <refresh>count again now</refresh>",
   byState: {
     title: "Objects per state now",
     chart: "Live objects per current state",
