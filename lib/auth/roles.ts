@@ -7,6 +7,12 @@ export const PERMISSIONS = {
   "registry.read": ["admin", "operator", "support"],
   /** Create and cancel state requests, block and unblock. */
   "requests.write": ["admin", "operator"],
+  /** Cases, their records and the pending changes waiting for approval. */
+  "cases.read": ["admin", "operator", "support"],
+  /** Open, review and end cases; propose changes and approve or reject others' (never one's own). */
+  "cases.write": ["admin", "operator"],
+  /** Which changes need a second person, and the kinds of case. */
+  "cases.policy": ["admin"],
   /** The whole audit log, including sign-ins and user administration. */
   "audit.read": ["admin"],
   /** Add users, change roles, disable, enable, force sign-out, allow linking an account at its next single sign-on or directory sign-in. */

@@ -3,6 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
+import { type ChangeContext, checkPolicy, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { blockSchema, DEFAULT_PROHIBITIONS, insertRequest, isProhibition } from "./block-rules";
 import { checkRequest, LOCK_OBJECT, materialise, requestChange } from "./rules";
@@ -32,10 +33,13 @@ export async function blockWork(
   now: Date,
   batchId: string | null = null,
   madeBy: "console" | "fred" = "console",
+  context: ChangeContext = {},
 ): Promise<{ message: Message; summary: Message; blockId: number; objectId: number; audited: Record<string, unknown> }> {
   const prohibitions = data.prohibitions?.length ? [...new Set(data.prohibitions)] : DEFAULT_PROHIBITIONS;
   const blocked = await checkRequest(tx, { ...data, state: "serverBlocked", reason: data.reason }, now, { viaBlock: true });
   const { object, from, to } = blocked;
+  await checkPolicy(tx, context, "serverBlocked", object.name);
+  const reason = reasonIn(context, data.reason);
   const states = await tx.query<{ id: number; name: string; applies: boolean; manual: boolean }>(
     `SELECT s.id, s.name, s.manual, o.type = ANY (s.types) AS applies FROM enum_object_states s, object_registry o
       WHERE o.id = $1 AND s.name = ANY ($2::text[])`,
@@ -50,8 +54,16 @@ export async function blockWork(
   }
 
   const [{ id: blockId }] = await tx.query<{ id: number }>(
-    "INSERT INTO console.blocks (object_id, blocked_request_id, created_by, created_at, made_by) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-    [object.id, await insertRequest(tx, object.id, blocked.state.id, from, to, now, data.reason), actor.username, now, madeBy],
+    `INSERT INTO console.blocks (object_id, blocked_request_id, created_by, created_at, made_by, case_id)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [
+      object.id,
+      await insertRequest(tx, object.id, blocked.state.id, from, to, now, reason),
+      actor.username,
+      now,
+      madeBy,
+      context.case?.id ?? null,
+    ],
   );
   const ids: number[] = [];
   for (const state of states) {
@@ -74,7 +86,7 @@ export async function blockWork(
       ]);
       await tx.query("UPDATE object_state_request SET valid_to = $2 WHERE id = $1", [r.id, from]);
     }
-    ids.push(await insertRequest(tx, object.id, state.id, from, to, now, data.reason));
+    ids.push(await insertRequest(tx, object.id, state.id, from, to, now, reason));
   }
   const blockRequests = [
     (await tx.query<{ id: number }>("SELECT blocked_request_id AS id FROM console.blocks WHERE id = $1", [blockId]))[0].id,
@@ -82,8 +94,9 @@ export async function blockWork(
   ];
   for (const [i, requestId] of blockRequests.entries())
     await tx.query(
-      "INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5, $6)",
-      [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId],
+      `INSERT INTO console.request_meta (request_id, author, author_id, block_id, idempotency_key, batch_id, case_id, approved_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [requestId, actor.username, actor.userId, blockId, i === 0 ? (data.idempotencyKey ?? null) : null, batchId, ...metaOf(context)],
     );
   await materialise(tx, object.id, from <= now);
   // What the block does (a bulk dry run says it without the id).
@@ -100,7 +113,16 @@ export async function blockWork(
     summary,
     blockId,
     objectId: object.id,
-    audited: { blockId, from, to, prohibitions: states.map((s) => s.name), reason: data.reason, ...(batchId ? { batchId } : {}) },
+    audited: {
+      blockId,
+      from,
+      to,
+      prohibitions: states.map((s) => s.name),
+      reason: data.reason,
+      ...(batchId ? { batchId } : {}),
+      ...(context.case ? { caseId: context.case.id } : {}),
+      ...(context.approvedBy ? { approvedBy: context.approvedBy } : {}),
+    },
   };
 }
 

@@ -105,6 +105,8 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
       null,
       // Its serverBlocked goes on without a gap, so FRED's restore still finds what was before the first.
       block.made_by,
+      // A change of a block, for the approval policy (issue 42).
+      { change: "change" },
     );
     // What was in force before a FRED block and is no longer prohibited comes back now.
     await restoreAsFred(

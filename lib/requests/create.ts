@@ -3,6 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
+import { type ChangeContext, checkPolicy, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { checkRequest, createRequestSchema, isCode, LOCK_OBJECT, materialise, requestChange } from "./rules";
 
@@ -25,8 +26,11 @@ export async function createWork(
   actor: Actor,
   now: Date,
   batchId: string | null = null,
+  context: ChangeContext = {},
 ): Promise<CreatedRequest & { summary: Message; objectId: number; audited: Record<string, unknown> }> {
   const c = await checkRequest(tx, data, now);
+  await checkPolicy(tx, context, c.state.name, c.object.name);
+  const reason = reasonIn(context, data.reason);
   let requestId: number;
   try {
     [{ id: requestId }] = await tx.query<{ id: number }>(
@@ -38,13 +42,11 @@ export async function createWork(
     if (isCode(error, "23P01")) throw new InputError(msg("request.overlapsNow", { object: c.object.name, state: c.state.name }));
     throw error;
   }
-  await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [
-    requestId,
-    data.reason,
-  ]);
+  await tx.query("INSERT INTO object_state_request_reason (object_state_request_id, reason_creation) VALUES ($1, $2)", [requestId, reason]);
   await tx.query(
-    "INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id) VALUES ($1, $2, $3, $4, $5)",
-    [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId],
+    `INSERT INTO console.request_meta (request_id, author, author_id, idempotency_key, batch_id, case_id, approved_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [requestId, actor.username, actor.userId, data.idempotencyKey ?? null, batchId, ...metaOf(context)],
   );
   // A request that starts later is applied by the scheduler when FRED's engine writes the states.
   await materialise(tx, c.object.id, c.from <= now);
@@ -58,7 +60,16 @@ export async function createWork(
     requestId,
     repeated: false,
     objectId: c.object.id,
-    audited: { requestId, state: c.state.name, from: c.from, to: c.to, reason: data.reason, ...(batchId ? { batchId } : {}) },
+    audited: {
+      requestId,
+      state: c.state.name,
+      from: c.from,
+      to: c.to,
+      reason: data.reason,
+      ...(batchId ? { batchId } : {}),
+      ...(context.case ? { caseId: context.case.id } : {}),
+      ...(context.approvedBy ? { approvedBy: context.approvedBy } : {}),
+    },
   };
 }
 

@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { english, InputError } from "../actions/result";
+import type { RequestContext } from "../auth/request-context";
+import type { Database } from "../db/client";
+import { blockObject } from "../requests/block";
+import { createStateRequest } from "../requests/create";
+import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
+import { testBackends } from "../testing/databases";
+import { actAs, signedInAs } from "../testing/sessions";
+import { listCases, openCase, reviewCase } from "./cases";
+import { approveChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
+import { addApprovalRule, removeApprovalRule } from "./policy";
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The English text of the refusal `work` ends in (it must end in one). */
+async function refusal(work: Promise<unknown>): Promise<string> {
+  const error = await work.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(InputError);
+  return english((error as InputError).text);
+}
+
+describe.each(testBackends())("cases and four-eyes approval on $name", (backend) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let alice: RequestContext; // operator
+  let bob: RequestContext; // operator
+  let support: RequestContext;
+  let admin: RequestContext;
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+      const holder = await createObject(tx, TYPE.contact, "CASE-HOLDER", "2020-01-01T00:00:00Z");
+      for (const name of ["phish-1.cz", "phish-2.cz", "phish-3.cz", "race.cz", "gone.cz", "open.cz", "late.cz"])
+        ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
+    }));
+    alice = await signedInAs(db, "operator", "alice");
+    bob = await signedInAs(db, "operator", "bob");
+    support = await signedInAs(db, "support", "sam");
+    admin = await signedInAs(db, "admin", "ada");
+  });
+  afterAll(() => drop());
+
+  const openCourtCase = async (reference: string) =>
+    (await actAs(alice, () => openCase({ kind: "court_order", reference, requestedBy: "District court Brno", reviewBy: "" }))).caseId;
+  const states = async (name: string) =>
+    (
+      await db.sql.query<{ name: string }>(
+        `SELECT s.name FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+          WHERE os.object_id = $1 AND os.valid_to IS NULL AND s.manual ORDER BY s.id`,
+        [ids[name]],
+      )
+    ).map((r) => r.name);
+  const requestsOf = async (name: string) =>
+    db.sql.query<{ id: number; reason: string | null }>(
+      `SELECT r.id, rr.reason_creation AS reason FROM object_state_request r
+         LEFT JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id WHERE r.object_id = $1 ORDER BY r.id`,
+      [ids[name]],
+    );
+
+  it("opens a case, refuses bad input with a message and changes nothing, and lets support read but not open cases", async () => {
+    const caseId = await openCourtCase("3 C 45/2026");
+    expect(await refusal(actAs(alice, () => openCase({ kind: "court_order", reference: "", requestedBy: "x" })))).toBe(
+      "Give the order's or ticket's reference.",
+    );
+    expect(await refusal(actAs(alice, () => openCase({ kind: "dream", reference: "1", requestedBy: "x" })))).toBe(
+      "There is no kind of case “dream”.",
+    );
+    expect(
+      await refusal(actAs(alice, () => openCase({ kind: "csirt", reference: "1", requestedBy: "x", reviewBy: "2020-01-01" }))),
+    ).toMatch(/^The review date 2020-01-01 has passed/);
+    await expect(actAs(support, () => openCase({ kind: "csirt", reference: "1", requestedBy: "x" }))).rejects.toThrow();
+    const cases = await actAs(support, () => listCases());
+    expect(cases.filter((c) => c.reference === "3 C 45/2026").map((c) => c.id)).toEqual([caseId]);
+    expect(cases.some((c) => c.reference === "1")).toBe(false);
+    // A review records who looked, what they found and the next date.
+    const next = new Date(Date.now() + 30 * DAY).toISOString().slice(0, 10);
+    await actAs(bob, () => reviewCase({ caseId, note: "order still in force", nextReview: next }));
+    const [row] = await db.sql.query<{ review_by: string }>("SELECT review_by::text FROM console.cases WHERE id = $1", [caseId]);
+    expect(row.review_by).toBe(next);
+    const events = await db.sql.query<{ event: string; actor: string }>(
+      "SELECT event, actor FROM console.case_events WHERE case_id = $1 ORDER BY id",
+      [caseId],
+    );
+    expect(events).toEqual([
+      { event: "opened", actor: "alice" },
+      { event: "reviewed", actor: "bob" },
+    ]);
+  });
+
+  it("holds back what the policy says: a block in a court-order case waits for a second person, who is never its proposer, and carries the case's reference into FRED's reason row", async () => {
+    // Only administrators set the policy.
+    await expect(
+      actAs(alice, () => addApprovalRule({ state: "serverBlocked", change: "make", caseKind: "court_order" })),
+    ).rejects.toThrow();
+    const { ruleId } = await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make", caseKind: "court_order" }));
+    expect(await refusal(actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make", caseKind: "court_order" })))).toBe(
+      "This rule is already in force.",
+    );
+    expect(await refusal(actAs(admin, () => addApprovalRule({ state: "outzone" })))).toMatch(/^outzone is not a manual state/);
+    const caseId = await openCourtCase("7 T 12/2026");
+    try {
+      // Made at once, it is refused: the policy gives it to a second person (the bulk change and the
+      // object page's form go the same way).
+      await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make" }));
+      expect(await refusal(actAs(alice, () => blockObject({ objectId: ids["phish-1.cz"], reason: "phishing" })))).toBe(
+        "Making serverBlocked on phish-1.cz needs a second person's approval: propose it, and another person approves it.",
+      );
+      const batchId = randomUUID();
+      const proposed: Awaited<ReturnType<typeof proposeChange>>[] = [];
+      for (const name of ["phish-1.cz", "phish-2.cz"])
+        proposed.push(
+          await actAs(alice, () =>
+            proposeChange({ command: "block.create", caseId, batchId, input: { objectId: ids[name], reason: "phishing site" } }),
+          ),
+        );
+      expect(english(proposed[0].message)).toMatch(
+        /^Change \d+ waits for a second person's approval: phish-1\.cz blocked from now with no end/,
+      );
+      // Nothing reached FRED's tables.
+      expect(await states("phish-1.cz")).toEqual([]);
+      expect(await requestsOf("phish-1.cz")).toEqual([]);
+      // Its proposer cannot approve it; support cannot either.
+      const waiting = await actAs(alice, () => pendingChanges({ caseId }));
+      expect(waiting.map((p) => [p.object, p.mayApprove])).toEqual([
+        ["phish-1.cz", false],
+        ["phish-2.cz", false],
+      ]);
+      expect(await refusal(actAs(alice, () => approveChange({ pendingId: proposed[0].pendingId, version: 1 })))).toBe(
+        `Change ${proposed[0].pendingId} is your own proposal: another person must approve it.`,
+      );
+      await expect(actAs(support, () => approveChange({ pendingId: proposed[0].pendingId, version: 1 }))).rejects.toThrow();
+      // A second operator approves: the block is in force, with the case's reference in FRED's reason rows.
+      const approved = await actAs(bob, () => approveChange({ pendingId: proposed[0].pendingId, version: 1 }));
+      expect(english(approved.message)).toMatch(/^Change \d+ approved and applied: Block \d+: phish-1\.cz blocked from now/);
+      expect(await states("phish-1.cz")).toEqual(expect.arrayContaining(["serverBlocked", "serverDeleteProhibited"]));
+      const reasons = (await requestsOf("phish-1.cz")).map((r) => r.reason);
+      expect(reasons.length).toBeGreaterThan(1);
+      for (const reason of reasons) expect(reason).toBe(`Case ${caseId} (7 T 12/2026): phishing site`);
+      const [meta] = await db.sql.query<{ author: string; approved_by: string; case_id: number }>(
+        `SELECT m.author, m.approved_by, m.case_id FROM console.request_meta m JOIN console.blocks b ON b.id = m.block_id
+          WHERE b.object_id = $1 LIMIT 1`,
+        [ids["phish-1.cz"]],
+      );
+      expect(meta).toEqual({ author: "alice", approved_by: "bob", case_id: caseId });
+      // Rejected, it changes nothing; a decided change cannot be decided again.
+      await actAs(bob, () => rejectChange({ pendingId: proposed[1].pendingId, reason: "wrong domain" }));
+      expect(await states("phish-2.cz")).toEqual([]);
+      expect(await refusal(actAs(bob, () => approveChange({ pendingId: proposed[1].pendingId, version: 1 })))).toMatch(
+        /^Change \d+ was already rejected by bob on /,
+      );
+      // The case's record: every step, in order.
+      const events = await db.sql.query<{ event: string; actor: string }>(
+        "SELECT event, actor FROM console.case_events WHERE case_id = $1 ORDER BY id",
+        [caseId],
+      );
+      expect(events.map((e) => `${e.event} ${e.actor}`)).toEqual([
+        "opened alice",
+        "proposed alice",
+        "proposed alice",
+        "approved bob",
+        "made bob",
+        "rejected bob",
+      ]);
+    } finally {
+      await actAs(admin, () => removeApprovalRule({ ruleId }));
+      await db.sql.query("DELETE FROM console.approval_rules");
+    }
+  });
+
+  it("applies a change once when two people approve it at the same moment", async () => {
+    const caseId = await openCourtCase("race");
+    const { pendingId } = await actAs(alice, () =>
+      proposeChange({
+        command: "request.create",
+        caseId,
+        input: { objectId: ids["race.cz"], state: "serverOutzoneManual", reason: "CSIRT" },
+      }),
+    );
+    const carol = await signedInAs(db, "operator", "carol");
+    const outcomes = await Promise.allSettled([
+      actAs(bob, () => approveChange({ pendingId, version: 1 })),
+      actAs(carol, () => approveChange({ pendingId, version: 1 })),
+    ]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(english((refused.reason as InputError).text)).toMatch(/^Change \d+ was already approved and applied by (bob|carol) on /);
+    expect((await requestsOf("race.cz")).map((r) => r.reason)).toEqual([`Case ${caseId} (race): CSIRT`]);
+    expect(await states("race.cz")).toEqual(["serverOutzoneManual"]);
+  });
+
+  it("refuses an approval whose dry run no longer holds, with the reason, and applies nothing", async () => {
+    const caseId = await openCourtCase("stale");
+    const from = iso(Date.now() + 10 * DAY);
+    const { pendingId } = await actAs(alice, () =>
+      proposeChange({
+        command: "request.create",
+        caseId,
+        input: { objectId: ids["gone.cz"], state: "serverInzoneManual", from, reason: "keep" },
+      }),
+    );
+    // Meanwhile someone keeps the domain out of the zone over the same days: in and out of the zone clash.
+    await actAs(bob, () => createStateRequest({ objectId: ids["gone.cz"], state: "serverOutzoneManual", from, reason: "other" }));
+    const before = await requestsOf("gone.cz");
+    const why = await refusal(actAs(bob, () => approveChange({ pendingId, version: 1 })));
+    expect(why).toMatch(new RegExp(`^Change ${pendingId} cannot be applied now, so nothing was done: `));
+    expect(await requestsOf("gone.cz")).toEqual(before);
+    const [row] = await db.sql.query<{ status: string }>("SELECT status FROM console.pending_changes WHERE id = $1", [pendingId]);
+    expect(row.status).toBe("pending");
+    // Its proposer withdraws it; no one else may.
+    expect(await refusal(actAs(bob, () => withdrawChange({ pendingId })))).toBe(
+      `Change ${pendingId} is alice's proposal: only they may withdraw it.`,
+    );
+    await actAs(alice, () => withdrawChange({ pendingId }));
+    expect(
+      (await db.sql.query<{ status: string }>("SELECT status FROM console.pending_changes WHERE id = $1", [pendingId]))[0].status,
+    ).toBe("withdrawn");
+  });
+
+  it("says a proposal whose start passed while it waited is late, and applies it from now only when the approver says so", async () => {
+    const { pendingId } = await actAs(alice, () =>
+      proposeChange({
+        command: "request.create",
+        input: { objectId: ids["late.cz"], state: "serverTransferProhibited", from: iso(Date.now() + 2 * DAY), reason: "registrant asks" },
+      }),
+    );
+    // Two days pass unapproved (its start moved into the past, as time would move it).
+    await db.sql.query(
+      "UPDATE console.pending_changes SET starts_at = now() - interval '1 hour', input = jsonb_set(input, '{from}', to_jsonb((now() - interval '1 hour')::text)) WHERE id = $1",
+      [pendingId],
+    );
+    expect((await actAs(bob, () => pendingChanges())).find((p) => p.id === pendingId)?.late).toBe(true);
+    expect(await refusal(actAs(bob, () => approveChange({ pendingId, version: 1 })))).toMatch(
+      new RegExp(`^Change ${pendingId} was to start on .*, which passed while it waited: approve it from now, or reject it\\.$`),
+    );
+    await actAs(bob, () => approveChange({ pendingId, version: 1, fromNow: true }));
+    expect(await states("late.cz")).toEqual(["serverTransferProhibited"]);
+  });
+});

@@ -1,0 +1,40 @@
+import "server-only";
+import { msg } from "../actions/message";
+import { InputError } from "../actions/result";
+import type { SqlExecutor } from "../db/driver";
+import { REASON_MAX } from "../requests/limits";
+import { type ChangeKind, requireApproval } from "./policy";
+
+/**
+ * What a block or request is made under (issue 42): the case it belongs to, who approved it when it
+ * waited for a second person, and the kind of change (for the approval policy). Every command that
+ * makes one passes it to the work function, which checks the policy and records the case.
+ */
+export interface ChangeContext {
+  case?: { id: number; kind: string; reference: string } | null;
+  /** The person who approved it; absent: made at once, which the policy must allow. */
+  approvedBy?: string | null;
+  /** A dry run (a proposal's): the policy is not asked, nothing is kept. */
+  dryRun?: boolean;
+  change?: ChangeKind;
+}
+
+/** The reason as FRED's reason row keeps it: the case's label first, so FRED's own admin shows it. */
+export function reasonIn(context: ChangeContext, reason: string): string {
+  if (!context.case) return reason;
+  const tagged = `Case ${context.case.id} (${context.case.reference}): ${reason}`;
+  if (tagged.length > REASON_MAX)
+    throw new InputError(msg("case.reasonTooLong", { max: REASON_MAX - (tagged.length - reason.length) }), {
+      reason: [msg("field.invalid")],
+    });
+  return tagged;
+}
+
+/** The policy's check for this change (see requireApproval), unless it is a dry run. */
+export async function checkPolicy(tx: SqlExecutor, context: ChangeContext, state: string, object: string): Promise<void> {
+  if (context.dryRun) return;
+  await requireApproval(tx, { state, change: context.change ?? "make", caseKind: context.case?.kind ?? null, object }, context.approvedBy);
+}
+
+/** The columns request_meta keeps of the context: (case_id, approved_by). */
+export const metaOf = (context: ChangeContext): [number | null, string | null] => [context.case?.id ?? null, context.approvedBy ?? null];

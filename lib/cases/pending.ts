@@ -1,0 +1,341 @@
+import "server-only";
+import * as z from "zod";
+import { auditedChange } from "../actions/change";
+import { type Message, msg, zodError } from "../actions/message";
+import { InputError, parseInput } from "../actions/result";
+import { authorize } from "../auth/guard";
+import type { Actor } from "../auth/sessions";
+import type { SqlExecutor } from "../db/driver";
+import { blockWork } from "../requests/block";
+import { blockSchema } from "../requests/block-rules";
+import { createWork } from "../requests/create";
+import { START_GRACE_MS } from "../requests/limits";
+import { changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
+import { caseEvent, caseIdSchema, caseOf } from "./cases";
+import type { ChangeContext } from "./context";
+import type { ChangeKind } from "./policy";
+
+// Changes that wait for a second person (four-eyes approval, issue 42). A proposal is the command's
+// own input, checked by a dry run of the command (its work in a savepoint, undone) and kept;
+// nothing reaches FRED's tables. Another person with the right to make it approves it: the command
+// runs again, for real, in the approver's transaction, with the object locked and the pending row
+// taken, so two approvers at once apply it once; if its dry run no longer holds, the approval is
+// refused with the reason and nothing is applied. Or they reject it with a reason; its proposer may
+// withdraw it.
+
+interface Made {
+  message: Message;
+  summary: Message;
+  objectId: number;
+  audited: Record<string, unknown>;
+  applied: Record<string, number>;
+}
+
+interface Command<S extends z.ZodType> {
+  schema: S;
+  change: ChangeKind;
+  /** The state it makes or lifts (the policy's and the queue's). */
+  state(data: z.output<S>): string;
+  /** When what it makes starts, from the input (null: at once). */
+  work(tx: SqlExecutor, data: z.output<S>, actor: Actor, now: Date, context: ChangeContext): Promise<Made>;
+}
+
+const COMMANDS = {
+  "block.create": {
+    schema: blockSchema,
+    change: "make",
+    state: () => "serverBlocked",
+    async work(tx, data, actor, now, context) {
+      const r = await blockWork(tx, data, actor, now, null, "console", context);
+      return { ...r, applied: { blockId: r.blockId } };
+    },
+  } satisfies Command<typeof blockSchema>,
+  "request.create": {
+    schema: createRequestSchema,
+    change: "make",
+    state: (data) => data.state,
+    async work(tx, data, actor, now, context) {
+      const r = await createWork(tx, data, actor, now, null, context);
+      return { ...r, applied: { requestId: r.requestId } };
+    },
+  } satisfies Command<typeof createRequestSchema>,
+} as const;
+
+export type CommandName = keyof typeof COMMANDS;
+const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
+
+export const proposeSchema = z.object({
+  command: z.enum(COMMAND_NAMES, { error: zodError("case.commandUnknown") }),
+  caseId: caseIdSchema.optional(),
+  input: z.record(z.string(), z.unknown(), { error: zodError("case.commandUnknown") }),
+  batchId: z.uuid({ error: zodError("form.batchDamaged") }).optional(),
+});
+
+const pendingIdSchema = z.coerce
+  .number({ error: zodError("case.changeUnknown") })
+  .int({ error: zodError("case.changeUnknown") })
+  .positive({ error: zodError("case.changeUnknown") })
+  .max(2_147_483_647, { error: zodError("case.changeUnknown") });
+
+export const approveSchema = z.object({
+  pendingId: pendingIdSchema,
+  /** The version the approver saw: a change its proposer edited since is approved anew. */
+  version: z.coerce
+    .number({ error: zodError("case.changeUnknown") })
+    .int()
+    .positive(),
+  /** Its start passed while it waited: apply it from now (said so by the approver). */
+  fromNow: z.boolean().optional().default(false),
+});
+
+const decisionReason = z
+  .string({ error: zodError("reason.missing") })
+  .trim()
+  .min(1, { error: zodError("reason.missing") })
+  .max(REASON_MAX, { error: zodError("reason.tooLong", { max: REASON_MAX }) });
+
+export const rejectSchema = z.object({ pendingId: pendingIdSchema, reason: decisionReason });
+export const withdrawSchema = z.object({ pendingId: pendingIdSchema });
+
+/** A command's work as it would be done now, undone (a savepoint): its summary, or its refusal. */
+async function dryRun(tx: SqlExecutor, run: () => Promise<Made>): Promise<Made> {
+  await tx.query("SAVEPOINT pending_dry_run");
+  try {
+    return await run();
+  } finally {
+    await tx.query("ROLLBACK TO SAVEPOINT pending_dry_run");
+  }
+}
+
+const commandOf = (name: string) => COMMANDS[name as CommandName] as unknown as Command<z.ZodType<Record<string, unknown>>>;
+
+/** Proposes a change for a second person to approve (any change may be; the policy says which must). */
+export function proposeChange(input: unknown): Promise<{ message: Message; pendingId: number }> {
+  return auditedChange("cases.write", "change.propose", proposeSchema, input, async (tx, data, actor) => {
+    const command = commandOf(data.command);
+    const commandInput = parseInput(command.schema, data.input) as { objectId: number; from?: string };
+    await tx.run(LOCK_OBJECT.byId, [commandInput.objectId]);
+    const now = await changeInstant(tx);
+    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+    const context: ChangeContext = { case: c, dryRun: true, change: command.change };
+    const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, context));
+    const startsAt = typeof made.audited.from === "object" && made.audited.from instanceof Date ? made.audited.from : null;
+    const [{ id }] = await tx.query<{ id: number }>(
+      `INSERT INTO console.pending_changes (case_id, command, object_id, input, state, change, summary, starts_at, proposed_by,
+                                            proposed_by_id, proposed_at, batch_id)
+       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8, $9, $10, $11, $12) RETURNING id`,
+      [
+        c?.id ?? null,
+        data.command,
+        made.objectId,
+        JSON.stringify(commandInput),
+        command.state(commandInput),
+        command.change,
+        JSON.stringify(made.summary),
+        startsAt && startsAt > now ? startsAt : null,
+        actor.username,
+        actor.userId,
+        now,
+        data.batchId ?? null,
+      ],
+    );
+    if (c)
+      await caseEvent(
+        tx,
+        c.id,
+        actor,
+        "proposed",
+        { command: data.command, summary: made.summary },
+        { pendingId: id, objectId: made.objectId },
+      );
+    return {
+      result: { message: msg("case.proposed", { id: String(id), summary: made.summary }), pendingId: id },
+      audit: { objectIds: [made.objectId], input: { pendingId: id, command: data.command, ...made.audited } },
+    };
+  });
+}
+
+interface PendingRow {
+  id: number;
+  case_id: number | null;
+  command: string;
+  object_id: number;
+  input: Record<string, unknown>;
+  starts_at: Date | null;
+  proposed_by: string;
+  proposed_by_id: number;
+  version: number;
+  status: "pending" | "applied" | "rejected" | "withdrawn";
+  decided_by: string | null;
+  decided_at: Date | null;
+}
+
+/**
+ * The pending change, taken for a decision: its object's lock first (every writer's order), then
+ * its row; refused when there is none or it was decided already.
+ */
+async function takePending(tx: SqlExecutor, pendingId: number): Promise<PendingRow> {
+  const [seen] = await tx.query<{ object_id: number }>("SELECT object_id FROM console.pending_changes WHERE id = $1", [pendingId]);
+  if (!seen) throw new InputError(msg("case.changeNone", { id: String(pendingId) }), { pendingId: [msg("field.invalid")] });
+  await tx.run(LOCK_OBJECT.byId, [seen.object_id]);
+  const [row] = await tx.query<PendingRow>(
+    `SELECT id, case_id, command, object_id, input, starts_at, proposed_by, proposed_by_id, version, status, decided_by, decided_at
+       FROM console.pending_changes WHERE id = $1 FOR UPDATE`,
+    [pendingId],
+  );
+  if (row.status !== "pending")
+    throw new InputError(
+      msg("case.changeDecided", { id: String(row.id), status: row.status, by: row.decided_by ?? "", at: row.decided_at as Date }),
+    );
+  return row;
+}
+
+const decided = async (
+  tx: SqlExecutor,
+  id: number,
+  status: string,
+  actor: Actor,
+  now: Date,
+  extra: { reason?: string; applied?: unknown } = {},
+) =>
+  tx.query(
+    `UPDATE console.pending_changes SET status = $2, decided_by = $3, decided_by_id = $4, decided_at = $5, decision_reason = $6,
+            applied = $7::jsonb WHERE id = $1`,
+    [
+      id,
+      status,
+      actor.username,
+      actor.userId,
+      now,
+      extra.reason ?? null,
+      extra.applied === undefined ? null : JSON.stringify(extra.applied),
+    ],
+  );
+
+/**
+ * Approves and applies a pending change: never its proposer's own; the command runs again as it
+ * would now, and a refusal (its dry run no longer holds) is said and changes nothing. One whose
+ * start passed while it waited is applied from now only when the approver says so (`fromNow`).
+ */
+export function approveChange(input: unknown): Promise<{ message: Message }> {
+  return auditedChange("cases.write", "change.approve", approveSchema, input, async (tx, data, actor) => {
+    const p = await takePending(tx, data.pendingId);
+    if (p.proposed_by_id === actor.userId) throw new InputError(msg("case.ownProposal", { id: String(p.id) }));
+    if (p.version !== data.version) throw new InputError(msg("case.changedSince", { id: String(p.id), version: p.version }));
+    const now = await changeInstant(tx);
+    const command = commandOf(p.command);
+    let commandInput = p.input;
+    if (p.starts_at && p.starts_at.getTime() < now.getTime() - START_GRACE_MS) {
+      if (!data.fromNow) throw new InputError(msg("case.late", { id: String(p.id), from: p.starts_at }));
+      commandInput = { ...commandInput, from: "" };
+    }
+    const c = p.case_id ? await caseOf(tx, p.case_id, { open: true }) : null;
+    const proposer: Actor = { userId: p.proposed_by_id, username: p.proposed_by, role: "operator", sessionId: null, clientAddress: null };
+    let made: Made;
+    try {
+      made = await command.work(tx, parseInput(command.schema, commandInput), proposer, now, {
+        case: c,
+        approvedBy: actor.username,
+        change: command.change,
+      });
+    } catch (error) {
+      if (error instanceof InputError) throw new InputError(msg("case.noLongerHolds", { id: String(p.id), why: error.text }));
+      throw error;
+    }
+    await decided(tx, p.id, "applied", actor, now, { applied: made.applied });
+    if (c) {
+      await caseEvent(
+        tx,
+        c.id,
+        actor,
+        "approved",
+        { summary: made.summary, proposedBy: p.proposed_by },
+        { pendingId: p.id, objectId: p.object_id },
+      );
+      await caseEvent(tx, c.id, actor, "made", { ...made.applied, summary: made.summary }, { pendingId: p.id, objectId: p.object_id });
+    }
+    return {
+      result: { message: msg("case.approved", { id: String(p.id), made: made.message }) },
+      audit: { objectIds: [p.object_id], input: { pendingId: p.id, proposedBy: p.proposed_by, ...made.audited } },
+    };
+  });
+}
+
+/** Rejects a pending change with a reason (anyone with the right to approve it, its proposer included). */
+export function rejectChange(input: unknown): Promise<{ message: Message }> {
+  return auditedChange("cases.write", "change.reject", rejectSchema, input, async (tx, data, actor) => {
+    const p = await takePending(tx, data.pendingId);
+    const now = await changeInstant(tx);
+    await decided(tx, p.id, "rejected", actor, now, { reason: data.reason });
+    if (p.case_id)
+      await caseEvent(
+        tx,
+        p.case_id,
+        actor,
+        "rejected",
+        { reason: data.reason, proposedBy: p.proposed_by },
+        { pendingId: p.id, objectId: p.object_id },
+      );
+    return {
+      result: { message: msg("case.rejected", { id: String(p.id) }) },
+      audit: { objectIds: [p.object_id], input: { pendingId: p.id, reason: data.reason } },
+    };
+  });
+}
+
+/** Withdraws one's own pending change. */
+export function withdrawChange(input: unknown): Promise<{ message: Message }> {
+  return auditedChange("cases.write", "change.withdraw", withdrawSchema, input, async (tx, data, actor) => {
+    const p = await takePending(tx, data.pendingId);
+    if (p.proposed_by_id !== actor.userId) throw new InputError(msg("case.notOwnProposal", { id: String(p.id), by: p.proposed_by }));
+    const now = await changeInstant(tx);
+    await decided(tx, p.id, "withdrawn", actor, now);
+    if (p.case_id) await caseEvent(tx, p.case_id, actor, "withdrawn", {}, { pendingId: p.id, objectId: p.object_id });
+    return {
+      result: { message: msg("case.withdrawn", { id: String(p.id) }) },
+      audit: { objectIds: [p.object_id], input: { pendingId: p.id } },
+    };
+  });
+}
+
+export interface PendingChange {
+  id: number;
+  caseId: number | null;
+  command: CommandName;
+  objectId: number;
+  object: string;
+  state: string;
+  change: ChangeKind;
+  summary: Message;
+  startsAt: Date | null;
+  late: boolean;
+  proposedBy: string;
+  proposedAt: Date;
+  version: number;
+  status: PendingRow["status"];
+  decidedBy: string | null;
+  decidedAt: Date | null;
+  decisionReason: string | null;
+  /** Whether the reader may approve it: not their own. */
+  mayApprove: boolean;
+}
+
+/** The pending changes waiting for approval (or a case's, any status), oldest first. */
+export async function pendingChanges(filter: { caseId?: number; objectId?: number; all?: boolean } = {}): Promise<PendingChange[]> {
+  const { db, actor } = await authorize("cases.read", "changes.list");
+  const rows = await db.sql.query<Omit<PendingChange, "mayApprove" | "late"> & { proposedById: number; late: boolean }>(
+    `SELECT p.id, p.case_id AS "caseId", p.command, p.object_id AS "objectId", o.name AS object, p.state, p.change, p.summary,
+            p.starts_at AS "startsAt", p.status = 'pending' AND p.starts_at < now() AS late, p.proposed_by AS "proposedBy",
+            p.proposed_by_id AS "proposedById", p.proposed_at AS "proposedAt", p.version, p.status, p.decided_by AS "decidedBy",
+            p.decided_at AS "decidedAt", p.decision_reason AS "decisionReason"
+       FROM console.pending_changes p JOIN object_registry o ON o.id = p.object_id
+      WHERE ($1::int IS NULL OR p.case_id = $1) AND ($2::int IS NULL OR p.object_id = $2) AND ($3 OR p.status = 'pending')
+      ORDER BY p.proposed_at, p.id
+      LIMIT 2000`,
+    [filter.caseId ?? null, filter.objectId ?? null, filter.all ?? false],
+  );
+  return rows.map(({ proposedById, ...row }) => ({
+    ...row,
+    mayApprove: row.status === "pending" && proposedById !== actor.userId && actor.role !== "support",
+  }));
+}
