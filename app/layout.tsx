@@ -49,6 +49,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 <Link href="/">{t("nav.overview")}</Link>
                 <Link href="/objects">{t("nav.objects")}</Link>
                 <Link href="/requests">{t("nav.requests")}</Link>
+                <Link href="/cases">{t("nav.cases")}</Link>
+                <Link href="/approvals">{t("nav.approvals")}</Link>
                 {roleAllows(actor.role, "audit.read") && <Link href="/audit">{t("nav.audit")}</Link>}
                 {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">{t("nav.users")}</Link>}
                 {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">{t("nav.tokens")}</Link>}

@@ -57,6 +57,10 @@ interface Fixtures {
   newSecurityKey(userId: number): Promise<number>;
   /** A new session of `userId` (another browser), by the handle Your account names it with. */
   otherSessionOf(userId: number): Promise<string>;
+  /** A new open case, made directly in the database. */
+  newCase(): Promise<number>;
+  /** A new pending change (a request on a new domain) proposed by `userId`, made directly in the database. */
+  newPending(userId: number): Promise<number>;
 }
 
 interface ActionCase {
@@ -195,6 +199,41 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/objects/[id]/actions.ts#cancelRequestAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),
+  },
+  "app/cases/actions.ts#openCaseAction": {
+    allowed: ["admin", "operator"],
+    form: () => form({ kind: "csirt", reference: "matrix", requestedBy: "matrix CSIRT", idempotencyKey: randomUUID() }),
+  },
+  "app/cases/actions.ts#reviewCaseAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => form({ caseId: await fx.newCase(), note: "access matrix" }),
+  },
+  "app/cases/actions.ts#caseChangeAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => {
+      const from = fx.freeSlot();
+      const to = new Date(Date.parse(from) + 86_400_000).toISOString();
+      return form({
+        caseId: await fx.newCase(),
+        object: "matrix.cz",
+        change: "serverTransferProhibited",
+        from,
+        to,
+        reason: "access matrix",
+      });
+    },
+  },
+  "app/cases/actions.ts#approveChangeAction": {
+    allowed: ["admin", "operator"],
+    form: async (target, fx) => form({ pendingId: await fx.newPending(target), version: 1 }),
+  },
+  "app/cases/actions.ts#rejectChangeAction": {
+    allowed: ["admin", "operator"],
+    form: async (target, fx) => form({ pendingId: await fx.newPending(target), reason: "access matrix" }),
+  },
+  "app/cases/actions.ts#withdrawChangeAction": {
+    allowed: ["admin", "operator"],
+    form: async (target, fx, caller) => form({ pendingId: await fx.newPending(caller ?? target) }),
   },
   "app/preferences/actions.ts#setHiddenColumnsAction": {
     allowed: ["support", "operator", "admin"],
@@ -337,6 +376,23 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       newToken: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(
           "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",
+        );
+        return id;
+      },
+      newCase: async () => {
+        const [{ id }] = await db.sql.query<{ id: number }>(
+          `INSERT INTO console.cases (kind, reference, requested_by, owner_id, created_by, created_at)
+           VALUES ('internal', 'matrix', 'matrix', (SELECT min(id) FROM console.users), 'matrix', now()) RETURNING id`,
+        );
+        return id;
+      },
+      newPending: async (userId) => {
+        const objectId = await newDomain();
+        const input = { objectId, state: "serverTransferProhibited", from: freeSlot(), reason: "access matrix" };
+        const [{ id }] = await db.sql.query<{ id: number }>(
+          `INSERT INTO console.pending_changes (command, object_id, input, state, change, summary, proposed_by, proposed_by_id, proposed_at)
+           VALUES ('request.create', $1, $2::jsonb, 'serverTransferProhibited', 'make', '{}', 'matrix', $3, now()) RETURNING id`,
+          [objectId, JSON.stringify(input), userId],
         );
         return id;
       },

@@ -7,6 +7,7 @@ import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
+import { getLocale } from "../i18n/server";
 import { parseDate } from "../input/values";
 import { keySchema } from "../requests/rules";
 
@@ -210,5 +211,13 @@ export async function listCases(
       LIMIT 1000`,
     [status],
   );
-  return rows.map((row) => named(row, "en"));
+  const lang = (await getLocale()) === "cs" ? "cs" : "en";
+  return rows.map((row) => named(row, lang));
+}
+
+/** The kinds a new case may have, named in the reader's language. */
+export async function caseKindChoices(): Promise<{ code: string; name: string }[]> {
+  const { db } = await authorize("cases.read", "cases.kinds");
+  const lang = await getLocale();
+  return (await caseKinds(db.sql)).map((k) => ({ code: k.code, name: lang === "cs" ? k.nameCs : k.nameEn }));
 }

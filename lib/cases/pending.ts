@@ -4,6 +4,7 @@ import { auditedChange } from "../actions/change";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
+import { roleAllows } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { blockWork } from "../requests/block";
@@ -13,7 +14,7 @@ import { START_GRACE_MS } from "../requests/limits";
 import { changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
 import type { ChangeContext } from "./context";
-import type { ChangeKind } from "./policy";
+import { type ChangeKind, needsApproval } from "./policy";
 
 // Changes that wait for a second person (four-eyes approval, issue 42). A proposal is the command's
 // own input, checked by a dry run of the command (its work in a savepoint, undone) and kept;
@@ -153,6 +154,36 @@ export function proposeChange(input: unknown): Promise<{ message: Message; pendi
       audit: { objectIds: [made.objectId], input: { pendingId: id, command: data.command, ...made.audited } },
     };
   });
+}
+
+/** Makes a change at once, in a case when one is given; the policy must allow it (the work checks). */
+export function makeChange(input: unknown): Promise<{ message: Message; pendingId?: undefined }> {
+  return auditedChange("requests.write", "change.make", proposeSchema, input, async (tx, data, actor) => {
+    const command = commandOf(data.command);
+    const commandInput = parseInput(command.schema, data.input) as { objectId: number };
+    await tx.run(LOCK_OBJECT.byId, [commandInput.objectId]);
+    const now = await changeInstant(tx);
+    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+    const made = await command.work(tx, commandInput, actor, now, { case: c, change: command.change });
+    if (c) await caseEvent(tx, c.id, actor, "made", { ...made.applied, summary: made.summary }, { objectId: made.objectId });
+    return {
+      result: { message: made.message },
+      audit: { objectIds: [made.objectId], input: { command: data.command, ...made.audited } },
+    };
+  });
+}
+
+/**
+ * A change from a form: made at once when the policy allows it, else proposed for a second
+ * person's approval (the message says which).
+ */
+export async function submitChange(input: unknown): Promise<{ message: Message; pendingId?: number }> {
+  const { db } = await authorize("cases.write", "change.submit");
+  const data = parseInput(proposeSchema, input);
+  const command = commandOf(data.command);
+  const commandInput = parseInput(command.schema, data.input);
+  const caseKind = data.caseId ? (await caseOf(db.sql, data.caseId)).kind : null;
+  return (await needsApproval(db.sql, command.state(commandInput), command.change, caseKind)) ? proposeChange(input) : makeChange(input);
 }
 
 interface PendingRow {
@@ -338,4 +369,10 @@ export async function pendingChanges(filter: { caseId?: number; objectId?: numbe
     ...row,
     mayApprove: row.status === "pending" && proposedById !== actor.userId && actor.role !== "support",
   }));
+}
+
+/** Whether the reader may propose, approve and reject changes (the pages' forms; every action checks again). */
+export async function mayWriteCases(): Promise<boolean> {
+  const { actor } = await authorize("cases.read", "cases.rights");
+  return roleAllows(actor.role, "cases.write");
 }

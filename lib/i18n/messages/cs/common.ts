@@ -10,6 +10,8 @@ export const common: Catalog<typeof en> = {
     overview: "Přehled",
     objects: "Objekty",
     requests: "Požadavky",
+    cases: "Případy",
+    approvals: "Schvalování",
     audit: "Auditní záznam",
     users: "Uživatelé",
     tokens: "API tokeny",

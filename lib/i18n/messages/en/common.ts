@@ -7,6 +7,8 @@ export const common = {
     overview: "Overview",
     objects: "Objects",
     requests: "Requests",
+    cases: "Cases",
+    approvals: "Approvals",
     audit: "Audit log",
     users: "Users",
     tokens: "API tokens",

@@ -1,0 +1,161 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ActionForm } from "@/components/action-form";
+import { CaseEvents } from "@/components/cases/case-events";
+import { PendingTable } from "@/components/cases/pending-table";
+import { SimpleTable } from "@/components/simple-table";
+import { forPage } from "@/lib/auth/page";
+import { registryToday } from "@/lib/cases/cases";
+import { caseDetail } from "@/lib/cases/detail";
+import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { parseId } from "@/lib/input/values";
+import { approveChangeAction, caseChangeAction, rejectChangeAction, reviewCaseAction, withdrawChangeAction } from "../actions";
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("cases");
+  return { title: t("title") };
+}
+
+/** One case: its facts, what was made in it and what ends when, what waits for approval, its review and its record. */
+export default async function CasePage(props: PageProps<"/cases/[id]">) {
+  const { id: idText } = await props.params;
+  const id = parseId(idText) ?? Number.NaN;
+  const detail = await forPage(() => caseDetail(id));
+  if (!detail) notFound();
+  const [t, fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
+  const c = detail.case;
+  const open = c.status === "open";
+  const writable = open && detail.mayWrite;
+  const waiting = detail.pending.filter((p) => p.status === "pending");
+  return (
+    <>
+      <div className="page-head">
+        <h1>{t("detail.title", { id: String(c.id), reference: c.reference })}</h1>
+        <p className="muted">
+          {t("detail.facts", {
+            kind: c.kindName,
+            requestedBy: c.requestedBy,
+            createdBy: c.createdBy,
+            at: fmt.instant(c.createdAt),
+            owner: c.owner,
+          })}{" "}
+          {c.reviewBy ? t("detail.reviewBy", { day: fmt.day(c.reviewBy) }) : t("detail.noReview")}{" "}
+          {c.reviewBy && open && c.reviewBy <= registryToday() && <span className="badge-off">{t("due")}</span>}
+          {c.endedAt && t("detail.ended", { by: c.endedBy ?? "", at: fmt.instant(c.endedAt) })}
+        </p>
+        {c.description && <p className="case-description">{c.description}</p>}
+      </div>
+
+      <section className="panel" aria-labelledby="case-items">
+        <h2 id="case-items">{t("detail.items")}</h2>
+        <SimpleTable
+          rows={detail.items}
+          rowKey={(i) => i.requestId}
+          className="case-items"
+          empty={t("detail.itemsEmpty")}
+          columns={[
+            { header: t("detail.columns.object"), cell: (i) => <Link href={`/objects/${i.objectId}`}>{i.object}</Link> },
+            {
+              header: t("detail.columns.change"),
+              cell: (i) =>
+                i.kind === "block"
+                  ? t("detail.kind.block", { id: String(i.blockId) })
+                  : `${i.state} (${t("detail.kind.request", { id: String(i.requestId) })})`,
+            },
+            {
+              header: t("detail.columns.period"),
+              cell: (i) => (
+                <>
+                  {t("detail.period", { from: fmt.instant(i.from), to: i.to ? fmt.instant(i.to) : t("detail.openEnd") })}
+                  {i.lifted && <span className="muted"> ({t("detail.lifted")})</span>}
+                </>
+              ),
+            },
+            { header: t("detail.columns.statesNow"), cell: (i) => i.statesNow.join(", ") },
+            { header: t("detail.columns.by"), cell: (i) => t("detail.madeBy", { author: i.author, approvedBy: i.approvedBy ?? "none" }) },
+          ]}
+        />
+      </section>
+
+      {(waiting.length > 0 || detail.pending.length > 0) && (
+        <section className="panel" aria-labelledby="case-pending">
+          <h2 id="case-pending">{t("detail.pending")}</h2>
+          <PendingTable
+            changes={detail.pending}
+            showCase={false}
+            actions={writable ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction } : null}
+          />
+        </section>
+      )}
+
+      {writable && (
+        <section className="panel" aria-labelledby="case-add">
+          <h2 id="case-add">{t("detail.add.title")}</h2>
+          <p className="muted">{t("detail.add.hint")}</p>
+          <ActionForm action={caseChangeAction} className="case-form">
+            <input type="hidden" name="caseId" value={c.id} />
+            <label>
+              {t("detail.add.object")}
+              <input name="object" required maxLength={255} />
+            </label>
+            <label>
+              {t("detail.add.change")}
+              <select name="change" defaultValue="block">
+                <option value="block">{t("detail.add.block")}</option>
+                {[
+                  "serverOutzoneManual",
+                  "serverInzoneManual",
+                  "serverTransferProhibited",
+                  "serverUpdateProhibited",
+                  "serverDeleteProhibited",
+                  "serverRenewProhibited",
+                ].map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              {t("detail.add.from")}
+              <input name="from" type="datetime-local" />
+            </label>
+            <label>
+              {t("detail.add.to")}
+              <input name="to" type="datetime-local" />
+            </label>
+            <label className="wide">
+              {t("detail.add.reason")}
+              <input name="reason" required maxLength={220} />
+            </label>
+            <button type="submit">{t("detail.add.submit")}</button>
+          </ActionForm>
+        </section>
+      )}
+
+      {writable && (
+        <section className="panel" aria-labelledby="case-review">
+          <h2 id="case-review">{t("detail.review.title")}</h2>
+          <ActionForm action={reviewCaseAction} className="case-form">
+            <input type="hidden" name="caseId" value={c.id} />
+            <label className="wide">
+              {t("detail.review.note")}
+              <input name="note" required maxLength={1000} />
+            </label>
+            <label>
+              {t("detail.review.next")}
+              <input name="nextReview" type="date" min={registryToday()} />
+            </label>
+            <button type="submit">{t("detail.review.submit")}</button>
+          </ActionForm>
+        </section>
+      )}
+
+      <section className="panel" aria-labelledby="case-record">
+        <h2 id="case-record">{t("detail.record")}</h2>
+        <CaseEvents events={detail.events} />
+      </section>
+    </>
+  );
+}

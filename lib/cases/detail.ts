@@ -1,0 +1,86 @@
+import "server-only";
+import type { Message } from "../actions/message";
+import { authorize } from "../auth/guard";
+import { roleAllows } from "../auth/roles";
+import { getLocale } from "../i18n/server";
+import { type CaseRow, caseKinds, caseOf } from "./cases";
+import { type PendingChange, pendingChanges } from "./pending";
+
+/** A block or request made in a case, with its object and the object's states now. */
+export interface CaseItem {
+  objectId: number;
+  object: string;
+  type: string;
+  kind: "block" | "request";
+  blockId: number | null;
+  requestId: number;
+  state: string;
+  from: Date;
+  /** When it ends: its end, or when it was canceled or lifted; null: no end. */
+  to: Date | null;
+  lifted: boolean;
+  author: string;
+  approvedBy: string | null;
+  statesNow: string[];
+}
+
+export interface CaseEvent {
+  id: number;
+  at: Date;
+  actor: string;
+  event: string;
+  pendingId: number | null;
+  objectId: number | null;
+  object: string | null;
+  detail: Record<string, unknown> & { summary?: Message };
+}
+
+export interface CaseDetail {
+  case: CaseRow;
+  items: CaseItem[];
+  pending: PendingChange[];
+  events: CaseEvent[];
+  /** Whether the reader may change the case (open, review, propose, approve). */
+  mayWrite: boolean;
+}
+
+/** A case with everything done under it (cases.read: support reads, operators and admins change). */
+export async function caseDetail(caseId: number): Promise<CaseDetail | null> {
+  const { db, actor } = await authorize("cases.read", "case.read");
+  const [found] = await db.sql.query<{ id: number }>("SELECT id FROM console.cases WHERE id = $1", [caseId]);
+  if (!found) return null;
+  const [row, locale] = await Promise.all([caseOf(db.sql, caseId), getLocale()]);
+  if (locale === "cs") {
+    const kinds = await caseKinds(db.sql, true);
+    row.kindName = kinds.find((k) => k.code === row.kind)?.nameCs ?? row.kindName;
+  }
+  const items = await db.sql.query<CaseItem>(
+    `WITH items AS (
+       SELECT b.object_id, 'block' AS kind, b.id AS block_id, r.id AS request_id, r.state_id, r.valid_from,
+              least(r.valid_to, r.canceled, b.unblocked_at AT TIME ZONE 'UTC') AS ends, b.unblocked_at IS NOT NULL AS lifted, m.author, m.approved_by
+         FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+         JOIN console.request_meta m ON m.request_id = r.id
+        WHERE b.case_id = $1
+       UNION ALL
+       SELECT r.object_id, 'request', NULL, r.id, r.state_id, r.valid_from, least(r.valid_to, r.canceled), r.canceled IS NOT NULL, m.author, m.approved_by
+         FROM console.request_meta m JOIN object_state_request r ON r.id = m.request_id
+        WHERE m.case_id = $1 AND m.block_id IS NULL)
+     SELECT i.object_id AS "objectId", o.name AS object, t.name AS type, i.kind, i.block_id AS "blockId", i.request_id AS "requestId",
+            s.name AS state, i.valid_from AT TIME ZONE 'UTC' AS "from", i.ends AT TIME ZONE 'UTC' AS "to", i.lifted, i.author,
+            i.approved_by AS "approvedBy",
+            ARRAY(SELECT es.name FROM object_state os JOIN enum_object_states es ON es.id = os.state_id
+                   WHERE os.object_id = o.id AND os.valid_to IS NULL ORDER BY es.importance DESC NULLS LAST, es.id) AS "statesNow"
+       FROM items i JOIN object_registry o ON o.id = i.object_id JOIN enum_object_type t ON t.id = o.type
+       JOIN enum_object_states s ON s.id = i.state_id
+      ORDER BY o.name, i.valid_from, i.request_id`,
+    [caseId],
+  );
+  const events = await db.sql.query<CaseEvent>(
+    `SELECT e.id, e.at, e.actor, e.event, e.pending_id AS "pendingId", e.object_id AS "objectId", o.name AS object, e.detail
+       FROM console.case_events e LEFT JOIN object_registry o ON o.id = e.object_id
+      WHERE e.case_id = $1 ORDER BY e.id`,
+    [caseId],
+  );
+  const pending = await pendingChanges({ caseId, all: true });
+  return { case: row, items, pending, events, mayWrite: roleAllows(actor.role, "cases.write") };
+}
