@@ -54,6 +54,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 {roleAllows(actor.role, "audit.read") && <Link href="/audit">{t("nav.audit")}</Link>}
                 {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">{t("nav.users")}</Link>}
                 {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">{t("nav.tokens")}</Link>}
+                {roleAllows(actor.role, "cases.policy") && <Link href="/admin/approvals">{t("nav.policy")}</Link>}
               </nav>
             )}
             {actor && (

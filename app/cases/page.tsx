@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
 import { SimpleTable } from "@/components/simple-table";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { caseKindChoices, listCases, registryToday } from "@/lib/cases/cases";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -49,7 +50,7 @@ export default async function CasesPage() {
           </label>
           <label>
             {t("open.reviewBy")}
-            <input name="reviewBy" type="date" min={today} />
+            <WallTimeInput name="reviewBy" withTime={false} />
           </label>
           <label className="wide">
             {t("open.description")}

@@ -57,6 +57,8 @@ interface Fixtures {
   newSecurityKey(userId: number): Promise<number>;
   /** A new session of `userId` (another browser), by the handle Your account names it with. */
   otherSessionOf(userId: number): Promise<string>;
+  /** A new approval rule that holds nothing back in the other tests (made directly in the database). */
+  newRule(): Promise<number>;
   /** A new open case, made directly in the database. */
   newCase(): Promise<number>;
   /** A new pending change (a request on a new domain) proposed by `userId`, made directly in the database. */
@@ -199,6 +201,14 @@ const ACTIONS: Record<string, ActionCase> = {
   "app/objects/[id]/actions.ts#cancelRequestAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ requestId: await fx.futureRequest(), reason: "access matrix", objectId: fx.domain }),
+  },
+  "app/admin/approvals/actions.ts#addApprovalRuleAction": {
+    allowed: ["admin"],
+    form: () => form({ state: "serverRenewProhibited", change: "lift", caseKind: `registrar` }),
+  },
+  "app/admin/approvals/actions.ts#removeApprovalRuleAction": {
+    allowed: ["admin"],
+    form: async (_, fx) => form({ ruleId: await fx.newRule() }),
   },
   "app/cases/actions.ts#openCaseAction": {
     allowed: ["admin", "operator"],
@@ -378,6 +388,13 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
           "INSERT INTO console.api_tokens (name, token_hash, created_by) VALUES ('matrix ' || gen_random_uuid(), md5(random()::text) || md5(random()::text), 'matrix') RETURNING id",
         );
         return id;
+      },
+      newRule: async () => {
+        await db.sql.query(
+          `INSERT INTO console.approval_rules (state, change, case_kind, created_by, created_at)
+           VALUES ('serverRenewProhibited', 'change', 'registrant', 'matrix', now()) ON CONFLICT DO NOTHING`,
+        );
+        return (await db.sql.query<{ id: number }>("SELECT id FROM console.approval_rules WHERE case_kind = 'registrant'"))[0].id;
       },
       newCase: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(

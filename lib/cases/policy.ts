@@ -120,3 +120,20 @@ export function removeApprovalRule(input: unknown): Promise<{ message: Message }
     };
   });
 }
+
+/** The settings page: the rules, and what a new rule may name (manual states, kinds of case). */
+export async function approvalPolicyPage(): Promise<{
+  rules: ApprovalRule[];
+  states: string[];
+  kinds: { code: string; nameEn: string; nameCs: string }[];
+}> {
+  const { db } = await authorize("cases.policy", "approval.read");
+  const [rules, states, kinds] = await Promise.all([
+    approvalRules(db.sql),
+    db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY name"),
+    db.sql.query<{ code: string; nameEn: string; nameCs: string }>(
+      `SELECT code, name_en AS "nameEn", name_cs AS "nameCs" FROM console.case_kinds ORDER BY position, code`,
+    ),
+  ]);
+  return { rules, states: states.map((s) => s.name), kinds };
+}

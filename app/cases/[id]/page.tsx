@@ -5,6 +5,7 @@ import { ActionForm } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
 import { PendingTable } from "@/components/cases/pending-table";
 import { SimpleTable } from "@/components/simple-table";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { registryToday } from "@/lib/cases/cases";
 import { caseDetail } from "@/lib/cases/detail";
@@ -119,11 +120,11 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
             </label>
             <label>
               {t("detail.add.from")}
-              <input name="from" type="datetime-local" />
+              <WallTimeInput name="from" />
             </label>
             <label>
               {t("detail.add.to")}
-              <input name="to" type="datetime-local" />
+              <WallTimeInput name="to" />
             </label>
             <label className="wide">
               {t("detail.add.reason")}
@@ -145,7 +146,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
             </label>
             <label>
               {t("detail.review.next")}
-              <input name="nextReview" type="date" min={registryToday()} />
+              <WallTimeInput name="nextReview" withTime={false} />
             </label>
             <button type="submit">{t("detail.review.submit")}</button>
           </ActionForm>

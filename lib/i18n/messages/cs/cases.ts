@@ -11,7 +11,7 @@ export const cases: Catalog<typeof en> = {
     reference: "Číslo (rozhodnutí nebo tiketu)",
     requestedBy: "Kdo žádá",
     description: "Popis",
-    reviewBy: "Zkontrolovat do (RRRR-MM-DD, nepovinné)",
+    reviewBy: "Zkontrolovat do (nepovinné)",
     submit: "Založit případ",
   },
   columns: {
@@ -57,7 +57,7 @@ export const cases: Catalog<typeof en> = {
     review: {
       title: "Kontrola",
       note: "Co kontrola zjistila",
-      next: "Další kontrola do (RRRR-MM-DD, nepovinné)",
+      next: "Další kontrola do (nepovinné)",
       submit: "Zaznamenat kontrolu",
     },
     record: "Záznam případu",
@@ -76,6 +76,22 @@ export const cases: Catalog<typeof en> = {
     refused: "návrh nešlo provést: {why}",
     made: "provedl(a): {summary}",
     ended: "ukončil(a) případ",
+  },
+  policy: {
+    title: "Pravidla schvalování",
+    intro:
+      "Které změny potřebují druhou osobu. Změna, na kterou se vztahuje některé pravidlo, čeká jako návrh, dokud ji neschválí jiná osoba s právem ji provést; do tabulek FREDu se do té doby nic nezapíše. Prázdné pole platí pro cokoli.",
+    add: { title: "Nové pravidlo", submit: "Přidat pravidlo" },
+    columns: { state: "Stav", change: "Změna", caseKind: "Druh případu", added: "Přidáno", remove: "Odebrat" },
+    anyState: "jakýkoli stav",
+    anyChange: "nastavení, změna i zrušení",
+    anyKind: "jakýkoli případ i bez případu",
+    any: "jakýkoli",
+    change: { make: "nastavení", change: "změna", lift: "zrušení" },
+    added: "{at}, {by}",
+    remove: "Odebrat",
+    confirmRemove: "Odebrat toto pravidlo? Co zadržovalo, se bude zase provádět hned.",
+    empty: "Žádné pravidlo: každou změnu provede hned ten, kdo ji zadá.",
   },
   approvals: {
     title: "Čeká na schválení",

@@ -15,6 +15,7 @@ export const common: Catalog<typeof en> = {
     audit: "Auditní záznam",
     users: "Uživatelé",
     tokens: "API tokeny",
+    policy: "Pravidla schvalování",
     account: "Váš účet: heslo",
   },
   roles: { admin: "správce", operator: "operátor", support: "podpora" },

@@ -12,6 +12,7 @@ export const common = {
     audit: "Audit log",
     users: "Users",
     tokens: "API tokens",
+    policy: "Approval policy",
     account: "Your account: password",
   },
   roles: { admin: "admin", operator: "operator", support: "support" },

@@ -1,0 +1,25 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { addApprovalRule, removeApprovalRule } from "@/lib/cases/policy";
+
+// Form posts from /admin/approvals; the data-access layer checks that the caller is an administrator and audits.
+
+export async function addApprovalRuleAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() =>
+    addApprovalRule({
+      state: form.get("state") ?? undefined,
+      change: form.get("change") ?? undefined,
+      caseKind: form.get("caseKind") ?? undefined,
+    }),
+  );
+  if (result.ok) revalidatePath("/admin/approvals");
+  return result;
+}
+
+export async function removeApprovalRuleAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() => removeApprovalRule({ ruleId: form.get("ruleId") ?? undefined }));
+  if (result.ok) revalidatePath("/admin/approvals");
+  return result;
+}
