@@ -1,16 +1,12 @@
 import { expect, type Page, test } from "@playwright/test";
-import { pragueWallTime, shownAt, signInAsNewUser } from "./helpers";
+import { freeDomainName, pragueWallTime, shownAt, signInAsNewUser } from "./helpers";
 
 const pattern = (text: string) => text.replaceAll(".", "\\.").replaceAll("(", "\\(").replaceAll(")", "\\)");
 
-/** A domain no block or prohibition holds, the `index`th of the list (other tests take the first ones). */
+/** A domain no block or prohibition holds, the `index`th of the list (other tests take the first ones), opened. */
 async function freeDomain(page: Page, index: number): Promise<string> {
-  await page.goto(
-    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited,serverRenewProhibited&state_match=any&mode=not&size=50",
-  );
-  const link = page.locator("table.objects-table tbody td.col-name a").nth(index);
-  const name = (await link.textContent()) as string;
-  await link.click();
+  const name = await freeDomainName(page, index);
+  await page.getByRole("link", { name, exact: true }).first().click();
   await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
   return name;
 }

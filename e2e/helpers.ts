@@ -65,3 +65,11 @@ export function pragueWallTime(days: number): string {
 export function shownAt(wall: string): string {
   return `${wall.replace("T", " ").replaceAll(".", "\\.")} CES?T`;
 }
+
+/** The name of a live domain no block or prohibition holds: the `index`th of the list (each test takes its own). */
+export async function freeDomainName(page: Page, index: number): Promise<string> {
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited,serverRenewProhibited&state_match=any&mode=not&size=50",
+  );
+  return (await page.locator("table.objects-table tbody td.col-name a").nth(index).textContent()) as string;
+}

@@ -44,6 +44,13 @@ test("no page scrolls sideways or reaches past the edge at 1,366 and 390 px", as
   await page.goto("/requests");
   const objectHref = await page.locator("table.requests tbody tr td a[href^='/objects/']").first().getAttribute("href");
   expect(objectHref).toBeTruthy();
+  // A case's page, when a case was opened (e2e/cases.spec.ts opens one).
+  await page.goto("/cases");
+  const caseHref = await page
+    .locator("table.cases tbody tr td a[href^='/cases/']")
+    .first()
+    .getAttribute("href", { timeout: 1_000 })
+    .catch(() => null);
   const pages = [
     "/",
     "/objects",
@@ -59,6 +66,10 @@ test("no page scrolls sideways or reaches past the edge at 1,366 and 390 px", as
     "/admin/users",
     "/admin/tokens",
     "/preferences",
+    "/cases",
+    ...(caseHref ? [caseHref] : []),
+    "/approvals",
+    "/admin/approvals",
   ];
   const problems: string[] = [];
   for (const size of widths) {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { ActionForm } from "@/components/action-form";
+import { ActionForm, ActionNotices } from "@/components/action-form";
 import { render } from "@/lib/actions/message";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PendingChange } from "@/lib/cases/pending";
@@ -18,68 +18,77 @@ export async function PendingTable({
   actions: { approve: Action; reject: Action; withdraw: Action } | null;
 }) {
   const [t, fmt, locale] = await Promise.all([getTranslations("cases.approvals"), getFormat(), getLocale()]);
-  if (changes.length === 0) return <p className="muted">{t("empty")}</p>;
+  // A decision's message stays above the table: the row's forms go once the change is decided.
   return (
-    <table className="data-table pending-changes">
-      <thead>
-        <tr>
-          <th scope="col">{t("columns.change")}</th>
-          {showCase && <th scope="col">{t("columns.case")}</th>}
-          <th scope="col">{t("columns.proposed")}</th>
-          <th scope="col">{t("columns.decision")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {changes.map((p) => (
-          <tr key={p.id} data-pending={p.id}>
-            <td data-label={t("columns.change")}>
-              <strong>#{p.id}</strong> <Link href={`/objects/${p.objectId}`}>{p.object}</Link>: {render(p.summary, locale)}
-              {p.late && <p className="form-warning">{t("late")}</p>}
-            </td>
-            {showCase && (
-              <td data-label={t("columns.case")}>{p.caseId ? <Link href={`/cases/${p.caseId}`}>{p.caseId}</Link> : t("noCase")}</td>
-            )}
-            <td data-label={t("columns.proposed")} className="nowrap">
-              {t("proposed", { by: p.proposedBy, at: fmt.instant(p.proposedAt) })}
-            </td>
-            <td data-label={t("columns.decision")}>
-              {p.status === "applied" && t("status.applied", { by: p.decidedBy ?? "", at: fmt.instant(p.decidedAt as Date) })}
-              {p.status === "rejected" &&
-                t("status.rejected", { by: p.decidedBy ?? "", at: fmt.instant(p.decidedAt as Date), reason: p.decisionReason ?? "" })}
-              {p.status === "withdrawn" && t("status.withdrawn", { at: fmt.instant(p.decidedAt as Date) })}
-              {p.status === "pending" && actions && (
-                <div className="pending-actions">
-                  {p.mayApprove && (
-                    <ActionForm action={actions.approve} className="inline">
-                      <input type="hidden" name="pendingId" value={p.id} />
-                      <input type="hidden" name="version" value={p.version} />
-                      <input type="hidden" name="caseId" value={p.caseId ?? ""} />
-                      {p.late && <input type="hidden" name="fromNow" value="1" />}
-                      <button type="submit">{p.late ? t("approveFromNow") : t("approve")}</button>
-                    </ActionForm>
+    <ActionNotices>
+      {changes.length === 0 && <p className="muted">{t("empty")}</p>}
+      {changes.length > 0 && (
+        <table className="data-table pending-changes">
+          <thead>
+            <tr>
+              <th scope="col">{t("columns.change")}</th>
+              {showCase && <th scope="col">{t("columns.case")}</th>}
+              <th scope="col">{t("columns.proposed")}</th>
+              <th scope="col">{t("columns.decision")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((p) => (
+              <tr key={p.id} data-pending={p.id}>
+                <td data-label={t("columns.change")}>
+                  <div>
+                    <strong>#{p.id}</strong> <Link href={`/objects/${p.objectId}`}>{p.object}</Link>: {render(p.summary, locale)}
+                    {p.late && <p className="form-warning">{t("late")}</p>}
+                  </div>
+                </td>
+                {showCase && (
+                  <td data-label={t("columns.case")}>{p.caseId ? <Link href={`/cases/${p.caseId}`}>{p.caseId}</Link> : t("noCase")}</td>
+                )}
+                <td data-label={t("columns.proposed")} className="nowrap">
+                  {t("proposed", { by: p.proposedBy, at: fmt.instant(p.proposedAt) })}
+                </td>
+                <td data-label={t("columns.decision")}>
+                  {p.status === "applied" && t("status.applied", { by: p.decidedBy ?? "", at: fmt.instant(p.decidedAt as Date) })}
+                  {p.status === "rejected" &&
+                    t("status.rejected", { by: p.decidedBy ?? "", at: fmt.instant(p.decidedAt as Date), reason: p.decisionReason ?? "" })}
+                  {p.status === "withdrawn" && t("status.withdrawn", { at: fmt.instant(p.decidedAt as Date) })}
+                  {p.status === "pending" && actions && (
+                    <div className="pending-actions">
+                      {p.mayApprove && (
+                        <ActionForm action={actions.approve} className="inline">
+                          <input type="hidden" name="pendingId" value={p.id} />
+                          <input type="hidden" name="version" value={p.version} />
+                          <input type="hidden" name="caseId" value={p.caseId ?? ""} />
+                          {p.late && <input type="hidden" name="fromNow" value="1" />}
+                          <button type="submit">{p.late ? t("approveFromNow") : t("approve")}</button>
+                        </ActionForm>
+                      )}
+                      {!p.mayApprove && p.status === "pending" && <p className="muted">{t("own")}</p>}
+                      {p.mayApprove && (
+                        <ActionForm action={actions.reject} className="inline">
+                          <input type="hidden" name="pendingId" value={p.id} />
+                          <input type="hidden" name="caseId" value={p.caseId ?? ""} />
+                          <label>
+                            {t("rejectReason")} <input name="reason" maxLength={300} required />
+                          </label>
+                          <button type="submit">{t("reject")}</button>
+                        </ActionForm>
+                      )}
+                      {!p.mayApprove && (
+                        <ActionForm action={actions.withdraw} className="inline">
+                          <input type="hidden" name="pendingId" value={p.id} />
+                          <input type="hidden" name="caseId" value={p.caseId ?? ""} />
+                          <button type="submit">{t("withdraw")}</button>
+                        </ActionForm>
+                      )}
+                    </div>
                   )}
-                  {!p.mayApprove && p.status === "pending" && <p className="muted">{t("own")}</p>}
-                  <ActionForm action={actions.reject} className="inline">
-                    <input type="hidden" name="pendingId" value={p.id} />
-                    <input type="hidden" name="caseId" value={p.caseId ?? ""} />
-                    <label>
-                      {t("rejectReason")} <input name="reason" maxLength={300} required />
-                    </label>
-                    <button type="submit">{t("reject")}</button>
-                  </ActionForm>
-                  {!p.mayApprove && (
-                    <ActionForm action={actions.withdraw} className="inline">
-                      <input type="hidden" name="pendingId" value={p.id} />
-                      <input type="hidden" name="caseId" value={p.caseId ?? ""} />
-                      <button type="submit">{t("withdraw")}</button>
-                    </ActionForm>
-                  )}
-                </div>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </ActionNotices>
   );
 }

@@ -42,7 +42,7 @@ export const cases: Catalog<typeof en> = {
     openEnd: "bez konce",
     lifted: "ukončeno dříve",
     madeBy: "{author}{approvedBy, select, none {} other {, schválil(a) {approvedBy}}}",
-    pending: "Změny čekající na schválení",
+    pending: "Navržené změny",
     add: {
       title: "Blokace nebo požadavek v tomto případu",
       hint: "Provede se hned, pokud to pravidla schvalování dovolí; jinak se uloží jako návrh, který schválí jiná osoba.",

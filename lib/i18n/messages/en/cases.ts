@@ -39,7 +39,7 @@ export const cases = {
     openEnd: "no end",
     lifted: "ended early",
     madeBy: "{author}{approvedBy, select, none {} other {, approved by {approvedBy}}}",
-    pending: "Changes waiting for approval",
+    pending: "Proposed changes",
     add: {
       title: "Block or request in this case",
       hint: "Made at once when the approval policy allows it; otherwise saved as a proposal that another person approves.",
