@@ -214,6 +214,10 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: () => form({ kind: "csirt", reference: "matrix", requestedBy: "matrix CSIRT", idempotencyKey: randomUUID() }),
   },
+  "app/cases/actions.ts#endCaseAction": {
+    allowed: ["admin", "operator"],
+    form: async (_, fx) => form({ caseId: await fx.newCase(), reason: "access matrix" }),
+  },
   "app/cases/actions.ts#reviewCaseAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ caseId: await fx.newCase(), note: "access matrix" }),

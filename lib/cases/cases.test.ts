@@ -9,7 +9,7 @@ import { createDomain, createObject, registryAt, TYPE } from "../states/testing"
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { listCases, openCase, reviewCase } from "./cases";
-import { approveChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
+import { approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
 
 const DAY = 86_400_000;
@@ -37,7 +37,18 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
   beforeAll(async () => {
     ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "CASE-HOLDER", "2020-01-01T00:00:00Z");
-      for (const name of ["phish-1.cz", "phish-2.cz", "phish-3.cz", "race.cz", "gone.cz", "open.cz", "late.cz"])
+      for (const name of [
+        "phish-1.cz",
+        "phish-2.cz",
+        "phish-3.cz",
+        "race.cz",
+        "gone.cz",
+        "open.cz",
+        "late.cz",
+        "end-1.cz",
+        "end-2.cz",
+        "end-3.cz",
+      ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
     alice = await signedInAs(db, "operator", "alice");
@@ -241,5 +252,52 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     );
     await actAs(bob, () => approveChange({ pendingId, version: 1, fromNow: true }));
     expect(await states("late.cz")).toEqual(["serverTransferProhibited"]);
+  });
+
+  it("ends a case by lifting everything it holds (a prohibition a block cut comes back), through approval where the policy asks", async () => {
+    // end-1.cz has a prohibition of its own before the case's block cuts it.
+    await actAs(bob, () =>
+      createStateRequest({ objectId: ids["end-1.cz"], state: "serverTransferProhibited", reason: "registrant's lock" }),
+    );
+    const caseId = await openCourtCase("end");
+    for (const name of ["end-1.cz", "end-2.cz"])
+      await actAs(alice, () => makeChange({ command: "block.create", caseId, input: { objectId: ids[name], reason: "seized" } }));
+    await actAs(alice, () =>
+      makeChange({
+        command: "request.create",
+        caseId,
+        input: { objectId: ids["end-3.cz"], state: "serverOutzoneManual", reason: "seized" },
+      }),
+    );
+    expect(await states("end-1.cz")).toEqual(expect.arrayContaining(["serverBlocked", "serverTransferProhibited"]));
+    // Lifting in court-order cases needs a second person: ending proposes the lifts of the blocks.
+    const { ruleId } = await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "lift", caseKind: "court_order" }));
+    try {
+      const first = await actAs(alice, () => endCase({ caseId, reason: "order lifted" }));
+      expect(english(first.message)).toBe(
+        `Case ${caseId}: 1 lifted now; 2 lifts wait for a second person's approval. End the case again once they are approved.`,
+      );
+      expect(await states("end-3.cz")).toEqual([]);
+      expect(await states("end-1.cz")).toContain("serverBlocked");
+      expect(await refusal(actAs(alice, () => endCase({ caseId, reason: "again" })))).toBe(
+        `Case ${caseId} cannot end yet: 2 lifts wait for approval. End it once they are approved.`,
+      );
+      for (const p of await actAs(bob, () => pendingChanges({ caseId })))
+        await actAs(bob, () => approveChange({ pendingId: p.id, version: 1 }));
+      // Lifted as by hand: the prohibition the block cut is in force again, with the case's reason.
+      expect(await states("end-1.cz")).toEqual(["serverTransferProhibited"]);
+      expect(await states("end-2.cz")).toEqual([]);
+      const ended = await actAs(alice, () => endCase({ caseId, reason: "order lifted" }));
+      expect(english(ended.message)).toBe(`Case ${caseId} ended; nothing was left to lift.`);
+      expect(await refusal(actAs(alice, () => reviewCase({ caseId, note: "late look" })))).toMatch(new RegExp(`^Case ${caseId} ended on `));
+      const canceled = await db.sql.query<{ reason: string }>(
+        `SELECT rr.reason_cancellation AS reason FROM object_state_request_reason rr JOIN object_state_request r ON r.id = rr.object_state_request_id
+          WHERE r.object_id = $1 AND rr.reason_cancellation IS NOT NULL`,
+        [ids["end-3.cz"]],
+      );
+      expect(canceled).toEqual([{ reason: `Case ${caseId} (end): order lifted` }]);
+    } finally {
+      await actAs(admin, () => removeApprovalRule({ ruleId }));
+    }
   });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { type Message, msg, zodError } from "../actions/message";
@@ -8,10 +9,12 @@ import { roleAllows } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { blockWork } from "../requests/block";
-import { blockSchema } from "../requests/block-rules";
+import { blockSchema, lockBlock, unblockSchema } from "../requests/block-rules";
+import { cancelWork } from "../requests/cancel";
 import { createWork } from "../requests/create";
 import { START_GRACE_MS } from "../requests/limits";
-import { changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
+import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
+import { unblockWork } from "../requests/unblock";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
 import type { ChangeContext } from "./context";
 import { type ChangeKind, needsApproval } from "./policy";
@@ -35,9 +38,11 @@ interface Made {
 interface Command<S extends z.ZodType> {
   schema: S;
   change: ChangeKind;
+  /** The lock of the object it changes (every writer's first step). */
+  lock(data: z.output<S>): [sql: string, id: number];
   /** The state it makes or lifts (the policy's and the queue's). */
-  state(data: z.output<S>): string;
-  /** When what it makes starts, from the input (null: at once). */
+  state(db: SqlExecutor, data: z.output<S>): Promise<string>;
+  /** The change, as its command makes it, in the caller's transaction. */
   work(tx: SqlExecutor, data: z.output<S>, actor: Actor, now: Date, context: ChangeContext): Promise<Made>;
 }
 
@@ -45,7 +50,8 @@ const COMMANDS = {
   "block.create": {
     schema: blockSchema,
     change: "make",
-    state: () => "serverBlocked",
+    lock: (data) => [LOCK_OBJECT.byId, data.objectId],
+    state: async () => "serverBlocked",
     async work(tx, data, actor, now, context) {
       const r = await blockWork(tx, data, actor, now, null, "console", context);
       return { ...r, applied: { blockId: r.blockId } };
@@ -54,12 +60,39 @@ const COMMANDS = {
   "request.create": {
     schema: createRequestSchema,
     change: "make",
-    state: (data) => data.state,
+    lock: (data) => [LOCK_OBJECT.byId, data.objectId],
+    state: async (_, data) => data.state,
     async work(tx, data, actor, now, context) {
       const r = await createWork(tx, data, actor, now, null, context);
       return { ...r, applied: { requestId: r.requestId } };
     },
   } satisfies Command<typeof createRequestSchema>,
+  "block.lift": {
+    schema: unblockSchema,
+    change: "lift",
+    lock: lockBlock,
+    state: async () => "serverBlocked",
+    async work(tx, data, actor, now, context) {
+      const r = await unblockWork(tx, data, actor, now, context);
+      return { ...r, applied: { blockId: r.blockId } };
+    },
+  } satisfies Command<typeof unblockSchema>,
+  "request.cancel": {
+    schema: cancelRequestSchema,
+    change: "lift",
+    lock: (data) => [LOCK_OBJECT.byRequest, data.requestId],
+    async state(db, data) {
+      const [row] = await db.query<{ name: string }>(
+        "SELECT s.name FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id WHERE r.id = $1",
+        [data.requestId],
+      );
+      return row?.name ?? "";
+    },
+    async work(tx, data, actor, now, context) {
+      const r = await cancelWork(tx, data, actor, now, context);
+      return { ...r, applied: { requestId: r.requestId } };
+    },
+  } satisfies Command<typeof cancelRequestSchema>,
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -114,41 +147,12 @@ const commandOf = (name: string) => COMMANDS[name as CommandName] as unknown as 
 export function proposeChange(input: unknown): Promise<{ message: Message; pendingId: number }> {
   return auditedChange("cases.write", "change.propose", proposeSchema, input, async (tx, data, actor) => {
     const command = commandOf(data.command);
-    const commandInput = parseInput(command.schema, data.input) as { objectId: number; from?: string };
-    await tx.run(LOCK_OBJECT.byId, [commandInput.objectId]);
+    const commandInput = parseInput(command.schema, data.input);
+    const [lockSql, lockId] = command.lock(commandInput);
+    await tx.run(lockSql, [lockId]);
     const now = await changeInstant(tx);
     const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
-    const context: ChangeContext = { case: c, dryRun: true, change: command.change };
-    const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, context));
-    const startsAt = typeof made.audited.from === "object" && made.audited.from instanceof Date ? made.audited.from : null;
-    const [{ id }] = await tx.query<{ id: number }>(
-      `INSERT INTO console.pending_changes (case_id, command, object_id, input, state, change, summary, starts_at, proposed_by,
-                                            proposed_by_id, proposed_at, batch_id)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8, $9, $10, $11, $12) RETURNING id`,
-      [
-        c?.id ?? null,
-        data.command,
-        made.objectId,
-        JSON.stringify(commandInput),
-        command.state(commandInput),
-        command.change,
-        JSON.stringify(made.summary),
-        startsAt && startsAt > now ? startsAt : null,
-        actor.username,
-        actor.userId,
-        now,
-        data.batchId ?? null,
-      ],
-    );
-    if (c)
-      await caseEvent(
-        tx,
-        c.id,
-        actor,
-        "proposed",
-        { command: data.command, summary: made.summary },
-        { pendingId: id, objectId: made.objectId },
-      );
+    const { id, made } = await proposeIn(tx, actor, now, c, data.command, commandInput, data.batchId ?? null);
     return {
       result: { message: msg("case.proposed", { id: String(id), summary: made.summary }), pendingId: id },
       audit: { objectIds: [made.objectId], input: { pendingId: id, command: data.command, ...made.audited } },
@@ -156,12 +160,49 @@ export function proposeChange(input: unknown): Promise<{ message: Message; pendi
   });
 }
 
+/** Keeps a proposal after its dry run (the object locked, `now` read after the lock), and says so in its case's record. */
+async function proposeIn(
+  tx: SqlExecutor,
+  actor: Actor,
+  now: Date,
+  c: { id: number; kind: string; reference: string } | null,
+  name: CommandName,
+  commandInput: Record<string, unknown>,
+  batchId: string | null,
+): Promise<{ id: number; made: Made }> {
+  const command = commandOf(name);
+  const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, { case: c, dryRun: true, change: command.change }));
+  const startsAt = made.audited.from instanceof Date ? made.audited.from : null;
+  const [{ id }] = await tx.query<{ id: number }>(
+    `INSERT INTO console.pending_changes (case_id, command, object_id, input, state, change, summary, starts_at, proposed_by,
+                                          proposed_by_id, proposed_at, batch_id)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8, $9, $10, $11, $12) RETURNING id`,
+    [
+      c?.id ?? null,
+      name,
+      made.objectId,
+      JSON.stringify(commandInput),
+      await command.state(tx, commandInput),
+      command.change,
+      JSON.stringify(made.summary),
+      startsAt && startsAt > now ? startsAt : null,
+      actor.username,
+      actor.userId,
+      now,
+      batchId,
+    ],
+  );
+  if (c) await caseEvent(tx, c.id, actor, "proposed", { command: name, summary: made.summary }, { pendingId: id, objectId: made.objectId });
+  return { id, made };
+}
+
 /** Makes a change at once, in a case when one is given; the policy must allow it (the work checks). */
 export function makeChange(input: unknown): Promise<{ message: Message; pendingId?: undefined }> {
   return auditedChange("requests.write", "change.make", proposeSchema, input, async (tx, data, actor) => {
     const command = commandOf(data.command);
-    const commandInput = parseInput(command.schema, data.input) as { objectId: number };
-    await tx.run(LOCK_OBJECT.byId, [commandInput.objectId]);
+    const commandInput = parseInput(command.schema, data.input);
+    const [lockSql, lockId] = command.lock(commandInput);
+    await tx.run(lockSql, [lockId]);
     const now = await changeInstant(tx);
     const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
     const made = await command.work(tx, commandInput, actor, now, { case: c, change: command.change });
@@ -183,7 +224,9 @@ export async function submitChange(input: unknown): Promise<{ message: Message; 
   const command = commandOf(data.command);
   const commandInput = parseInput(command.schema, data.input);
   const caseKind = data.caseId ? (await caseOf(db.sql, data.caseId)).kind : null;
-  return (await needsApproval(db.sql, command.state(commandInput), command.change, caseKind)) ? proposeChange(input) : makeChange(input);
+  return (await needsApproval(db.sql, await command.state(db.sql, commandInput), command.change, caseKind))
+    ? proposeChange(input)
+    : makeChange(input);
 }
 
 interface PendingRow {
@@ -375,4 +418,73 @@ export async function pendingChanges(filter: { caseId?: number; objectId?: numbe
 export async function mayWriteCases(): Promise<boolean> {
   const { actor } = await authorize("cases.read", "cases.rights");
   return roleAllows(actor.role, "cases.write");
+}
+
+export const endCaseSchema = z.object({ caseId: caseIdSchema, reason: decisionReason });
+
+/**
+ * Ends a case: everything it holds is lifted (blocks as when lifted by hand: the prohibitions they cut
+ * come back; requests canceled), each lift proposed instead where the policy gives lifting to a
+ * second person; the case ends once nothing it holds is left and no proposal of it waits.
+ */
+export function endCase(input: unknown): Promise<{ message: Message }> {
+  return auditedChange("cases.write", "case.end", endCaseSchema, input, async (tx, data, actor) => {
+    const held = async () =>
+      tx.query<{ object_id: number; block_id: number | null; request_id: number; state: string }>(
+        `SELECT b.object_id, b.id AS block_id, b.blocked_request_id AS request_id, 'serverBlocked' AS state
+           FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
+          WHERE b.case_id = $1 AND b.unblocked_at IS NULL AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > now() AT TIME ZONE 'UTC')
+         UNION ALL
+         SELECT r.object_id, NULL, r.id, s.name
+           FROM console.request_meta m JOIN object_state_request r ON r.id = m.request_id JOIN enum_object_states s ON s.id = r.state_id
+          WHERE m.case_id = $1 AND m.block_id IS NULL AND r.canceled IS NULL AND (r.valid_to IS NULL OR r.valid_to > now() AT TIME ZONE 'UTC')
+          ORDER BY 1, 3`,
+        [data.caseId],
+      );
+    // Every object's lock first (in id order), then the case.
+    await tx.run("SELECT console.lock_objects($1::int[])", [[...new Set((await held()).map((h) => h.object_id))]]);
+    const c = await caseOf(tx, data.caseId, { lock: true, open: true });
+    const now = await changeInstant(tx);
+    const waiting = await tx.query<{ id: number; command: string }>(
+      "SELECT id, command FROM console.pending_changes WHERE case_id = $1 AND status = 'pending' ORDER BY id",
+      [c.id],
+    );
+    const proposedLifts = waiting.filter((p) => p.command === "block.lift" || p.command === "request.cancel");
+    const makes = waiting.filter((p) => !proposedLifts.includes(p));
+    if (makes.length > 0)
+      throw new InputError(msg("case.endWaits", { id: String(c.id), changes: makes.map((p) => `#${p.id}`).join(", ") }));
+    const items = await held();
+    if (items.length > 0 && proposedLifts.length > 0)
+      throw new InputError(msg("case.endLiftsWait", { id: String(c.id), count: proposedLifts.length }));
+    const batchId = randomUUID();
+    let lifted = 0;
+    let proposed = 0;
+    for (const item of items) {
+      const name: CommandName = item.block_id !== null ? "block.lift" : "request.cancel";
+      const commandInput =
+        item.block_id !== null ? { blockId: item.block_id, reason: data.reason } : { requestId: item.request_id, reason: data.reason };
+      if (await needsApproval(tx, item.state, "lift", c.kind)) {
+        await proposeIn(tx, actor, now, c, name, commandInput, batchId);
+        proposed++;
+      } else {
+        const command = commandOf(name);
+        const made = await command.work(tx, parseInput(command.schema, commandInput), actor, now, { case: c, change: "lift" });
+        await caseEvent(tx, c.id, actor, "made", { ...made.applied, summary: made.summary }, { objectId: made.objectId });
+        lifted++;
+      }
+    }
+    if (proposed === 0) {
+      await tx.query("UPDATE console.cases SET status = 'ended', ended_at = $2, ended_by = $3, ended_by_id = $4 WHERE id = $1", [
+        c.id,
+        now,
+        actor.username,
+        actor.userId,
+      ]);
+      await caseEvent(tx, c.id, actor, "ended", { reason: data.reason, lifted });
+    }
+    return {
+      result: { message: msg(proposed === 0 ? "case.endedNow" : "case.endProposed", { id: String(c.id), lifted, proposed }) },
+      audit: { objectIds: [...new Set(items.map((i) => i.object_id))], input: { caseId: c.id, reason: data.reason, lifted, proposed } },
+    };
+  });
 }

@@ -11,7 +11,14 @@ import { registryToday } from "@/lib/cases/cases";
 import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
-import { approveChangeAction, caseChangeAction, rejectChangeAction, reviewCaseAction, withdrawChangeAction } from "../actions";
+import {
+  approveChangeAction,
+  caseChangeAction,
+  endCaseAction,
+  rejectChangeAction,
+  reviewCaseAction,
+  withdrawChangeAction,
+} from "../actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases");
@@ -149,6 +156,21 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
               <WallTimeInput name="nextReview" withTime={false} />
             </label>
             <button type="submit">{t("detail.review.submit")}</button>
+          </ActionForm>
+        </section>
+      )}
+
+      {writable && (
+        <section className="panel" aria-labelledby="case-end">
+          <h2 id="case-end">{t("detail.end.title")}</h2>
+          <p className="muted">{t("detail.end.hint")}</p>
+          <ActionForm action={endCaseAction} className="case-form" confirm={t("detail.end.confirm", { id: String(c.id) })}>
+            <input type="hidden" name="caseId" value={c.id} />
+            <label className="wide">
+              {t("detail.end.reason")}
+              <input name="reason" required maxLength={220} />
+            </label>
+            <button type="submit">{t("detail.end.submit")}</button>
           </ActionForm>
         </section>
       )}

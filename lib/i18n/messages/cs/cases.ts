@@ -60,6 +60,13 @@ export const cases: Catalog<typeof en> = {
       next: "Další kontrola do (nepovinné)",
       submit: "Zaznamenat kontrolu",
     },
+    end: {
+      title: "Ukončit případ",
+      hint: "Zruší všechny blokace a požadavky případu (zákazy, které blokace přerušila, se vrátí); kde pravidla schvalování žádají druhou osobu, zrušení se navrhnou a případ skončí, až budou schválena.",
+      reason: "Proč končí",
+      submit: "Ukončit případ",
+      confirm: "Ukončit případ {id} a zrušit vše, co drží?",
+    },
     record: "Záznam případu",
     printable: "Záznam k tisku",
     csv: "Záznam jako CSV",

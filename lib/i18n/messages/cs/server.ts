@@ -42,6 +42,7 @@ export const server: Catalog<typeof en> = {
     taken: "Obsazeno.",
   },
   request: {
+    cancelSummary: "zrušit požadavek {id} ({state} u {object})",
     chooseState: "Zvolte stav.",
     noObject: "Objekt s ID {id} neexistuje.",
     objectDeleted: "Objekt {object} byl smazán {at}; pro smazané objekty nelze podávat požadavky.",
@@ -101,6 +102,7 @@ export const server: Catalog<typeof en> = {
     nothingToChange:
       "Blokace {id} už má toto období i tyto zákazy: není co měnit. Změňte její konec, začátek nebo zákazy, nebo ji ponechte, jak je.",
     changed: "Blokace {id} změněna: {change}",
+    liftSummary: "zrušit blokaci {id} objektu {object} (zákazy, které přerušila, se vrátí)",
   },
   bulk: {
     listTooLong: "Seznam je příliš dlouhý.",
@@ -326,6 +328,13 @@ export const server: Catalog<typeof en> = {
     revoked: "Token klienta {name} je zneplatněn.",
   },
   case: {
+    endWaits: "V případu {id} ještě čekají návrhy ({changes}): před ukončením je schvalte, zamítněte nebo stáhněte.",
+    endLiftsWait:
+      "Případ {id} zatím nelze ukončit: na schválení {count, plural, one {čeká # zrušení} few {čekají # zrušení} other {čeká # zrušení}}. Ukončete ho, až budou schválena.",
+    endedNow:
+      "Případ {id} ukončen; {lifted, plural, =0 {nebylo co rušit} one {zrušena # blokace nebo požadavek} few {zrušeny # blokace a požadavky} other {zrušeno # blokací a požadavků}}.",
+    endProposed:
+      "Případ {id}: {lifted, plural, =0 {} other {# zrušeno hned; }}{proposed, plural, one {# zrušení čeká} few {# zrušení čekají} other {# zrušení čeká}} na schválení druhou osobou. Až budou schválena, ukončete případ znovu.",
     unknown: "Neznámý případ.",
     tooLong: "Nejvýše {max, plural, one {# znak} few {# znaky} other {# znaků}}.",
     kindMissing: "Zvolte druh případu.",

@@ -52,6 +52,13 @@ export const cases = {
       submit: "Make or propose",
     },
     review: { title: "Review", note: "What the review found", next: "Next review by (optional)", submit: "Record review" },
+    end: {
+      title: "End the case",
+      hint: "Lifts every block and request of the case (a block's prohibitions that it cut come back); where the approval policy asks for a second person, the lifts are proposed and the case ends once they are approved.",
+      reason: "Why it ends",
+      submit: "End case",
+      confirm: "End case {id} and lift everything it holds?",
+    },
     record: "The case's record",
     printable: "Printable record",
     csv: "Record as CSV",

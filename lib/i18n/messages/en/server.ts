@@ -43,6 +43,7 @@ export const server = {
     taken: "Taken.",
   },
   request: {
+    cancelSummary: "cancel request {id} ({state} on {object})",
     chooseState: "Choose a state.",
     noObject: "There is no object with id {id}.",
     objectDeleted: "{object} was deleted on {at}; deleted objects take no requests.",
@@ -103,6 +104,7 @@ export const server = {
     nothingToChange:
       "Block {id} already has this period and these prohibitions: nothing to change. Change its end, start or prohibitions, or keep it as it is.",
     changed: "Block {id} changed: {change}",
+    liftSummary: "lift block {id} of {object} (the prohibitions it cut come back)",
   },
   bulk: {
     listTooLong: "The list is too long.",
@@ -343,6 +345,13 @@ export const server = {
     revoked: "The token of {name} is revoked.",
   },
   case: {
+    endWaits: "Case {id} still has proposals waiting ({changes}): approve, reject or withdraw them before ending it.",
+    endLiftsWait:
+      "Case {id} cannot end yet: {count, plural, one {# lift waits} other {# lifts wait}} for approval. End it once they are approved.",
+    endedNow:
+      "Case {id} ended; {lifted, plural, =0 {nothing was left to lift} one {# block or request lifted} other {# blocks and requests lifted}}.",
+    endProposed:
+      "Case {id}: {lifted, plural, =0 {} one {# lifted now; } other {# lifted now; }}{proposed, plural, one {# lift waits} other {# lifts wait}} for a second person's approval. End the case again once they are approved.",
     unknown: "Unknown case.",
     tooLong: "At most {max, plural, other {# characters}}.",
     kindMissing: "Choose the kind of case.",
