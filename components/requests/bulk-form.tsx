@@ -22,6 +22,9 @@ interface BulkFormProps {
   chosen?: { names: string[]; type: string | null; missing: number } | null;
   /** What that filter matches now: how many objects (more: past the limit) and its object type. */
   preview: { count: number; more: boolean; type: string | null } | null;
+  /** The open cases the change may be made in, and the one chosen (from a case's page). */
+  cases?: { id: number; label: string }[];
+  caseId?: number | null;
 }
 
 /**
@@ -29,7 +32,19 @@ interface BulkFormProps {
  * the apply send the same fields; only "apply" differs. The batch key stays the same until a batch
  * is applied, so a repeated apply does nothing new.
  */
-export function BulkForm({ action, types, states, prohibitions, timeZone, max, filter, preview, chosen }: BulkFormProps) {
+export function BulkForm({
+  action,
+  types,
+  states,
+  prohibitions,
+  timeZone,
+  max,
+  filter,
+  preview,
+  chosen,
+  cases = [],
+  caseId = null,
+}: BulkFormProps) {
   const t = useTranslations("requests.bulk.form");
   const fmt = useFormat();
   const [result, dispatch, pending] = useActionState(action, null);
@@ -128,6 +143,19 @@ export function BulkForm({ action, types, states, prohibitions, timeZone, max, f
           </label>
         </div>
         {kind === "block" && <ProhibitionChoices key={type} choices={valid(prohibitions)} />}
+        {cases.length > 0 && (
+          <label>
+            {t("case")}
+            <select name="caseId" defaultValue={caseId ?? ""}>
+              <option value="">{t("noCase")}</option>
+              {cases.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label className="reason">
           {t("reason")}
           <input name="reason" required maxLength={300} />

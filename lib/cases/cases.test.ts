@@ -4,6 +4,7 @@ import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { blockObject } from "../requests/block";
+import { bulkStateChange } from "../requests/bulk";
 import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
@@ -48,6 +49,9 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "end-1.cz",
         "end-2.cz",
         "end-3.cz",
+        "bulk-1.cz",
+        "bulk-2.cz",
+        "bulk-3.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -296,6 +300,34 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         [ids["end-3.cz"]],
       );
       expect(canceled).toEqual([{ reason: `Case ${caseId} (end): order lifted` }]);
+    } finally {
+      await actAs(admin, () => removeApprovalRule({ ruleId }));
+    }
+  });
+
+  it("proposes a bulk block in a case for each object when the policy holds it back, and applies the batch only once", async () => {
+    const { ruleId } = await actAs(admin, () => addApprovalRule({ caseKind: "court_order", change: "make" }));
+    try {
+      const caseId = await openCourtCase("bulk");
+      const batchId = randomUUID();
+      const bulk = (apply: boolean) =>
+        actAs(alice, () =>
+          bulkStateChange({ names: "bulk-1.cz bulk-2.cz bulk-3.cz", kind: "block", reason: "campaign", apply, batchId, caseId }),
+        );
+      const dry = await bulk(false);
+      expect(dry.outcomes.map((o) => o.message)).toEqual([
+        expect.stringMatching(/^Will be proposed for a second person's approval: bulk-1\.cz blocked/),
+        expect.stringMatching(/^Will be proposed/),
+        expect.stringMatching(/^Will be proposed/),
+      ]);
+      const applied = await bulk(true);
+      expect(applied.message).toBe(`Proposed for all 3 objects: each waits for a second person's approval (batch ${batchId}).`);
+      expect(await bulk(true)).toMatchObject({ applied: true, outcomes: [] });
+      for (const name of ["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]) expect(await states(name)).toEqual([]);
+      const waiting = await actAs(bob, () => pendingChanges({ caseId }));
+      expect(waiting.map((p) => p.object)).toEqual(["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]);
+      for (const p of waiting) await actAs(bob, () => approveChange({ pendingId: p.id, version: 1 }));
+      for (const name of ["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]) expect(await states(name)).toContain("serverBlocked");
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
     }

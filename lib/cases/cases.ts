@@ -221,3 +221,11 @@ export async function caseKindChoices(): Promise<{ code: string; name: string }[
   const lang = await getLocale();
   return (await caseKinds(db.sql)).map((k) => ({ code: k.code, name: lang === "cs" ? k.nameCs : k.nameEn }));
 }
+
+/** The open cases a change may be made in (the bulk form's choice), newest first. */
+export async function openCaseChoices(): Promise<{ id: number; label: string }[]> {
+  const { db } = await authorize("cases.read", "cases.choices");
+  return db.sql.query<{ id: number; label: string }>(
+    "SELECT id, 'Case ' || id || ': ' || reference AS label FROM console.cases WHERE status = 'open' ORDER BY id DESC LIMIT 500",
+  );
+}

@@ -161,7 +161,7 @@ export function proposeChange(input: unknown): Promise<{ message: Message; pendi
 }
 
 /** Keeps a proposal after its dry run (the object locked, `now` read after the lock), and says so in its case's record. */
-async function proposeIn(
+export async function proposeIn(
   tx: SqlExecutor,
   actor: Actor,
   now: Date,

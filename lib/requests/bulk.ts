@@ -4,6 +4,9 @@ import { type Message, msg, render, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
+import { caseIdSchema, caseOf } from "../cases/cases";
+import { proposeIn } from "../cases/pending";
+import { needsApproval } from "../cases/policy";
 import { getLocale } from "../i18n/server";
 import { countMatching, objectsMatching } from "../objects/list";
 import { blockWork } from "./block";
@@ -39,6 +42,8 @@ export const bulkSchema = z.object({
   reason: reasonSchema,
   apply: z.boolean().optional().default(false),
   batchId: z.uuid({ error: zodError("form.batchDamaged") }),
+  /** The case the change is made in (issue 42); its kind decides, with the policy, whether it waits for approval. */
+  caseId: caseIdSchema.optional(),
 });
 
 /** One object's outcome, said in the request's language. */
@@ -176,9 +181,11 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
   if (names.length > BULK_MAX)
     throw new InputError(msg("bulk.tooMany", { count: names.length, max: BULK_MAX }), { names: [msg("field.tooMany")] });
 
-  const [done] = await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
-    data.batchId,
-  ]);
+  const [done] = await db.sql.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM console.request_meta WHERE batch_id = $1) + (SELECT count(*) FROM console.pending_changes WHERE batch_id = $1)
+            AS n`,
+    [data.batchId],
+  );
   if (data.apply && done.n > 0)
     return {
       message: render(msg("bulk.alreadyApplied", { count: done.n }), locale),
@@ -217,13 +224,18 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       // bulk change and a single one, wait for each other instead of deadlocking.
       await tx.run("SELECT console.lock_objects($1::int[])", [targets.flatMap((t) => (t.id === null ? [] : [t.id]))]);
       if (data.apply) {
-        const [again] = await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM console.request_meta WHERE batch_id = $1", [
-          data.batchId,
-        ]);
+        const [again] = await tx.query<{ n: number }>(
+          `SELECT ((SELECT count(*) FROM console.request_meta WHERE batch_id = $1)
+                   + (SELECT count(*) FROM console.pending_changes WHERE batch_id = $1))::int AS n`,
+          [data.batchId],
+        );
         if (again.n > 0) throw new AlreadyApplied(again.n);
       }
       // The instant after the locks: not before the change of a writer this one waited for.
       const now = await changeInstant(tx);
+      // In a case, and held back for a second person when the policy says so: each object's change is then proposed.
+      const inCase = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+      const held = await needsApproval(tx, data.kind === "block" ? "serverBlocked" : data.state, "make", inCase?.kind ?? null);
       const outcomes: Tried[] = [];
       for (const target of targets) {
         if (target.id === null) {
@@ -233,25 +245,62 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
         await tx.query("SAVEPOINT bulk_object");
         try {
           const common = { objectId: target.id, from: data.from, to: data.to, reason: data.reason };
-          const result =
-            data.kind === "block"
-              ? await blockWork(tx, parseInput(blockSchema, { ...common, prohibitions: data.prohibitions }), actor, now, data.batchId)
-              : await createWork(tx, parseInput(createRequestSchema, { ...common, state: data.state }), actor, now, data.batchId);
-          if (data.apply)
+          const block = data.kind === "block" ? parseInput(blockSchema, { ...common, prohibitions: data.prohibitions }) : null;
+          const request = data.kind === "block" ? null : parseInput(createRequestSchema, { ...common, state: data.state });
+          const context = { case: inCase, dryRun: held, change: "make" as const };
+          if (held && data.apply) {
+            // Proposed, not made: nothing reaches FRED's tables until a second person approves it.
+            const { id, made } = await proposeIn(
+              tx,
+              actor,
+              now,
+              inCase,
+              block ? "block.create" : "request.create",
+              block ?? request ?? {},
+              data.batchId,
+            );
             await audit(tx, {
-              action: data.kind === "block" ? "block.create" : "request.create",
+              action: "change.propose",
               result: "ok",
               actor,
               objectIds: [target.id],
-              input: result.audited,
+              input: { pendingId: id, ...made.audited },
             });
-          await tx.query("RELEASE SAVEPOINT bulk_object");
+            await tx.query("RELEASE SAVEPOINT bulk_object");
+            outcomes.push({
+              name: target.name,
+              objectId: target.id,
+              ok: true,
+              made: false,
+              message: render(msg("case.proposed", { id: String(id), summary: made.summary }), locale),
+              notMade: render(msg("bulk.notMade", { change: made.summary }), locale),
+            });
+            continue;
+          }
+          const result = block
+            ? await blockWork(tx, block, actor, now, data.batchId, "console", context)
+            : await createWork(tx, request as NonNullable<typeof request>, actor, now, data.batchId, context);
+          if (held) await tx.query("ROLLBACK TO SAVEPOINT bulk_object");
+          else {
+            if (data.apply)
+              await audit(tx, {
+                action: data.kind === "block" ? "block.create" : "request.create",
+                result: "ok",
+                actor,
+                objectIds: [target.id],
+                input: result.audited,
+              });
+            await tx.query("RELEASE SAVEPOINT bulk_object");
+          }
           outcomes.push({
             name: target.name,
             objectId: target.id,
             ok: true,
             made: data.apply,
-            message: render(data.apply ? result.message : msg("bulk.willApply", { change: result.summary }), locale),
+            message: render(
+              data.apply ? result.message : msg(held ? "bulk.willPropose" : "bulk.willApply", { change: result.summary }),
+              locale,
+            ),
             notMade: render(msg("bulk.notMade", { change: result.summary }), locale),
           });
         } catch (error) {
@@ -271,7 +320,10 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       return outcomes;
     });
     return {
-      message: render(msg("bulk.applied", { count: outcomes.length, batch: data.batchId }), locale),
+      message: render(
+        msg(outcomes.some((o) => !o.made) ? "bulk.proposedAll" : "bulk.applied", { count: outcomes.length, batch: data.batchId }),
+        locale,
+      ),
       applied: true,
       refused: 0,
       batchId: data.batchId,

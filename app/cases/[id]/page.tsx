@@ -100,7 +100,9 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
       {writable && (
         <section className="panel" aria-labelledby="case-add">
           <h2 id="case-add">{t("detail.add.title")}</h2>
-          <p className="muted">{t("detail.add.hint")}</p>
+          <p className="muted">
+            {t("detail.add.hint")} <Link href={`/requests/bulk?case=${c.id}`}>{t("detail.add.bulk")}</Link>
+          </p>
           <ActionForm action={caseChangeAction} className="case-form">
             <input type="hidden" name="caseId" value={c.id} />
             <label>

@@ -20,6 +20,7 @@ export async function bulkAction(_previous: ActionResult<BulkResult> | null, for
       reason: text("reason"),
       apply: text("apply") === "1",
       batchId: text("batchId"),
+      caseId: text("caseId") || undefined,
     });
     return { message: outcome.message, data: outcome };
   });

@@ -44,6 +44,7 @@ export const cases: Catalog<typeof en> = {
     madeBy: "{author}{approvedBy, select, none {} other {, schválil(a) {approvedBy}}}",
     pending: "Navržené změny",
     add: {
+      bulk: "Více objektů naráz: hromadná změna v tomto případu",
       title: "Blokace nebo požadavek v tomto případu",
       hint: "Provede se hned, pokud to pravidla schvalování dovolí; jinak se uloží jako návrh, který schválí jiná osoba.",
       object: "Doménové jméno nebo identifikátor",

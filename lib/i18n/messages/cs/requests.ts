@@ -69,6 +69,8 @@ export const requests: Catalog<typeof en> = {
       from: "Začátek ({zone}; prázdné: hned)",
       to: "Konec (nepovinné)",
       reason: "Důvod",
+      case: "Případ (jeho číslo se zapíše do důvodů ve FREDu; jeho pravidla mohou žádat schválení)",
+      noCase: "žádný",
       dryRun: "Zkušební běh",
       apply: "Provést u všech",
       confirmFilter: "Provést u všech objektů, které odpovídají filtru? Vše, nebo nic: bude-li odmítnut jediný, nezmění se nic.",

@@ -105,6 +105,9 @@ export const server: Catalog<typeof en> = {
     liftSummary: "zrušit blokaci {id} objektu {object} (zákazy, které přerušila, se vrátí)",
   },
   bulk: {
+    proposedAll:
+      "{count, plural, one {Navrženo pro # objekt} few {Navrženo pro všechny # objekty} other {Navrženo pro všech # objektů}}: každá změna čeká na schválení druhou osobou (dávka {batch}).",
+    willPropose: "Bude navrženo ke schválení druhou osobou: {change}",
     listTooLong: "Seznam je příliš dlouhý.",
     filterTooLong: "Filtr je příliš dlouhý.",
     chooseKind: "Zvolte požadavek nebo blokaci.",

@@ -41,6 +41,7 @@ export const cases = {
     madeBy: "{author}{approvedBy, select, none {} other {, approved by {approvedBy}}}",
     pending: "Proposed changes",
     add: {
+      bulk: "Many objects at once: bulk change in this case",
       title: "Block or request in this case",
       hint: "Made at once when the approval policy allows it; otherwise saved as a proposal that another person approves.",
       object: "Domain name or handle",

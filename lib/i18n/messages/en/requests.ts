@@ -67,6 +67,8 @@ export const requests = {
       from: "Start ({zone}; empty: now)",
       to: "End (optional)",
       reason: "Reason",
+      case: "Case (its reference goes into FRED's reasons; its policy may ask for approval)",
+      noCase: "none",
       dryRun: "Dry run",
       apply: "Apply to all",
       confirmFilter: "Apply to all the objects the filter matches? All or nothing: if one is refused, nothing changes.",

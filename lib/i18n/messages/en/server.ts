@@ -107,6 +107,9 @@ export const server = {
     liftSummary: "lift block {id} of {object} (the prohibitions it cut come back)",
   },
   bulk: {
+    proposedAll:
+      "{count, plural, one {Proposed for # object} other {Proposed for all # objects}}: each waits for a second person's approval (batch {batch}).",
+    willPropose: "Will be proposed for a second person's approval: {change}",
     listTooLong: "The list is too long.",
     filterTooLong: "The filter is too long.",
     chooseKind: "Choose a request or a block.",
