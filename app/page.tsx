@@ -3,6 +3,7 @@ import Link from "next/link";
 import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { OverviewHead } from "@/components/dashboard/overview-head";
 import { forPage } from "@/lib/auth/page";
+import { casesAttention } from "@/lib/cases/cases";
 import { dashboard } from "@/lib/dashboard";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { listHref } from "@/lib/objects/url";
@@ -15,7 +16,7 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The start page: where the registry's states stand, what changed lately, what comes next. */
 export default async function OverviewPage(props: PageProps<"/">) {
   const refresh = (await props.searchParams).refresh === "1";
-  const d = await forPage(() => dashboard({ refresh }));
+  const [d, attention] = await forPage(() => Promise.all([dashboard({ refresh }), casesAttention()]));
   const t = await getTranslations("dashboard");
   const tc = await getTranslations("common");
   const fmt = await getFormat();
@@ -122,6 +123,43 @@ export default async function OverviewPage(props: PageProps<"/">) {
             <p>
               <Link href="/shadow">{t("engine.shadowReport")}</Link>
             </p>
+          )}
+        </section>
+        <section className="panel" aria-labelledby="attention">
+          <h2 id="attention">{t("attention.title")}</h2>
+          <p>
+            <Link href="/approvals">{t("attention.waiting", { count: attention.waiting })}</Link>
+          </p>
+          <h3>{t("attention.due")}</h3>
+          {attention.dueCases.length === 0 ? (
+            <p className="muted">{t("attention.noneDue")}</p>
+          ) : (
+            <ul className="attention-cases">
+              {attention.dueCases.map((c) => (
+                <li key={c.id}>
+                  <Link href={`/cases/${c.id}`}>{t("attention.case", { id: String(c.id), reference: c.reference })}</Link>{" "}
+                  {t("attention.reviewBy", { day: fmt.day(c.reviewBy), owner: c.owner })}
+                </li>
+              ))}
+            </ul>
+          )}
+          <h3>{t("attention.ending")}</h3>
+          {attention.endingBlocks.length === 0 ? (
+            <p className="muted">{t("attention.noneEnding")}</p>
+          ) : (
+            <ul className="attention-blocks">
+              {attention.endingBlocks.map((b) => (
+                <li key={b.blockId}>
+                  <Link href={`/objects/${b.objectId}`}>{b.object}</Link> {t("attention.ends", { at: fmt.instant(b.ends) })}
+                  {b.caseId !== null && (
+                    <>
+                      {" "}
+                      (<Link href={`/cases/${b.caseId}`}>{t("attention.inCase", { id: String(b.caseId) })}</Link>)
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
           )}
         </section>
         <section className="panel" aria-labelledby="recent">

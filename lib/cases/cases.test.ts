@@ -9,7 +9,7 @@ import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
-import { listCases, openCase, reviewCase } from "./cases";
+import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
 
@@ -52,6 +52,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "bulk-1.cz",
         "bulk-2.cz",
         "bulk-3.cz",
+        "ending.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -331,5 +332,26 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
     }
+  });
+
+  it("tells the overview which cases are due for review and which blocks end within a week", async () => {
+    const caseId = (
+      await actAs(alice, () => openCase({ kind: "csirt", reference: "due", requestedBy: "CSIRT.CZ", reviewBy: registryToday() }))
+    ).caseId;
+    const later = (
+      await actAs(alice, () =>
+        openCase({ kind: "csirt", reference: "later", requestedBy: "CSIRT.CZ", reviewBy: registryToday(new Date(Date.now() + 30 * DAY)) }),
+      )
+    ).caseId;
+    const to = iso(Date.now() + 3 * DAY);
+    await actAs(alice, () =>
+      makeChange({ command: "block.create", caseId, input: { objectId: ids["ending.cz"], to, reason: "takedown" } }),
+    );
+    const attention = await actAs(support, () => casesAttention());
+    expect(attention.dueCases.map((c) => c.id)).toContain(caseId);
+    expect(attention.dueCases.map((c) => c.id)).not.toContain(later);
+    expect(attention.endingBlocks.filter((b) => b.object === "ending.cz")).toEqual([
+      expect.objectContaining({ caseId, ends: new Date(to) }),
+    ]);
   });
 });

@@ -229,3 +229,35 @@ export async function openCaseChoices(): Promise<{ id: number; label: string }[]
     "SELECT id, 'Case ' || id || ': ' || reference AS label FROM console.cases WHERE status = 'open' ORDER BY id DESC LIMIT 500",
   );
 }
+
+/** What the overview asks people to look at (issue 42): cases due for review, blocks ending within a week, changes waiting. */
+export interface Attention {
+  dueCases: { id: number; reference: string; reviewBy: string; owner: string }[];
+  endingBlocks: { blockId: number; objectId: number; object: string; ends: Date; caseId: number | null }[];
+  waiting: number;
+}
+
+/** How many of each the overview lists at most. */
+const ATTENTION_MAX = 50;
+
+export async function casesAttention(): Promise<Attention> {
+  const { db } = await authorize("cases.read", "cases.attention");
+  const today = registryToday();
+  const [dueCases, endingBlocks, [{ waiting }]] = await Promise.all([
+    db.sql.query<Attention["dueCases"][number]>(
+      `SELECT c.id, c.reference, c.review_by::text AS "reviewBy", u.username AS owner
+         FROM console.cases c JOIN console.users u ON u.id = c.owner_id
+        WHERE c.status = 'open' AND c.review_by <= $1::date + 7 ORDER BY c.review_by, c.id LIMIT ${ATTENTION_MAX}`,
+      [today],
+    ),
+    db.sql.query<Attention["endingBlocks"][number]>(
+      `SELECT b.id AS "blockId", b.object_id AS "objectId", o.name AS object, r.valid_to AT TIME ZONE 'UTC' AS ends, b.case_id AS "caseId"
+         FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id JOIN object_registry o ON o.id = b.object_id
+        WHERE b.unblocked_at IS NULL AND r.canceled IS NULL
+          AND r.valid_to > now() AT TIME ZONE 'UTC' AND r.valid_to <= (now() + interval '7 days') AT TIME ZONE 'UTC'
+        ORDER BY r.valid_to, b.id LIMIT ${ATTENTION_MAX}`,
+    ),
+    db.sql.query<{ waiting: number }>("SELECT count(*)::int AS waiting FROM console.pending_changes WHERE status = 'pending'"),
+  ]);
+  return { dueCases, endingBlocks, waiting };
+}

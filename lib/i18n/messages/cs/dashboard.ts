@@ -49,4 +49,17 @@ export const dashboard: Catalog<typeof en> = {
     entry: "{at} · {actor} · {action} · {result, select, ok {v pořádku} refused {odmítnuto} error {chyba} other {{result}}}",
     all: "Celý auditní záznam",
   },
+  attention: {
+    title: "Případy a blokace k pozornosti",
+    waiting:
+      "{count, plural, =0 {Na schválení nic nečeká} one {Na schválení čeká # změna} few {Na schválení čekají # změny} other {Na schválení čeká # změn}}",
+    due: "Případy ke kontrole (do týdne)",
+    noneDue: "Žádný případ není ke kontrole.",
+    case: "Případ {id}: {reference}",
+    reviewBy: "zkontrolovat do {day} ({owner})",
+    ending: "Blokace končící do týdne",
+    noneEnding: "Žádná blokace do týdne nekončí.",
+    ends: "končí {at}",
+    inCase: "případ {id}",
+  },
 };

@@ -45,4 +45,16 @@ export const dashboard = {
     entry: "{at} · {actor} · {action} · {result, select, ok {ok} refused {refused} error {error} other {{result}}}",
     all: "The whole audit log",
   },
+  attention: {
+    title: "Cases and blocks to look at",
+    waiting: "{count, plural, =0 {No change waits for approval} one {# change waits for approval} other {# changes wait for approval}}",
+    due: "Cases due for review (within a week)",
+    noneDue: "No case is due for review.",
+    case: "Case {id}: {reference}",
+    reviewBy: "review by {day} ({owner})",
+    ending: "Blocks ending within a week",
+    noneEnding: "No block ends within a week.",
+    ends: "ends {at}",
+    inCase: "case {id}",
+  },
 } as const;
