@@ -1,14 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
+import { mailSettled } from "../mail";
 import { blockObject } from "../requests/block";
 import { bulkStateChange } from "../requests/bulk";
 import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
+import { startSmtp } from "../testing/smtp";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
@@ -53,6 +55,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "bulk-2.cz",
         "bulk-3.cz",
         "ending.cz",
+        "mailed.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -353,5 +356,40 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     expect(attention.endingBlocks.filter((b) => b.object === "ending.cz")).toEqual([
       expect.objectContaining({ caseId, ends: new Date(to) }),
     ]);
+  });
+
+  it("mails the people who may approve a change that waits (never its proposer, never support), and nothing without SMTP settings", async () => {
+    const smtp = await startSmtp();
+    try {
+      await db.sql.query(
+        "UPDATE console.users SET email = username || '@registry.example' WHERE username IN ('alice', 'bob', 'sam', 'ada')",
+      );
+      // Without SMTP settings the proposal is made and nothing is sent.
+      const silent = await actAs(alice, () =>
+        proposeChange({
+          command: "request.create",
+          input: { objectId: ids["mailed.cz"], state: "serverRenewProhibited", reason: "quiet" },
+        }),
+      );
+      await mailSettled();
+      expect(smtp.mails).toEqual([]);
+      await actAs(alice, () => withdrawChange({ pendingId: silent.pendingId }));
+      vi.stubEnv("SMTP_URL", smtp.url);
+      vi.stubEnv("SMTP_FROM", "Registry Console <console@registry.example>");
+      const { pendingId } = await actAs(alice, () =>
+        proposeChange({
+          command: "request.create",
+          input: { objectId: ids["mailed.cz"], state: "serverRenewProhibited", reason: "renewals stop" },
+        }),
+      );
+      await mailSettled();
+      expect(smtp.mails.flatMap((m) => m.to).sort()).toEqual(["ada@registry.example", "bob@registry.example"]);
+      const [mail] = smtp.mails;
+      expect(mail.text).toContain(`Subject: Change ${pendingId} waits for your approval`);
+      expect(mail.text).toContain(`#${pendingId}, proposed by alice: serverRenewProhibited on mailed.cz from`);
+    } finally {
+      vi.unstubAllEnvs();
+      await smtp.close();
+    }
   });
 });

@@ -17,6 +17,7 @@ import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, R
 import { unblockWork } from "../requests/unblock";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
 import type { ChangeContext } from "./context";
+import { mailApprovers } from "./mail";
 import { type ChangeKind, needsApproval } from "./policy";
 
 // Changes that wait for a second person (four-eyes approval, issue 42). A proposal is the command's
@@ -144,8 +145,8 @@ async function dryRun(tx: SqlExecutor, run: () => Promise<Made>): Promise<Made> 
 const commandOf = (name: string) => COMMANDS[name as CommandName] as unknown as Command<z.ZodType<Record<string, unknown>>>;
 
 /** Proposes a change for a second person to approve (any change may be; the policy says which must). */
-export function proposeChange(input: unknown): Promise<{ message: Message; pendingId: number }> {
-  return auditedChange("cases.write", "change.propose", proposeSchema, input, async (tx, data, actor) => {
+export async function proposeChange(input: unknown): Promise<{ message: Message; pendingId: number }> {
+  const proposed = await auditedChange("cases.write", "change.propose", proposeSchema, input, async (tx, data, actor) => {
     const command = commandOf(data.command);
     const commandInput = parseInput(command.schema, data.input);
     const [lockSql, lockId] = command.lock(commandInput);
@@ -158,6 +159,9 @@ export function proposeChange(input: unknown): Promise<{ message: Message; pendi
       audit: { objectIds: [made.objectId], input: { pendingId: id, command: data.command, ...made.audited } },
     };
   });
+  const { db } = await authorize("cases.read", "change.mail");
+  mailApprovers(db.sql, [proposed.pendingId]);
+  return proposed;
 }
 
 /** Keeps a proposal after its dry run (the object locked, `now` read after the lock), and says so in its case's record. */
@@ -427,8 +431,9 @@ export const endCaseSchema = z.object({ caseId: caseIdSchema, reason: decisionRe
  * come back; requests canceled), each lift proposed instead where the policy gives lifting to a
  * second person; the case ends once nothing it holds is left and no proposal of it waits.
  */
-export function endCase(input: unknown): Promise<{ message: Message }> {
-  return auditedChange("cases.write", "case.end", endCaseSchema, input, async (tx, data, actor) => {
+export async function endCase(input: unknown): Promise<{ message: Message }> {
+  const proposedIds: number[] = [];
+  const ended = await auditedChange("cases.write", "case.end", endCaseSchema, input, async (tx, data, actor) => {
     const held = async () =>
       tx.query<{ object_id: number; block_id: number | null; request_id: number; state: string }>(
         `SELECT b.object_id, b.id AS block_id, b.blocked_request_id AS request_id, 'serverBlocked' AS state
@@ -464,7 +469,7 @@ export function endCase(input: unknown): Promise<{ message: Message }> {
       const commandInput =
         item.block_id !== null ? { blockId: item.block_id, reason: data.reason } : { requestId: item.request_id, reason: data.reason };
       if (await needsApproval(tx, item.state, "lift", c.kind)) {
-        await proposeIn(tx, actor, now, c, name, commandInput, batchId);
+        proposedIds.push((await proposeIn(tx, actor, now, c, name, commandInput, batchId)).id);
         proposed++;
       } else {
         const command = commandOf(name);
@@ -487,4 +492,7 @@ export function endCase(input: unknown): Promise<{ message: Message }> {
       audit: { objectIds: [...new Set(items.map((i) => i.object_id))], input: { caseId: c.id, reason: data.reason, lifted, proposed } },
     };
   });
+  const { db } = await authorize("cases.read", "change.mail");
+  mailApprovers(db.sql, proposedIds);
+  return ended;
 }

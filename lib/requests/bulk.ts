@@ -5,6 +5,7 @@ import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { caseIdSchema, caseOf } from "../cases/cases";
+import { mailApprovers } from "../cases/mail";
 import { proposeIn } from "../cases/pending";
 import { needsApproval } from "../cases/policy";
 import { getLocale } from "../i18n/server";
@@ -319,6 +320,13 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       });
       return outcomes;
     });
+    const proposals = await db.sql.query<{ id: number }>("SELECT id FROM console.pending_changes WHERE batch_id = $1 ORDER BY id", [
+      data.batchId,
+    ]);
+    mailApprovers(
+      db.sql,
+      proposals.map((p) => p.id),
+    );
     return {
       message: render(
         msg(outcomes.some((o) => !o.made) ? "bulk.proposedAll" : "bulk.applied", { count: outcomes.length, batch: data.batchId }),
