@@ -277,11 +277,21 @@ const PUBLIC_ROUTES: Record<string, string> = {
     "the state change feed for other systems: authenticated by API token in lib/feed.ts (lib/feed.test.ts), not by session",
 };
 
-/** Route handlers that check access themselves (GET), who may call them, and a request for them. */
-const ROUTES: Record<string, { allowed: Role[]; request: () => Request }> = {
+/** Route handlers that check access themselves (GET), who may call them, a request for them, and what an allowed caller's first line is. */
+const ROUTES: Record<
+  string,
+  { allowed: Role[]; request: () => Request; params?: (fx: Fixtures) => Promise<Record<string, string>>; firstLine: RegExp }
+> = {
   "app/objects/export/route.ts": {
     allowed: ["support", "operator", "admin"],
     request: () => new Request("http://console.test/objects/export?type=domain&states=outzone"),
+    firstLine: /^id,name,type/,
+  },
+  "app/cases/[id]/record.csv/route.ts": {
+    allowed: ["support", "operator", "admin"],
+    request: () => new Request("http://console.test/cases/1/record.csv"),
+    params: async (fx) => ({ id: String(await fx.newCase()) }),
+    firstLine: /^record,case,kind,reference/,
   },
 };
 
@@ -481,9 +491,10 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
       const allowed = caller !== "anonymous" && rule.allowed.includes(caller);
       it(`GET ${file} as ${caller}: ${allowed ? "allowed" : "refused"}`, async () => {
         const module = await import(path.resolve(file));
-        const response: Response = await actAs(contexts[caller], () => module.GET(rule.request()));
+        const params = rule.params ? await rule.params(fixtures) : {};
+        const response: Response = await actAs(contexts[caller], () => module.GET(rule.request(), { params: Promise.resolve(params) }));
         expect(response.status).toBe(allowed ? 200 : caller === "anonymous" ? 401 : 403);
-        if (allowed) expect((await response.text()).split("\r\n")[0]).toMatch(/^id,name,type/);
+        if (allowed) expect((await response.text()).split("\r\n")[0]).toMatch(rule.firstLine);
       });
     }
   }

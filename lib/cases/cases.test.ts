@@ -12,6 +12,7 @@ import { testBackends } from "../testing/databases";
 import { actAs, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
+import { caseRecordCsv } from "./detail";
 import { approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
 
@@ -187,6 +188,25 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "made bob",
         "rejected bob",
       ]);
+      // The record an authority reads without the console: the case, what was made, every step, in the registry's zone.
+      const csv = (await actAs(support, () => caseRecordCsv(caseId))) as string;
+      const rows = csv.trim().split("\r\n");
+      expect(rows[0]).toBe("record,case,kind,reference,requested_by,review_by,status,opened_by,opened_at,ended_by,ended_at");
+      expect(rows[1]).toMatch(
+        new RegExp(
+          `^case,${caseId},Court order,7 T 12/2026,District court Brno,,open,alice,\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\+0[12]:00,,$`,
+        ),
+      );
+      expect(rows.filter((r) => r.startsWith("item,phish-1.cz,domain,block "))).toHaveLength(1);
+      expect(rows.filter((r) => r.startsWith("step,")).map((r) => r.split(",")[3])).toEqual([
+        "opened",
+        "proposed",
+        "proposed",
+        "approved",
+        "made",
+        "rejected",
+      ]);
+      expect(rows.find((r) => r.includes(",rejected,"))).toContain("wrong domain");
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
       await db.sql.query("DELETE FROM console.approval_rules");

@@ -1,8 +1,11 @@
 import "server-only";
-import type { Message } from "../actions/message";
+import { english, type Message } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
+import { readConfig } from "../config";
+import { wallTime, zoneOffsetMinutes } from "../format/instant";
 import { getLocale } from "../i18n/server";
+import { csvField } from "../objects/list";
 import { type CaseRow, caseKinds, caseOf } from "./cases";
 import { type PendingChange, pendingChanges } from "./pending";
 
@@ -83,4 +86,63 @@ export async function caseDetail(caseId: number): Promise<CaseDetail | null> {
   );
   const pending = await pendingChanges({ caseId, all: true });
   return { case: row, items, pending, events, mayWrite: roleAllows(actor.role, "cases.write") };
+}
+
+/**
+ * A case's record as CSV (in English, instants in the registry's zone with its offset): the case,
+ * then what was made in it, then every step in order — what an authority reads without the console.
+ */
+export async function caseRecordCsv(caseId: number): Promise<string | null> {
+  const detail = await caseDetail(caseId);
+  if (!detail) return null;
+  const zone = readConfig().registryTimeZone;
+  // ISO 8601 in the registry's zone, with its offset: 2026-12-02T11:07:00+01:00.
+  const at = (d: Date | string | null) => {
+    if (d === null) return null;
+    const ms = new Date(d).getTime();
+    const offset = zoneOffsetMinutes(ms, zone);
+    const hhmm = `${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
+    return `${wallTime(ms, zone)}${offset < 0 ? "-" : "+"}${hhmm}`;
+  };
+  const said = (value: unknown) =>
+    value && typeof value === "object" && "key" in value ? english(value as Message) : value == null ? "" : String(value);
+  const c = detail.case;
+  const lines = [
+    ["record", "case", "kind", "reference", "requested_by", "review_by", "status", "opened_by", "opened_at", "ended_by", "ended_at"],
+    ["case", c.id, c.kindName, c.reference, c.requestedBy, c.reviewBy, c.status, c.createdBy, at(c.createdAt), c.endedBy, at(c.endedAt)],
+    [],
+    ["record", "object", "type", "change", "state", "from", "until", "ended_early", "made_by", "approved_by", "states_now"],
+    ...detail.items.map((i) => [
+      "item",
+      i.object,
+      i.type,
+      i.kind === "block" ? `block ${i.blockId}` : `request ${i.requestId}`,
+      i.state,
+      at(i.from),
+      at(i.to),
+      i.lifted ? "yes" : "no",
+      i.author,
+      i.approvedBy,
+      i.statesNow.join(" "),
+    ]),
+    [],
+    ["record", "at", "actor", "event", "object", "change", "detail"],
+    ...detail.events.map((e) => [
+      "step",
+      at(e.at),
+      e.actor,
+      e.event,
+      e.object,
+      e.pendingId,
+      [
+        said(e.detail.summary),
+        said(e.detail.note),
+        said(e.detail.reason),
+        e.detail.nextReview ? `next review ${said(e.detail.nextReview)}` : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
+    ]),
+  ];
+  return `${lines.map((row) => row.map((v) => csvField((v ?? null) as string | number | null)).join(",")).join("\r\n")}\r\n`;
 }

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionForm } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
+import { CaseItems } from "@/components/cases/case-items";
 import { PendingTable } from "@/components/cases/pending-table";
-import { SimpleTable } from "@/components/simple-table";
 import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { registryToday } from "@/lib/cases/cases";
@@ -57,33 +57,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
 
       <section className="panel" aria-labelledby="case-items">
         <h2 id="case-items">{t("detail.items")}</h2>
-        <SimpleTable
-          rows={detail.items}
-          rowKey={(i) => i.requestId}
-          className="case-items"
-          empty={t("detail.itemsEmpty")}
-          columns={[
-            { header: t("detail.columns.object"), cell: (i) => <Link href={`/objects/${i.objectId}`}>{i.object}</Link> },
-            {
-              header: t("detail.columns.change"),
-              cell: (i) =>
-                i.kind === "block"
-                  ? t("detail.kind.block", { id: String(i.blockId) })
-                  : `${i.state} (${t("detail.kind.request", { id: String(i.requestId) })})`,
-            },
-            {
-              header: t("detail.columns.period"),
-              cell: (i) => (
-                <>
-                  {t("detail.period", { from: fmt.instant(i.from), to: i.to ? fmt.instant(i.to) : t("detail.openEnd") })}
-                  {i.lifted && <span className="muted"> ({t("detail.lifted")})</span>}
-                </>
-              ),
-            },
-            { header: t("detail.columns.statesNow"), cell: (i) => i.statesNow.join(", ") },
-            { header: t("detail.columns.by"), cell: (i) => t("detail.madeBy", { author: i.author, approvedBy: i.approvedBy ?? "none" }) },
-          ]}
-        />
+        <CaseItems items={detail.items} />
       </section>
 
       {(waiting.length > 0 || detail.pending.length > 0) && (
@@ -179,6 +153,12 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
 
       <section className="panel" aria-labelledby="case-record">
         <h2 id="case-record">{t("detail.record")}</h2>
+        <p className="case-record-links">
+          <Link href={`/cases/${c.id}/record`}>{t("detail.printable")}</Link>
+          <a href={`/cases/${c.id}/record.csv`} download>
+            {t("detail.csv")}
+          </a>
+        </p>
         <CaseEvents events={detail.events} />
       </section>
     </>

@@ -68,6 +68,8 @@ export const cases: Catalog<typeof en> = {
       submit: "Ukončit případ",
       confirm: "Ukončit případ {id} a zrušit vše, co drží?",
     },
+    back: "Zpět na případ",
+    steps: "Všechny kroky v pořadí",
     record: "Záznam případu",
     printable: "Záznam k tisku",
     csv: "Záznam jako CSV",

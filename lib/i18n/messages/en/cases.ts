@@ -60,6 +60,8 @@ export const cases = {
       submit: "End case",
       confirm: "End case {id} and lift everything it holds?",
     },
+    back: "Back to the case",
+    steps: "Every step, in order",
     record: "The case's record",
     printable: "Printable record",
     csv: "Record as CSV",
