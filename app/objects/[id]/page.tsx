@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { PendingTable } from "@/components/cases/pending-table";
 import { Notices } from "@/components/notices";
 import { BlockPanel } from "@/components/objects/page/block";
 import { AuditPanel, DataPanels } from "@/components/objects/page/facts";
@@ -8,10 +9,12 @@ import { RequestsPanel } from "@/components/objects/page/requests";
 import { HistoryPanel, StatesNow } from "@/components/objects/page/states";
 import { render } from "@/lib/actions/message";
 import { forPage } from "@/lib/auth/page";
+import { mayWriteCases, pendingChanges } from "@/lib/cases/pending";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
 import { objectDetail, visibleRows } from "@/lib/objects/detail";
 import { readObjectPageParams } from "@/lib/objects/page-params";
+import { approveChangeAction, rejectChangeAction, withdrawChangeAction } from "../../cases/actions";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export async function generateMetadata() {
@@ -25,6 +28,8 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   const id = parseId(idText) ?? Number.NaN;
   const object = await forPage(() => objectDetail(id));
   if (!object) notFound();
+  // Changes of this object that wait for a second person (issue 42): shown, with what the reader may do.
+  const [pending, mayWrite] = await forPage(() => Promise.all([pendingChanges({ objectId: object.id }), mayWriteCases()]));
   // Long tables are cut to their newest rows unless asked for in full: an object with hundreds of
   // periods or requests would otherwise make a page of a megabyte. Requests that can still change
   // (pending, in force) are always shown.
@@ -65,6 +70,16 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
         showAllHistory={showAllHistory}
         showAllRequests={showAllRequests}
       />
+      {pending.length > 0 && (
+        <section className="panel" aria-labelledby="object-pending">
+          <h2 id="object-pending">{t("pending")}</h2>
+          <PendingTable
+            changes={pending}
+            showCase
+            actions={mayWrite ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction } : null}
+          />
+        </section>
+      )}
       <BlockPanel object={object} actions={{ block: blockAction, changeBlock: changeBlockAction, unblock: unblockAction }} />
       <RequestsPanel
         object={object}

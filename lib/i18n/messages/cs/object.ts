@@ -1,7 +1,9 @@
 import type { Catalog } from "../catalog";
+
 import type { object as en } from "../en/object";
 
 export const object: Catalog<typeof en> = {
+  pending: "Změny čekající na schválení druhou osobou",
   title: "Objekt",
   type: "{type, select, domain {doména} contact {kontakt} nsset {sada jmenných serverů (nsset)} keyset {sada klíčů (keyset)} other {{type}}}",
   id: "ID {id}",

@@ -1,4 +1,5 @@
 export const object = {
+  pending: "Changes waiting for a second person's approval",
   title: "Object",
   type: "{type, select, domain {domain} contact {contact} nsset {nsset} keyset {keyset} other {{type}}}",
   id: "id {id}",
