@@ -3,7 +3,7 @@ import { PendingTable } from "@/components/cases/pending-table";
 import { forPage } from "@/lib/auth/page";
 import { mayWriteCases, pendingChanges } from "@/lib/cases/pending";
 import { getTranslations } from "@/lib/i18n/server";
-import { approveChangeAction, rejectChangeAction, withdrawChangeAction } from "../cases/actions";
+import { approveBatchAction, approveChangeAction, rejectChangeAction, withdrawChangeAction } from "../cases/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases.approvals");
@@ -23,7 +23,11 @@ export default async function ApprovalsPage() {
       <PendingTable
         changes={changes}
         showCase
-        actions={mayWrite ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction } : null}
+        actions={
+          mayWrite
+            ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction, approveBatch: approveBatchAction }
+            : null
+        }
       />
     </>
   );

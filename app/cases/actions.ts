@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
 import { openCase, reviewCase } from "@/lib/cases/cases";
-import { approveChange, endCase, rejectChange, submitChange, withdrawChange } from "@/lib/cases/pending";
+import { approveBatch, approveChange, endCase, rejectChange, submitChange, withdrawChange } from "@/lib/cases/pending";
 import { objectIdByName } from "@/lib/objects/detail";
 
 // Form posts from /cases, a case's page and /approvals. The data-access layer checks the caller's
@@ -85,6 +85,15 @@ export async function withdrawChangeAction(_previous: ActionResult | null, form:
 /** Ends a case: lifts what it holds (or proposes the lifts the policy gives to a second person). */
 export async function endCaseAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await toActionResult<undefined>(() => endCase({ caseId: field(form, "caseId"), reason: field(form, "reason") }));
+  if (result.ok) refresh(field(form, "caseId"));
+  return result;
+}
+
+/** Approves every waiting change of one batch the approver did not propose. */
+export async function approveBatchAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() =>
+    approveBatch({ batchId: field(form, "batchId"), fromNow: form.get("fromNow") === "1" }),
+  );
   if (result.ok) refresh(field(form, "caseId"));
   return result;
 }

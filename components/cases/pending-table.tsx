@@ -7,6 +7,19 @@ import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
+/** The batches (one bulk change, one case's ending) with more than one change the reader may approve. */
+function batchesOf(changes: PendingChange[]) {
+  const batches = new Map<string, { batchId: string; count: number; proposedBy: string; caseId: number | null; late: boolean }>();
+  for (const p of changes) {
+    if (!p.batchId || !p.mayApprove) continue;
+    const b = batches.get(p.batchId) ?? { batchId: p.batchId, count: 0, proposedBy: p.proposedBy, caseId: p.caseId, late: false };
+    b.count++;
+    b.late ||= p.late;
+    batches.set(p.batchId, b);
+  }
+  return [...batches.values()].filter((b) => b.count > 1);
+}
+
 /** Pending changes with what the reader may do about each (approve, reject, withdraw), or how each was decided. */
 export async function PendingTable({
   changes,
@@ -15,13 +28,22 @@ export async function PendingTable({
 }: {
   changes: PendingChange[];
   showCase: boolean;
-  actions: { approve: Action; reject: Action; withdraw: Action } | null;
+  actions: { approve: Action; reject: Action; withdraw: Action; approveBatch?: Action } | null;
 }) {
   const [t, fmt, locale] = await Promise.all([getTranslations("cases.approvals"), getFormat(), getLocale()]);
   // A decision's message stays above the table: the row's forms go once the change is decided.
   return (
     <ActionNotices>
       {changes.length === 0 && <p className="muted">{t("empty")}</p>}
+      {actions?.approveBatch &&
+        batchesOf(changes).map((b) => (
+          <ActionForm key={b.batchId} action={actions.approveBatch as Action} className="inline approve-batch">
+            <input type="hidden" name="batchId" value={b.batchId} />
+            <input type="hidden" name="caseId" value={b.caseId ?? ""} />
+            {b.late && <input type="hidden" name="fromNow" value="1" />}
+            <button type="submit">{t("approveBatch", { count: String(b.count), by: b.proposedBy })}</button>
+          </ActionForm>
+        ))}
       {changes.length > 0 && (
         <table className="data-table pending-changes">
           <thead>

@@ -59,6 +59,8 @@ interface Fixtures {
   otherSessionOf(userId: number): Promise<string>;
   /** A new approval rule that holds nothing back in the other tests (made directly in the database). */
   newRule(): Promise<number>;
+  /** Two new pending changes proposed together by `userId`: their batch id. */
+  newBatch(userId: number): Promise<string>;
   /** A new open case, made directly in the database. */
   newCase(): Promise<number>;
   /** A new pending change (a request on a new domain) proposed by `userId`, made directly in the database. */
@@ -237,6 +239,10 @@ const ACTIONS: Record<string, ActionCase> = {
       });
     },
   },
+  "app/cases/actions.ts#approveBatchAction": {
+    allowed: ["admin", "operator"],
+    form: async (target, fx) => form({ batchId: await fx.newBatch(target) }),
+  },
   "app/cases/actions.ts#approveChangeAction": {
     allowed: ["admin", "operator"],
     form: async (target, fx) => form({ pendingId: await fx.newPending(target), version: 1 }),
@@ -409,6 +415,12 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
            VALUES ('serverRenewProhibited', 'change', 'registrant', 'matrix', now()) ON CONFLICT DO NOTHING`,
         );
         return (await db.sql.query<{ id: number }>("SELECT id FROM console.approval_rules WHERE case_kind = 'registrant'"))[0].id;
+      },
+      newBatch: async (userId) => {
+        const batchId = randomUUID();
+        for (const id of [await fixtures.newPending(userId), await fixtures.newPending(userId)])
+          await db.sql.query("UPDATE console.pending_changes SET batch_id = $2 WHERE id = $1", [id, batchId]);
+        return batchId;
       },
       newCase: async () => {
         const [{ id }] = await db.sql.query<{ id: number }>(

@@ -13,7 +13,7 @@ import { actAs, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
-import { approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
+import { approveBatch, approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
 
 const DAY = 86_400_000;
@@ -350,8 +350,12 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       for (const name of ["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]) expect(await states(name)).toEqual([]);
       const waiting = await actAs(bob, () => pendingChanges({ caseId }));
       expect(waiting.map((p) => p.object)).toEqual(["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]);
-      for (const p of waiting) await actAs(bob, () => approveChange({ pendingId: p.id, version: 1 }));
+      // The whole batch at once, by a second person (its proposer's own approval of it is refused).
+      expect(await refusal(actAs(alice, () => approveBatch({ batchId })))).toMatch(/is your own proposal/);
+      const approved = await actAs(bob, () => approveBatch({ batchId }));
+      expect(english(approved.message)).toBe("3 changes approved and applied.");
       for (const name of ["bulk-1.cz", "bulk-2.cz", "bulk-3.cz"]) expect(await states(name)).toContain("serverBlocked");
+      expect(await refusal(actAs(bob, () => approveBatch({ batchId })))).toBe("Nothing of this batch waits for approval any more.");
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
     }

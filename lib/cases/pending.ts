@@ -396,6 +396,8 @@ export interface PendingChange {
   decisionReason: string | null;
   /** Whether the reader may approve it: not their own. */
   mayApprove: boolean;
+  /** Proposed together with others (one bulk change, one case's ending). */
+  batchId: string | null;
 }
 
 /** The pending changes waiting for approval (or a case's, any status), oldest first. */
@@ -405,7 +407,7 @@ export async function pendingChanges(filter: { caseId?: number; objectId?: numbe
     `SELECT p.id, p.case_id AS "caseId", p.command, p.object_id AS "objectId", o.name AS object, p.state, p.change, p.summary,
             p.starts_at AS "startsAt", p.status = 'pending' AND p.starts_at < now() AS late, p.proposed_by AS "proposedBy",
             p.proposed_by_id AS "proposedById", p.proposed_at AS "proposedAt", p.version, p.status, p.decided_by AS "decidedBy",
-            p.decided_at AS "decidedAt", p.decision_reason AS "decisionReason"
+            p.decided_at AS "decidedAt", p.decision_reason AS "decisionReason", p.batch_id AS "batchId"
        FROM console.pending_changes p JOIN object_registry o ON o.id = p.object_id
       WHERE ($1::int IS NULL OR p.case_id = $1) AND ($2::int IS NULL OR p.object_id = $2) AND ($3 OR p.status = 'pending')
       ORDER BY p.proposed_at, p.id
@@ -495,4 +497,37 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
   const { db } = await authorize("cases.read", "change.mail");
   mailApprovers(db.sql, proposedIds);
   return ended;
+}
+
+export const approveBatchSchema = z.object({
+  batchId: z.uuid({ error: zodError("form.batchDamaged") }),
+  fromNow: z.boolean().optional().default(false),
+});
+
+/**
+ * Approves every waiting change of one batch (the objects of one bulk change, or the lifts of one
+ * case's ending) that the approver did not propose, each as approveChange does, in its own
+ * transaction: one that no longer holds is refused and said, the others are applied.
+ */
+export async function approveBatch(input: unknown): Promise<{ message: Message }> {
+  const { db } = await authorize("cases.write", "change.approve_batch");
+  const data = parseInput(approveBatchSchema, input);
+  const waiting = await db.sql.query<{ id: number; version: number }>(
+    "SELECT id, version FROM console.pending_changes WHERE batch_id = $1 AND status = 'pending' ORDER BY id",
+    [data.batchId],
+  );
+  if (waiting.length === 0) throw new InputError(msg("case.batchNone"));
+  let approved = 0;
+  const refused: Message[] = [];
+  for (const p of waiting) {
+    try {
+      await approveChange({ pendingId: p.id, version: p.version, fromNow: data.fromNow });
+      approved++;
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      refused.push(error.text as Message);
+    }
+  }
+  if (approved === 0 && refused.length > 0) throw new InputError(refused[0]);
+  return { message: msg("case.batchApproved", { approved, refused: refused.length }) };
 }

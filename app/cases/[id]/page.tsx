@@ -12,6 +12,7 @@ import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
 import {
+  approveBatchAction,
   approveChangeAction,
   caseChangeAction,
   endCaseAction,
@@ -66,7 +67,16 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
           <PendingTable
             changes={detail.pending}
             showCase={false}
-            actions={writable ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction } : null}
+            actions={
+              writable
+                ? {
+                    approve: approveChangeAction,
+                    reject: rejectChangeAction,
+                    withdraw: withdrawChangeAction,
+                    approveBatch: approveBatchAction,
+                  }
+                : null
+            }
           />
         </section>
       )}

@@ -104,6 +104,7 @@ export const cases: Catalog<typeof en> = {
     empty: "Žádné pravidlo: každou změnu provede hned ten, kdo ji zadá.",
   },
   approvals: {
+    approveBatch: "Schválit všech {count} změn navržených společně uživatelem {by}",
     title: "Čeká na schválení",
     intro:
       "Změny, které pravidla schvalování svěřují druhé osobě. Schválení změnu provede tak, jak by se provedla teď (znovu se ověří); její navrhovatel ji schválit nemůže.",

@@ -331,6 +331,9 @@ export const server: Catalog<typeof en> = {
     revoked: "Token klienta {name} je zneplatněn.",
   },
   case: {
+    batchNone: "Z této dávky už na schválení nic nečeká.",
+    batchApproved:
+      "{approved, plural, one {# změna schválena a provedena} few {# změny schváleny a provedeny} other {# změn schváleno a provedeno}}{refused, plural, =0 {} other {; # nešlo provést (viz frontu)}}.",
     endWaits: "V případu {id} ještě čekají návrhy ({changes}): před ukončením je schvalte, zamítněte nebo stáhněte.",
     endLiftsWait:
       "Případ {id} zatím nelze ukončit: na schválení {count, plural, one {čeká # zrušení} few {čekají # zrušení} other {čeká # zrušení}}. Ukončete ho, až budou schválena.",

@@ -96,6 +96,7 @@ export const cases = {
     empty: "No rule: every change is made at once by the person who makes it.",
   },
   approvals: {
+    approveBatch: "Approve all {count} changes proposed together by {by}",
     title: "Waiting for approval",
     intro:
       "Changes the approval policy gives to a second person. Approving applies the change as it would be made now (checked again then); its proposer cannot approve it.",

@@ -348,6 +348,9 @@ export const server = {
     revoked: "The token of {name} is revoked.",
   },
   case: {
+    batchNone: "Nothing of this batch waits for approval any more.",
+    batchApproved:
+      "{approved, plural, one {# change approved and applied} other {# changes approved and applied}}{refused, plural, =0 {} one {; # could not be applied (see the queue)} other {; # could not be applied (see the queue)}}.",
     endWaits: "Case {id} still has proposals waiting ({changes}): approve, reject or withdraw them before ending it.",
     endLiftsWait:
       "Case {id} cannot end yet: {count, plural, one {# lift waits} other {# lifts wait}} for approval. End it once they are approved.",
