@@ -3,8 +3,9 @@
 // in force); the same operator cannot approve it; a second operator approves it from the queue and
 // the block is in force with the case's reference in FRED's reason row; the case's record lists
 // every step.
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_ADMIN_PASSWORD, freeDomainName, signIn, signInAsNewUser } from "./helpers";
+import { E2E_ADMIN_PASSWORD, E2E_MAILS, freeDomainName, pragueWallTime, signIn, signInAsNewUser } from "./helpers";
 
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -83,4 +84,110 @@ test("a block in a court-order case waits for a second person, who approves it f
   await page.getByRole("link", { name: domain, exact: true }).first().click();
   await expect(page.getByText(`Case ${caseId} (3 C ${stamp}/2026): phishing site`).first()).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("object-blocked.png"), fullPage: true });
+});
+
+test("25 domains chosen in the list are blocked in a law-enforcement case once a second operator approves them all, the approver is mailed, the review date is on the overview, and ending the case (approved) lifts all 25", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  page.on("dialog", (dialog) => void dialog.accept());
+  const stamp = Date.now().toString(36);
+  const [proposer, approver] = [`oto-${stamp}`, `petra-${stamp}`];
+  const password = (user: string) => `${user}'s long password`;
+  // The administrator: every change in a law-enforcement case needs a second person.
+  await signIn(page, "admin", E2E_ADMIN_PASSWORD);
+  await page.goto("/admin/approvals");
+  const rule = page.getByRole("region", { name: "New rule" });
+  await rule.locator("select[name=caseKind]").selectOption("law_enforcement");
+  await rule.getByRole("button", { name: "Add rule" }).click();
+  await expect(rule.getByRole("status")).toHaveText(/^Approval rule \d+ added\.$/);
+  await signOut(page);
+  // The approver gives an address for mail.
+  await signInAsNewUser(page, approver, "operator");
+  await page.goto("/preferences");
+  const email = page.locator("section#email");
+  await email.getByLabel("E-mail address").fill(`${approver}@registry.example`);
+  await email.getByLabel("Current password").fill(password(approver));
+  await email.getByRole("button", { name: "Save the address" }).click();
+  await expect(email.getByRole("status")).toBeVisible();
+  await signOut(page);
+
+  // The proposer opens the case, due for review in two days.
+  await signInAsNewUser(page, proposer, "operator");
+  await page.goto("/cases");
+  const open = page.getByRole("region", { name: "Open a case" });
+  await open.locator("select[name=kind]").selectOption("law_enforcement");
+  await open.getByLabel("Reference (the order's or ticket's number)").fill(`KRPB-${stamp}`);
+  await open.getByLabel("Requested by").fill("Police of the Czech Republic");
+  await open.getByLabel("Review by (optional)").fill(pragueWallTime(2).slice(0, 10));
+  await open.getByRole("button", { name: "Open case" }).click();
+  await expect(open.getByRole("status")).toHaveText(/^Case \d+ opened/);
+  const caseId = /^Case (\d+)/.exec((await open.getByRole("status").textContent()) as string)?.[1] as string;
+
+  // 25 domains chosen in the list, blocked in the case: proposed, nothing in force.
+  await page.goto(
+    "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited,serverRenewProhibited,serverOutzoneManual,serverInzoneManual&state_match=any&mode=not&size=25&sort=-name",
+  );
+  const names = (await page.locator("table.objects-table tbody td.col-name a").allTextContents()).slice(0, 25);
+  await page.getByRole("checkbox", { name: `Choose ${names[0]}`, exact: true }).check();
+  await page.getByRole("button", { name: "Choose all 25 on this page" }).click();
+  await page.getByRole("link", { name: "Bulk change the 25 chosen objects…", exact: true }).click();
+  const bulk = page.getByRole("form", { name: "Bulk change" });
+  await bulk.locator("select[name=caseId]").selectOption(caseId);
+  await bulk.getByLabel("Reason").fill("seizure order");
+  await bulk.getByRole("button", { name: "Apply to all" }).click();
+  await expect(bulk.getByRole("status").last()).toHaveText(/^Proposed for all 25 objects: each waits for a second person's approval/);
+  await page.screenshot({ path: testInfo.outputPath("bulk-proposed.png"), fullPage: true });
+  await page.goto("/approvals");
+  await expect(page.locator("table.pending-changes tbody tr").filter({ hasText: `by ${proposer}` })).toHaveCount(25);
+  await expect(page.getByRole("button", { name: /^Approve all/ })).toHaveCount(0);
+  await signOut(page);
+
+  // The approver was mailed, and approves all 25 at once.
+  const mails = JSON.parse(readFileSync(E2E_MAILS, "utf8")) as { to: string[]; text: string }[];
+  const mail = mails.find(
+    (m) => m.to.includes(`${approver}@registry.example`) && m.text.includes("Subject: 25 changes wait for your approval"),
+  );
+  expect(mail?.text).toContain(`(case ${caseId}), proposed by ${proposer}: ${names[0]} blocked from now`);
+  await signIn(page, approver, password(approver));
+  await page.goto("/approvals");
+  await page.getByRole("button", { name: `Approve all 25 changes proposed together by ${proposer}` }).click();
+  await expect(page.getByRole("status").first()).toHaveText("25 changes approved and applied.");
+
+  // In force, with the case's reference; the review date is on the overview.
+  await page.goto(`/cases/${caseId}`);
+  const items = page.getByRole("region", { name: "Blocks and requests in this case" });
+  await expect(items.locator("tbody tr")).toHaveCount(25);
+  await expect(items.locator("tbody tr").first()).toContainText("serverBlocked");
+  await page.goto("/");
+  await expect(
+    page.getByRole("region", { name: "Cases and blocks to look at" }).getByRole("link", { name: `Case ${caseId}: KRPB-${stamp}` }),
+  ).toBeVisible();
+
+  // Ending the case: the lifts wait for a second person, then the case ends and nothing is blocked.
+  await page.goto(`/cases/${caseId}`);
+  const end = page.getByRole("region", { name: "End the case" });
+  await end.getByLabel("Why it ends").fill("order ended");
+  await end.getByRole("button", { name: "End case" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /lifts wait/ })).toHaveText(
+    new RegExp(`^Case ${caseId}: 25 lifts wait for a second person's approval`),
+  );
+  await signOut(page);
+  await signIn(page, proposer, password(proposer));
+  await page.goto("/approvals");
+  await page.getByRole("button", { name: `Approve all 25 changes proposed together by ${approver}` }).click();
+  await expect(page.getByRole("status").first()).toHaveText("25 changes approved and applied.");
+  await page.goto(`/cases/${caseId}`);
+  await page.getByRole("region", { name: "End the case" }).getByLabel("Why it ends").fill("order ended");
+  await page.getByRole("region", { name: "End the case" }).getByRole("button", { name: "End case" }).click();
+  await expect(page.getByText(`Case ${caseId} ended; nothing was left to lift.`)).toBeVisible();
+  await page.reload();
+  await expect(
+    page.getByRole("region", { name: "Blocks and requests in this case" }).locator("tbody tr").filter({ hasText: "ended early" }),
+  ).toHaveCount(25);
+  await expect(page.getByRole("region", { name: "The case's record" }).locator("li").last()).toContainText(`${proposer} ended the case`);
+  await page.screenshot({ path: testInfo.outputPath("case-ended.png"), fullPage: true });
+  // None of the 25 is blocked any more.
+  await page.goto("/objects?type=domain&states=serverBlocked&size=100");
+  for (const name of names.slice(0, 5)) await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
 });

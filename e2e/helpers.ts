@@ -6,6 +6,9 @@ export const E2E_ADMIN_PASSWORD = "e2e admin heron quartz 2026";
 /** Where e2e/server.ts keeps the server's log. */
 export const E2E_SERVER_LOG = ".data/e2e-server.log";
 
+/** The mails the e2e server's SMTP server received, as JSON ({ to, text }[]): e2e/server.ts writes it. */
+export const E2E_MAILS = ".data/e2e-mails.json";
+
 /** The people of the end-to-end suite's LDAP directory (e2e/server.ts starts it). */
 export const E2E_DIRECTORY = [
   { uid: "dana", password: "dana's directory password", name: "Dana Directory", groups: ["operator" as const] },

@@ -5,7 +5,8 @@ import path from "node:path";
 import { freePort } from "../lib/testing/free-port";
 import { killOidcProvider, type OidcProviderInfo, oidcEnv, spawnOidcProvider, writeOidcAccounts } from "../lib/testing/oidc-provider";
 import { startSlapd } from "../lib/testing/slapd";
-import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_OIDC_INFO, E2E_SERVER_LOG, E2E_SLAPD_INFO, E2E_SSO_PEOPLE } from "./helpers";
+import { startSmtp } from "../lib/testing/smtp";
+import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_MAILS, E2E_OIDC_INFO, E2E_SERVER_LOG, E2E_SLAPD_INFO, E2E_SSO_PEOPLE } from "./helpers";
 import { serveBuild } from "./serve";
 
 const dataDir = path.resolve(".data", "e2e-pglite");
@@ -34,6 +35,10 @@ const oidc: OidcProviderInfo = {
 writeOidcAccounts(oidc.accountsFile, E2E_SSO_PEOPLE);
 await spawnOidcProvider(oidc);
 writeFileSync(E2E_OIDC_INFO, JSON.stringify(oidc));
+// The registry's mail server: a real local SMTP server; the mails it receives are written to
+// E2E_MAILS for the specs (e2e/cases.spec.ts reads the approver's mail).
+rmSync(E2E_MAILS, { force: true });
+const smtp = await startSmtp((mails) => writeFileSync(E2E_MAILS, JSON.stringify(mails)));
 const server = serveBuild(
   port,
   {
@@ -42,6 +47,8 @@ const server = serveBuild(
     PGLITE_DIR: dataDir,
     // The overview takes its figures again after 5 s at least (e2e/overview.spec.ts sees them renewed).
     OVERVIEW_COUNTS_SECONDS: "5",
+    SMTP_URL: smtp.url,
+    SMTP_FROM: "Registry Console <console@registry.example>",
     CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     ...slapd.env,
     ...oidcEnv(oidc.port),
@@ -50,6 +57,7 @@ const server = serveBuild(
 );
 const stop = async (code: number) => {
   killOidcProvider(oidc);
+  await smtp.close().catch(() => {});
   await slapd.remove().catch(() => {});
   process.exit(code);
 };

@@ -2,7 +2,9 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 
 /** A local SMTP server: the mails it received, decoded from quoted-printable. */
-export async function startSmtp(): Promise<{ url: string; mails: { to: string[]; text: string }[]; close: () => Promise<void> }> {
+export async function startSmtp(
+  onMail?: (mails: { to: string[]; text: string }[]) => void,
+): Promise<{ url: string; mails: { to: string[]; text: string }[]; close: () => Promise<void> }> {
   const mails: { to: string[]; text: string }[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -19,6 +21,7 @@ export async function startSmtp(): Promise<{ url: string; mails: { to: string[];
           "latin1",
         );
         mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text: bytes.toString("utf8") });
+        onMail?.(mails);
         callback();
       });
     },

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ActionForm } from "@/components/action-form";
+import { ActionForm, ActionNotices } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
 import { CaseItems } from "@/components/cases/case-items";
 import { PendingTable } from "@/components/cases/pending-table";
@@ -146,20 +146,23 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
         </section>
       )}
 
-      {writable && (
-        <section className="panel" aria-labelledby="case-end">
-          <h2 id="case-end">{t("detail.end.title")}</h2>
-          <p className="muted">{t("detail.end.hint")}</p>
-          <ActionForm action={endCaseAction} className="case-form" confirm={t("detail.end.confirm", { id: String(c.id) })}>
-            <input type="hidden" name="caseId" value={c.id} />
-            <label className="wide">
-              {t("detail.end.reason")}
-              <input name="reason" required maxLength={220} />
-            </label>
-            <button type="submit">{t("detail.end.submit")}</button>
-          </ActionForm>
-        </section>
-      )}
+      {/* Said here even once the case has ended and its forms are gone. */}
+      <ActionNotices>
+        {writable && (
+          <section className="panel" aria-labelledby="case-end">
+            <h2 id="case-end">{t("detail.end.title")}</h2>
+            <p className="muted">{t("detail.end.hint")}</p>
+            <ActionForm action={endCaseAction} className="case-form" confirm={t("detail.end.confirm", { id: String(c.id) })}>
+              <input type="hidden" name="caseId" value={c.id} />
+              <label className="wide">
+                {t("detail.end.reason")}
+                <input name="reason" required maxLength={220} />
+              </label>
+              <button type="submit">{t("detail.end.submit")}</button>
+            </ActionForm>
+          </section>
+        )}
+      </ActionNotices>
 
       <section className="panel" aria-labelledby="case-record">
         <h2 id="case-record">{t("detail.record")}</h2>

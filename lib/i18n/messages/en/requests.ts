@@ -67,7 +67,7 @@ export const requests = {
       from: "Start ({zone}; empty: now)",
       to: "End (optional)",
       reason: "Reason",
-      case: "Case (its reference goes into FRED's reasons; its policy may ask for approval)",
+      case: "Case (its reference goes into FRED's record of each change; its policy may ask for a second person)",
       noCase: "none",
       dryRun: "Dry run",
       apply: "Apply to all",
