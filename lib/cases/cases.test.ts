@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { mailSettled } from "../mail";
 import { blockObject } from "../requests/block";
 import { bulkStateChange } from "../requests/bulk";
+import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
@@ -57,6 +58,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "bulk-3.cz",
         "ending.cz",
         "mailed.cz",
+        "changed.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -415,5 +417,17 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       vi.unstubAllEnvs();
       await smtp.close();
     }
+  });
+
+  it("keeps a block changed in a case in that case, with its reference in the new reason rows", async () => {
+    const caseId = await openCourtCase("kept");
+    await actAs(alice, () => makeChange({ command: "block.create", caseId, input: { objectId: ids["changed.cz"], reason: "first" } }));
+    const [{ id: blockId }] = await db.sql.query<{ id: number }>("SELECT id FROM console.blocks WHERE object_id = $1", [ids["changed.cz"]]);
+    await actAs(alice, () => changeBlock({ blockId, prohibitions: ["serverDeleteProhibited"], reason: "narrower" }));
+    const blocks = await db.sql.query<{ case_id: number | null }>("SELECT case_id FROM console.blocks WHERE object_id = $1 ORDER BY id", [
+      ids["changed.cz"],
+    ]);
+    expect(blocks.map((b) => b.case_id)).toEqual(blocks.map(() => caseId));
+    expect((await requestsOf("changed.cz")).map((r) => r.reason)).toContain(`Case ${caseId} (kept): narrower`);
   });
 });

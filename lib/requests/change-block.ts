@@ -46,6 +46,11 @@ function keeps(given: string | undefined, current: Date | null, zone: string): b
 export function changeBlock(input: unknown): Promise<{ message: Message; blockId: number }> {
   return requestChange("block.change", changeBlockSchema, input, lockBlock, async (tx, data, actor, now) => {
     const block = await lockedBlock(tx, await blockIdOf(tx, data));
+    // A block made in a case stays in it (issue 42): the new block carries the case and its reference.
+    const [inCase] = await tx.query<{ id: number; kind: string; reference: string }>(
+      "SELECT c.id, c.kind, c.reference FROM console.blocks b JOIN console.cases c ON c.id = b.case_id WHERE b.id = $1",
+      [block.id],
+    );
     if (block.unblocked_at) throw new InputError(msg("block.liftedBlockAgain", { id: String(block.id), at: block.unblocked_at }));
     if (block.ends && block.ends <= now) throw new InputError(msg("block.endedBlockAgain", { id: String(block.id), at: block.ends }));
     const begun = block.valid_from <= now;
@@ -106,7 +111,7 @@ export function changeBlock(input: unknown): Promise<{ message: Message; blockId
       // Its serverBlocked goes on without a gap, so FRED's restore still finds what was before the first.
       block.made_by,
       // A change of a block, for the approval policy (issue 42).
-      { change: "change" },
+      { change: "change", case: inCase ?? null },
     );
     // What was in force before a FRED block and is no longer prohibited comes back now.
     await restoreAsFred(
