@@ -1,14 +1,17 @@
 import Link from "next/link";
-import type { Message } from "@/lib/actions/message";
 import { render } from "@/lib/actions/message";
+import { restoredMessage } from "@/lib/audit/said";
 import type { CaseEvent } from "@/lib/cases/detail";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 
 /** A case's record, in order: who did what, when, on which object. */
 export async function CaseEvents({ events }: { events: CaseEvent[] }) {
   const [t, fmt, locale] = await Promise.all([getTranslations("cases.event"), getFormat(), getLocale()]);
-  const said = (value: unknown) =>
-    value && typeof value === "object" && "key" in value ? render(value as Message, locale) : String(value ?? "");
+  // A change's summary is kept with its instants marked (lib/audit/said.ts): said in the reader's language and zone.
+  const said = (value: unknown) => {
+    const message = restoredMessage(value);
+    return message ? render(message, locale) : value == null || typeof value === "object" ? "" : String(value);
+  };
   return (
     <ol className="case-events">
       {events.map((e) => (

@@ -9,12 +9,11 @@ type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionR
 
 /** The batches (one bulk change, one case's ending) with more than one change the reader may approve. */
 function batchesOf(changes: PendingChange[]) {
-  const batches = new Map<string, { batchId: string; count: number; proposedBy: string; caseId: number | null; late: boolean }>();
+  const batches = new Map<string, { batchId: string; count: number; proposedBy: string; caseId: number | null }>();
   for (const p of changes) {
     if (!p.batchId || !p.mayApprove) continue;
-    const b = batches.get(p.batchId) ?? { batchId: p.batchId, count: 0, proposedBy: p.proposedBy, caseId: p.caseId, late: false };
+    const b = batches.get(p.batchId) ?? { batchId: p.batchId, count: 0, proposedBy: p.proposedBy, caseId: p.caseId };
     b.count++;
-    b.late ||= p.late;
     batches.set(p.batchId, b);
   }
   return [...batches.values()].filter((b) => b.count > 1);
@@ -40,7 +39,6 @@ export async function PendingTable({
           <ActionForm key={b.batchId} action={actions.approveBatch as Action} className="inline approve-batch">
             <input type="hidden" name="batchId" value={b.batchId} />
             <input type="hidden" name="caseId" value={b.caseId ?? ""} />
-            {b.late && <input type="hidden" name="fromNow" value="1" />}
             <button type="submit">{t("approveBatch", { count: String(b.count), by: b.proposedBy })}</button>
           </ActionForm>
         ))}

@@ -14,7 +14,17 @@ import { actAs, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
-import { approveBatch, approveChange, endCase, makeChange, pendingChanges, proposeChange, rejectChange, withdrawChange } from "./pending";
+import {
+  approveBatch,
+  approveChange,
+  endCase,
+  makeChange,
+  pendingChanges,
+  proposeChange,
+  rejectChange,
+  submitLift,
+  withdrawChange,
+} from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
 
 const DAY = 86_400_000;
@@ -59,6 +69,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "ending.cz",
         "mailed.cz",
         "changed.cz",
+        "lifted.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -246,6 +257,9 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         input: { objectId: ids["gone.cz"], state: "serverInzoneManual", from, reason: "keep" },
       }),
     );
+    // Its summary is kept with its instant, which is said in the registry's zone as everywhere else.
+    const [waiting] = (await actAs(bob, () => pendingChanges())).filter((p) => p.id === pendingId);
+    expect(english(waiting.summary)).toMatch(/^serverInzoneManual on gone\.cz from \d{4}-\d\d-\d\d \d\d:\d\d CES?T with no end\.$/);
     // Meanwhile someone keeps the domain out of the zone over the same days: in and out of the zone clash.
     await actAs(bob, () => createStateRequest({ objectId: ids["gone.cz"], state: "serverOutzoneManual", from, reason: "other" }));
     const before = await requestsOf("gone.cz");
@@ -429,5 +443,28 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     ]);
     expect(blocks.map((b) => b.case_id)).toEqual(blocks.map(() => caseId));
     expect((await requestsOf("changed.cz")).map((r) => r.reason)).toContain(`Case ${caseId} (kept): narrower`);
+  });
+
+  it("lifts from the object's page in the block's own case: proposed when the policy holds lifting back there, with the case's reference", async () => {
+    const caseId = await openCourtCase("lift");
+    await actAs(alice, () => makeChange({ command: "block.create", caseId, input: { objectId: ids["lifted.cz"], reason: "held" } }));
+    const [{ id: blockId }] = await db.sql.query<{ id: number }>("SELECT id FROM console.blocks WHERE object_id = $1", [ids["lifted.cz"]]);
+    const { ruleId } = await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "lift", caseKind: "court_order" }));
+    try {
+      const proposed = await actAs(alice, () => submitLift("block.lift", { blockId, reason: "order lifted" }));
+      expect(english(proposed.message)).toMatch(/^Change \d+ waits for a second person's approval: lift block \d+ of lifted\.cz/);
+      expect(await states("lifted.cz")).toContain("serverBlocked");
+      const [p] = (await actAs(bob, () => pendingChanges({ caseId }))).filter((x) => x.object === "lifted.cz");
+      await actAs(bob, () => approveChange({ pendingId: p.id, version: 1 }));
+      expect(await states("lifted.cz")).toEqual([]);
+      const reasons = await db.sql.query<{ reason: string }>(
+        `SELECT rr.reason_cancellation AS reason FROM object_state_request_reason rr JOIN console.request_meta m ON m.request_id = rr.object_state_request_id
+          WHERE m.block_id = $1`,
+        [blockId],
+      );
+      expect(new Set(reasons.map((r) => r.reason))).toEqual(new Set([`Case ${caseId} (lift): order lifted`]));
+    } finally {
+      await actAs(admin, () => removeApprovalRule({ ruleId }));
+    }
   });
 });

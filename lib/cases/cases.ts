@@ -3,6 +3,7 @@ import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
+import { storedMessage } from "../audit/said";
 import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
@@ -87,6 +88,15 @@ function reviewDay(value: string, now: Date, field: string): string | null {
   return day;
 }
 
+/** A record's details as JSON: a message (a change's summary) with its instants marked, so they are said in the reader's zone. */
+const stored = (detail: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(detail).map(([name, value]) => [
+      name,
+      value && typeof value === "object" && "key" in value ? storedMessage(value as Message) : value,
+    ]),
+  );
+
 /** Appends to a case's record (case_events: appended only). */
 export async function caseEvent(
   tx: SqlExecutor,
@@ -99,7 +109,7 @@ export async function caseEvent(
   await tx.query(
     `INSERT INTO console.case_events (case_id, at, actor, actor_id, event, pending_id, object_id, detail)
      VALUES ($1, clock_timestamp(), $2, $3, $4, $5, $6, $7::jsonb)`,
-    [caseId, actor.username, actor.userId, event, refs.pendingId ?? null, refs.objectId ?? null, JSON.stringify(detail)],
+    [caseId, actor.username, actor.userId, event, refs.pendingId ?? null, refs.objectId ?? null, JSON.stringify(stored(detail))],
   );
 }
 

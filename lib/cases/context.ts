@@ -38,3 +38,18 @@ export async function checkPolicy(tx: SqlExecutor, context: ChangeContext, state
 
 /** The columns request_meta keeps of the context: (case_id, approved_by). */
 export const metaOf = (context: ChangeContext): [number | null, string | null] => [context.case?.id ?? null, context.approvedBy ?? null];
+
+/** The case a block or request was made in, if any (its kind for the policy, its reference for FRED's reasons). */
+export async function caseOfItem(
+  tx: SqlExecutor,
+  item: "block" | "request",
+  id: number,
+): Promise<{ id: number; kind: string; reference: string } | null> {
+  const [row] = await tx.query<{ id: number; kind: string; reference: string }>(
+    item === "block"
+      ? "SELECT c.id, c.kind, c.reference FROM console.blocks b JOIN console.cases c ON c.id = b.case_id WHERE b.id = $1"
+      : "SELECT c.id, c.kind, c.reference FROM console.request_meta m JOIN console.cases c ON c.id = m.case_id WHERE m.request_id = $1",
+    [id],
+  );
+  return row ?? null;
+}

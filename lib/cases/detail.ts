@@ -1,5 +1,6 @@
 import "server-only";
 import { english, type Message } from "../actions/message";
+import { restoredMessage } from "../audit/said";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import { readConfig } from "../config";
@@ -104,8 +105,11 @@ export async function caseRecordCsv(caseId: number): Promise<string | null> {
     const hhmm = `${String(Math.floor(Math.abs(offset) / 60)).padStart(2, "0")}:${String(Math.abs(offset) % 60).padStart(2, "0")}`;
     return `${wallTime(ms, zone)}${offset < 0 ? "-" : "+"}${hhmm}`;
   };
-  const said = (value: unknown) =>
-    value && typeof value === "object" && "key" in value ? english(value as Message) : value == null ? "" : String(value);
+  // A change's summary is kept with its instants marked (lib/audit/said.ts).
+  const said = (value: unknown) => {
+    const message = restoredMessage(value);
+    return message ? english(message) : value == null || typeof value === "object" ? "" : String(value);
+  };
   const c = detail.case;
   const lines = [
     ["record", "case", "kind", "reference", "requested_by", "review_by", "status", "opened_by", "opened_at", "ended_by", "ended_at"],

@@ -1,5 +1,6 @@
 import "server-only";
-import { english, type Message } from "../actions/message";
+import { english } from "../actions/message";
+import { restoredMessage } from "../audit/said";
 import type { SqlExecutor } from "../db/driver";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 
@@ -20,7 +21,7 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
     const changes = await db.query<{
       id: number;
       object: string;
-      summary: Message;
+      summary: unknown;
       proposed_by: string;
       proposed_by_id: number;
       case_id: number | null;
@@ -40,7 +41,8 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
     );
     const link = publicUrl() ? `${publicUrl()}/approvals` : "the console's page Approvals (/approvals)";
     const lines = changes.map(
-      (c) => `- #${c.id}${c.case_id ? ` (case ${c.case_id})` : ""}, proposed by ${c.proposed_by}: ${english(c.summary)}`,
+      (c) =>
+        `- #${c.id}${c.case_id ? ` (case ${c.case_id})` : ""}, proposed by ${c.proposed_by}: ${english(restoredMessage(c.summary) ?? String(c.summary))}`,
     );
     const subject =
       changes.length === 1 ? `Change ${changes[0].id} waits for your approval` : `${changes.length} changes wait for your approval`;

@@ -4,19 +4,20 @@ import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
+import { restoredMessage, storedMessage } from "../audit/said";
 import { authorize } from "../auth/guard";
 import { roleAllows } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { blockWork } from "../requests/block";
 import { blockSchema, lockBlock, unblockSchema } from "../requests/block-rules";
-import { cancelWork } from "../requests/cancel";
+import { cancelStateRequest, cancelWork } from "../requests/cancel";
 import { createWork } from "../requests/create";
 import { START_GRACE_MS } from "../requests/limits";
 import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
-import { unblockWork } from "../requests/unblock";
+import { unblockObject, unblockWork } from "../requests/unblock";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
-import type { ChangeContext } from "./context";
+import { type ChangeContext, caseOfItem } from "./context";
 import { mailApprovers } from "./mail";
 import { type ChangeKind, needsApproval } from "./policy";
 
@@ -188,7 +189,7 @@ export async function proposeIn(
       JSON.stringify(commandInput),
       await command.state(tx, commandInput),
       command.change,
-      JSON.stringify(made.summary),
+      JSON.stringify(storedMessage(made.summary)),
       startsAt && startsAt > now ? startsAt : null,
       actor.username,
       actor.userId,
@@ -339,10 +340,11 @@ export function approveChange(input: unknown): Promise<{ message: Message }> {
   });
 }
 
-/** Rejects a pending change with a reason (anyone with the right to approve it, its proposer included). */
+/** Rejects a pending change with a reason (anyone with the right to approve it; its proposer withdraws it instead). */
 export function rejectChange(input: unknown): Promise<{ message: Message }> {
   return auditedChange("cases.write", "change.reject", rejectSchema, input, async (tx, data, actor) => {
     const p = await takePending(tx, data.pendingId);
+    if (p.proposed_by_id === actor.userId) throw new InputError(msg("case.ownReject", { id: String(p.id) }));
     const now = await changeInstant(tx);
     await decided(tx, p.id, "rejected", actor, now, { reason: data.reason });
     if (p.case_id)
@@ -416,6 +418,8 @@ export async function pendingChanges(filter: { caseId?: number; objectId?: numbe
   );
   return rows.map(({ proposedById, ...row }) => ({
     ...row,
+    // Kept as JSON with its instants marked (lib/audit/said.ts), so they are said in the reader's zone.
+    summary: restoredMessage(row.summary) ?? row.summary,
     mayApprove: row.status === "pending" && proposedById !== actor.userId && actor.role !== "support",
   }));
 }
@@ -481,6 +485,15 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
       }
     }
     if (proposed === 0) {
+      // Lifts proposed before whose blocks or requests have ended since: nothing is left for them to do.
+      for (const p of proposedLifts) {
+        await tx.query(
+          `UPDATE console.pending_changes SET status = 'withdrawn', decided_by = $2, decided_by_id = $3, decided_at = $4,
+                  decision_reason = 'nothing left to lift: the case ended' WHERE id = $1`,
+          [p.id, actor.username, actor.userId, now],
+        );
+        await caseEvent(tx, c.id, actor, "withdrawn", { reason: "nothing left to lift" }, { pendingId: p.id });
+      }
       await tx.query("UPDATE console.cases SET status = 'ended', ended_at = $2, ended_by = $3, ended_by_id = $4 WHERE id = $1", [
         c.id,
         now,
@@ -530,4 +543,28 @@ export async function approveBatch(input: unknown): Promise<{ message: Message }
   }
   if (approved === 0 && refused.length > 0) throw new InputError(refused[0]);
   return { message: msg("case.batchApproved", { approved, refused: refused.length }) };
+}
+
+/**
+ * Lifting a block or canceling a request from the object's page: at once when the policy allows it,
+ * else proposed for a second person (in the case the block or request was made in, if any).
+ */
+export async function submitLift(command: "block.lift" | "request.cancel", input: unknown): Promise<{ message: Message }> {
+  const { db } = await authorize("requests.write", "change.submit");
+  const spec = commandOf(command);
+  const data = parseInput(spec.schema, input) as { blockId?: number; blockRequestId?: number; requestId?: number };
+  const blockId =
+    data.blockId ??
+    (data.blockRequestId === undefined
+      ? undefined
+      : (await db.sql.query<{ id: number }>("SELECT id FROM console.blocks WHERE blocked_request_id = $1", [data.blockRequestId]))[0]?.id);
+  const item =
+    command === "block.lift"
+      ? blockId === undefined
+        ? null
+        : await caseOfItem(db.sql, "block", blockId)
+      : await caseOfItem(db.sql, "request", data.requestId ?? 0);
+  if (await needsApproval(db.sql, await spec.state(db.sql, data), "lift", item?.kind ?? null))
+    return proposeChange({ command, caseId: item?.id, input: data });
+  return command === "block.lift" ? unblockObject(input) : cancelStateRequest(input);
 }

@@ -46,6 +46,8 @@ export async function blockWork(
     [object.id, prohibitions],
   );
   for (const name of prohibitions) {
+    // Each prohibition the block sets is a state the approval policy may hold back too.
+    await checkPolicy(tx, context, name, object.name);
     const state = states.find((s) => s.name === name);
     if (!state?.manual || !isProhibition(name))
       throw new InputError(msg("block.notProhibition", { state: name.slice(0, 50) }), { prohibitions: [msg("field.unknownProhibition")] });

@@ -3,7 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
-import { type ChangeContext, checkPolicy, reasonIn } from "../cases/context";
+import { type ChangeContext, caseOfItem, checkPolicy, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { cancelRequestSchema, LOCK_OBJECT, materialise, requestChange } from "./rules";
 
@@ -64,13 +64,15 @@ export async function cancelWork(
     });
   if (request.valid_to && request.valid_to <= now)
     throw new InputError(msg("request.ended", { id: String(request.id), at: request.valid_to }));
-  await checkPolicy(tx, { ...context, change: "lift" }, request.state, request.object);
+  // A request made in a case is canceled in it: the policy sees the case's kind, FRED's reason its reference.
+  const inCase: ChangeContext = context.case === undefined ? { ...context, case: await caseOfItem(tx, "request", request.id) } : context;
+  await checkPolicy(tx, { ...inCase, change: "lift" }, request.state, request.object);
   // Not begun: FRED's form (canceled = valid_from), the real instant in the metadata (console.fred_canceled).
   await tx.query("UPDATE object_state_request SET canceled = console.fred_canceled(valid_from, $2) WHERE id = $1", [request.id, now]);
   await tx.query(
     `INSERT INTO object_state_request_reason (object_state_request_id, reason_cancellation) VALUES ($1, $2)
        ON CONFLICT (object_state_request_id) DO UPDATE SET reason_cancellation = excluded.reason_cancellation`,
-    [request.id, reasonIn(context, data.reason)],
+    [request.id, reasonIn(inCase, data.reason)],
   );
   await tx.query(
     `INSERT INTO console.request_meta (request_id, author, canceled_by, canceled_by_id, canceled_at)

@@ -3,7 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
-import { type ChangeContext, checkPolicy, reasonIn } from "../cases/context";
+import { type ChangeContext, caseOfItem, checkPolicy, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { blockIdOf, endBlock, lockBlock, lockedBlock, restoreAsFred, restoreDisplaced, restoreStates, unblockSchema } from "./block-rules";
 import { materialise, requestChange } from "./rules";
@@ -29,14 +29,16 @@ export async function unblockWork(
   const block = await lockedBlock(tx, await blockIdOf(tx, data));
   if (block.unblocked_at) throw new InputError(msg("block.alreadyLifted", { id: String(block.id), at: block.unblocked_at }));
   if (block.ends && block.ends <= now) throw new InputError(msg("block.endedNothingToLift", { id: String(block.id), at: block.ends }));
-  await checkPolicy(tx, { ...context, change: "lift" }, "serverBlocked", block.name);
+  // A block made in a case is lifted in it: the policy sees the case's kind, FRED's reason its reference.
+  const inCase: ChangeContext = context.case === undefined ? { ...context, case: await caseOfItem(tx, "block", block.id) } : context;
+  await checkPolicy(tx, { ...inCase, change: "lift" }, "serverBlocked", block.name);
   // FRED's block: what was in force before it comes back, read while it still holds.
   const again = block.made_by === "fred" ? await restoreStates(tx, block.object_id, now) : [];
   await endBlock(tx, block.id, now, actor.username);
   await tx.query(
     `UPDATE object_state_request_reason rr SET reason_cancellation = $2 FROM console.request_meta m
         WHERE m.request_id = rr.object_state_request_id AND m.block_id = $1`,
-    [block.id, reasonIn(context, data.reason)],
+    [block.id, reasonIn(inCase, data.reason)],
   );
   await tx.query("UPDATE console.request_meta SET canceled_by = $2, canceled_by_id = $3 WHERE block_id = $1", [
     block.id,

@@ -2,12 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
+import { submitLift } from "@/lib/cases/pending";
 import { blockObject } from "@/lib/requests/block";
-import { cancelStateRequest } from "@/lib/requests/cancel";
 import { changeBlock } from "@/lib/requests/change-block";
 import { createStateRequest } from "@/lib/requests/create";
 import { previewStateRequest } from "@/lib/requests/preview";
-import { unblockObject } from "@/lib/requests/unblock";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
 // the request (also held by database constraints) and audits the outcome.
@@ -48,7 +47,8 @@ export async function previewRequestAction(_previous: ActionResult | null, form:
 
 export async function cancelRequestAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () =>
-    cancelStateRequest({
+    // Canceled at once, or proposed when the approval policy gives it to a second person (issue 42).
+    submitLift("request.cancel", {
       requestId: field(form, "requestId"),
       reason: field(form, "reason"),
       idempotencyKey: field(form, "idempotencyKey"),
@@ -71,7 +71,12 @@ export async function blockAction(_previous: ActionResult | null, form: FormData
 
 export async function unblockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () =>
-    unblockObject({ blockId: field(form, "blockId"), blockRequestId: field(form, "blockRequestId"), reason: field(form, "reason") }),
+    // Lifted at once, or proposed when the approval policy gives it to a second person (issue 42).
+    submitLift("block.lift", {
+      blockId: field(form, "blockId"),
+      blockRequestId: field(form, "blockRequestId"),
+      reason: field(form, "reason"),
+    }),
   );
 }
 

@@ -331,6 +331,7 @@ export const server: Catalog<typeof en> = {
     revoked: "Token klienta {name} je zneplatněn.",
   },
   case: {
+    ownReject: "Změna {id} je váš vlastní návrh: místo zamítnutí ji stáhněte.",
     batchNone: "Z této dávky už na schválení nic nečeká.",
     batchApproved:
       "{approved, plural, one {# změna schválena a provedena} few {# změny schváleny a provedeny} other {# změn schváleno a provedeno}}{refused, plural, =0 {} other {; # nešlo provést (viz frontu)}}.",

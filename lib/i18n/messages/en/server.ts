@@ -348,6 +348,7 @@ export const server = {
     revoked: "The token of {name} is revoked.",
   },
   case: {
+    ownReject: "Change {id} is your own proposal: withdraw it instead of rejecting it.",
     batchNone: "Nothing of this batch waits for approval any more.",
     batchApproved:
       "{approved, plural, one {# change approved and applied} other {# changes approved and applied}}{refused, plural, =0 {} one {; # could not be applied (see the queue)} other {; # could not be applied (see the queue)}}.",
