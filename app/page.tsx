@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { AttentionPanel } from "@/components/dashboard/attention";
 import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { OverviewHead } from "@/components/dashboard/overview-head";
 import { forPage } from "@/lib/auth/page";
@@ -17,9 +18,7 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function OverviewPage(props: PageProps<"/">) {
   const refresh = (await props.searchParams).refresh === "1";
   const [d, attention] = await forPage(() => Promise.all([dashboard({ refresh }), casesAttention()]));
-  const t = await getTranslations("dashboard");
-  const tc = await getTranslations("common");
-  const fmt = await getFormat();
+  const [t, tc, fmt] = await Promise.all([getTranslations("dashboard"), getTranslations("common"), getFormat()]);
   const allStates = d.states.map((s) => s.name).join(",");
   const lag = d.engine.lagSeconds;
   // The first count since the console started still runs: the page says so, and shows the rest.
@@ -125,43 +124,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
             </p>
           )}
         </section>
-        <section className="panel" aria-labelledby="attention">
-          <h2 id="attention">{t("attention.title")}</h2>
-          <p>
-            <Link href="/approvals">{t("attention.waiting", { count: attention.waiting })}</Link>
-          </p>
-          <h3>{t("attention.due")}</h3>
-          {attention.dueCases.length === 0 ? (
-            <p className="muted">{t("attention.noneDue")}</p>
-          ) : (
-            <ul className="attention-cases">
-              {attention.dueCases.map((c) => (
-                <li key={c.id}>
-                  <Link href={`/cases/${c.id}`}>{t("attention.case", { id: String(c.id), reference: c.reference })}</Link>{" "}
-                  {t("attention.reviewBy", { day: fmt.day(c.reviewBy), owner: c.owner })}
-                </li>
-              ))}
-            </ul>
-          )}
-          <h3>{t("attention.ending")}</h3>
-          {attention.endingBlocks.length === 0 ? (
-            <p className="muted">{t("attention.noneEnding")}</p>
-          ) : (
-            <ul className="attention-blocks">
-              {attention.endingBlocks.map((b) => (
-                <li key={b.blockId}>
-                  <Link href={`/objects/${b.objectId}`}>{b.object}</Link> {t("attention.ends", { at: fmt.instant(b.ends) })}
-                  {b.caseId !== null && (
-                    <>
-                      {" "}
-                      (<Link href={`/cases/${b.caseId}`}>{t("attention.inCase", { id: String(b.caseId) })}</Link>)
-                    </>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        <AttentionPanel attention={attention} />
         <section className="panel" aria-labelledby="recent">
           <h2 id="recent">{t("recent.title")}</h2>
           {d.recent === null ? (

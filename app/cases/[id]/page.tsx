@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ActionForm, ActionNotices } from "@/components/action-form";
+import { ActionNotices } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
+import { AddChangeForm, EndCaseForm, ReviewForm } from "@/components/cases/case-forms";
 import { CaseItems } from "@/components/cases/case-items";
 import { PendingTable } from "@/components/cases/pending-table";
-import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { registryToday } from "@/lib/cases/cases";
 import { caseDetail } from "@/lib/cases/detail";
@@ -81,88 +81,12 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
         </section>
       )}
 
-      {writable && (
-        <section className="panel" aria-labelledby="case-add">
-          <h2 id="case-add">{t("detail.add.title")}</h2>
-          <p className="muted">
-            {t("detail.add.hint")} <Link href={`/requests/bulk?case=${c.id}`}>{t("detail.add.bulk")}</Link>
-          </p>
-          <ActionForm action={caseChangeAction} className="case-form">
-            <input type="hidden" name="caseId" value={c.id} />
-            <label>
-              {t("detail.add.object")}
-              <input name="object" required maxLength={255} />
-            </label>
-            <label>
-              {t("detail.add.change")}
-              <select name="change" defaultValue="block">
-                <option value="block">{t("detail.add.block")}</option>
-                {[
-                  "serverOutzoneManual",
-                  "serverInzoneManual",
-                  "serverTransferProhibited",
-                  "serverUpdateProhibited",
-                  "serverDeleteProhibited",
-                  "serverRenewProhibited",
-                ].map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              {t("detail.add.from")}
-              <WallTimeInput name="from" />
-            </label>
-            <label>
-              {t("detail.add.to")}
-              <WallTimeInput name="to" />
-            </label>
-            <label className="wide">
-              {t("detail.add.reason")}
-              <input name="reason" required maxLength={220} />
-            </label>
-            <button type="submit">{t("detail.add.submit")}</button>
-          </ActionForm>
-        </section>
-      )}
+      {writable && <AddChangeForm caseId={c.id} action={caseChangeAction} />}
 
-      {writable && (
-        <section className="panel" aria-labelledby="case-review">
-          <h2 id="case-review">{t("detail.review.title")}</h2>
-          <ActionForm action={reviewCaseAction} className="case-form">
-            <input type="hidden" name="caseId" value={c.id} />
-            <label className="wide">
-              {t("detail.review.note")}
-              <input name="note" required maxLength={1000} />
-            </label>
-            <label>
-              {t("detail.review.next")}
-              <WallTimeInput name="nextReview" withTime={false} />
-            </label>
-            <button type="submit">{t("detail.review.submit")}</button>
-          </ActionForm>
-        </section>
-      )}
+      {writable && <ReviewForm caseId={c.id} action={reviewCaseAction} />}
 
       {/* Said here even once the case has ended and its forms are gone. */}
-      <ActionNotices>
-        {writable && (
-          <section className="panel" aria-labelledby="case-end">
-            <h2 id="case-end">{t("detail.end.title")}</h2>
-            <p className="muted">{t("detail.end.hint")}</p>
-            <ActionForm action={endCaseAction} className="case-form" confirm={t("detail.end.confirm", { id: String(c.id) })}>
-              <input type="hidden" name="caseId" value={c.id} />
-              <label className="wide">
-                {t("detail.end.reason")}
-                <input name="reason" required maxLength={220} />
-              </label>
-              <button type="submit">{t("detail.end.submit")}</button>
-            </ActionForm>
-          </section>
-        )}
-      </ActionNotices>
+      <ActionNotices>{writable && <EndCaseForm caseId={c.id} action={endCaseAction} />}</ActionNotices>
 
       <section className="panel" aria-labelledby="case-record">
         <h2 id="case-record">{t("detail.record")}</h2>
