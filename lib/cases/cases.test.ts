@@ -109,6 +109,12 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       await refusal(actAs(alice, () => openCase({ kind: "csirt", reference: "1", requestedBy: "x", reviewBy: "2020-01-01" }))),
     ).toMatch(/^The review date 2020-01-01 has passed/);
     await expect(actAs(support, () => openCase({ kind: "csirt", reference: "1", requestedBy: "x" }))).rejects.toThrow();
+    // One form sent twice at once: one case.
+    const key = randomUUID();
+    const twice = await Promise.all(
+      [1, 2].map(() => actAs(alice, () => openCase({ kind: "csirt", reference: "twice", requestedBy: "x", idempotencyKey: key }))),
+    );
+    expect(twice[0].caseId).toBe(twice[1].caseId);
     const cases = await actAs(support, () => listCases());
     expect(cases.filter((c) => c.reference === "3 C 45/2026").map((c) => c.id)).toEqual([caseId]);
     expect(cases.some((c) => c.reference === "1")).toBe(false);

@@ -123,11 +123,19 @@ const named = <R extends CaseRecord>(row: R, lang: "en" | "cs"): Omit<R, "kindEn
   return { ...rest, kindName: lang === "cs" ? kindCs : kindEn };
 };
 
-/** One case, locked for a change when `lock`; refused when there is none (or, `open`, when it has ended). */
-export async function caseOf(tx: SqlExecutor, caseId: number, options: { lock?: boolean; open?: boolean } = {}): Promise<CaseRow> {
+/**
+ * One case, locked for a change when `lock`, held open while a change is made in it when `share`
+ * (ending it waits for that change, and sees it); refused when there is none (or, `open`, when it
+ * has ended). Changes take it after their objects' locks, as every writer does.
+ */
+export async function caseOf(
+  tx: SqlExecutor,
+  caseId: number,
+  options: { lock?: boolean; share?: boolean; open?: boolean } = {},
+): Promise<CaseRow> {
   const [row] = await tx.query<CaseRecord>(
     `SELECT ${CASE_COLUMNS} FROM console.cases c JOIN console.case_kinds k ON k.code = c.kind JOIN console.users u ON u.id = c.owner_id
-      WHERE c.id = $1 ${options.lock ? "FOR UPDATE OF c" : ""}`,
+      WHERE c.id = $1 ${options.lock ? "FOR UPDATE OF c" : options.share ? "FOR SHARE OF c" : ""}`,
     [caseId],
   );
   if (!row) throw new InputError(msg("case.none", { id: String(caseId) }), { caseId: [msg("input.unknown", { what: "case" })] });
@@ -138,8 +146,18 @@ export async function caseOf(tx: SqlExecutor, caseId: number, options: { lock?: 
 /** The label a case's changes carry into FRED's reason rows, so FRED's own admin shows it too. */
 export const caseTag = (c: Pick<CaseRow, "id" | "reference">): string => `Case ${c.id} (${c.reference})`;
 
-/** Opens a case, owned by the person who opens it. */
-export function openCase(input: unknown): Promise<{ message: Message; caseId: number }> {
+/** Opens a case, owned by the person who opens it. Two submissions of one form at once: the second finds the first. */
+export async function openCase(input: unknown): Promise<{ message: Message; caseId: number }> {
+  try {
+    return await openCaseOnce(input);
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505" && typeof (input as { idempotencyKey?: unknown })?.idempotencyKey === "string")
+      return openCaseOnce(input);
+    throw error;
+  }
+}
+
+function openCaseOnce(input: unknown): Promise<{ message: Message; caseId: number }> {
   return auditedChange("cases.write", "case.open", caseSchema, input, async (tx, data, actor) => {
     const [kind] = await tx.query<{ retired: boolean }>(
       "SELECT retired_at IS NOT NULL AS retired FROM console.case_kinds WHERE code = $1",
@@ -151,7 +169,7 @@ export function openCase(input: unknown): Promise<{ message: Message; caseId: nu
     const reviewBy = reviewDay(data.reviewBy, now, "reviewBy");
     if (data.idempotencyKey) {
       const [earlier] = await tx.query<{ case_id: number }>(
-        "SELECT case_id FROM console.case_events WHERE event = 'opened' AND detail ->> 'key' = $1",
+        "SELECT case_id FROM console.case_events WHERE event = 'opened' AND detail ? 'key' AND detail ->> 'key' = $1",
         [data.idempotencyKey],
       );
       if (earlier)

@@ -153,7 +153,7 @@ export async function proposeChange(input: unknown): Promise<{ message: Message;
     const [lockSql, lockId] = command.lock(commandInput);
     await tx.run(lockSql, [lockId]);
     const now = await changeInstant(tx);
-    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true, share: true }) : null;
     const { id, made } = await proposeIn(tx, actor, now, c, data.command, commandInput, data.batchId ?? null);
     return {
       result: { message: msg("case.proposed", { id: String(id), summary: made.summary }), pendingId: id },
@@ -209,7 +209,7 @@ export function makeChange(input: unknown): Promise<{ message: Message; pendingI
     const [lockSql, lockId] = command.lock(commandInput);
     await tx.run(lockSql, [lockId]);
     const now = await changeInstant(tx);
-    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+    const c = data.caseId ? await caseOf(tx, data.caseId, { open: true, share: true }) : null;
     const made = await command.work(tx, commandInput, actor, now, { case: c, change: command.change });
     if (c) await caseEvent(tx, c.id, actor, "made", { ...made.applied, summary: made.summary }, { objectId: made.objectId });
     return {
@@ -308,7 +308,7 @@ export function approveChange(input: unknown): Promise<{ message: Message }> {
       if (!data.fromNow) throw new InputError(msg("case.late", { id: String(p.id), from: p.starts_at }));
       commandInput = { ...commandInput, from: "" };
     }
-    const c = p.case_id ? await caseOf(tx, p.case_id, { open: true }) : null;
+    const c = p.case_id ? await caseOf(tx, p.case_id, { open: true, share: true }) : null;
     const proposer: Actor = { userId: p.proposed_by_id, username: p.proposed_by, role: "operator", sessionId: null, clientAddress: null };
     let made: Made;
     try {
@@ -464,7 +464,9 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
     const makes = waiting.filter((p) => !proposedLifts.includes(p));
     if (makes.length > 0)
       throw new InputError(msg("case.endWaits", { id: String(c.id), changes: makes.map((p) => `#${p.id}`).join(", ") }));
+    // Changes made in the case before it was locked (they held it open) are lifted too, their objects locked now.
     const items = await held();
+    await tx.run("SELECT console.lock_objects($1::int[])", [[...new Set(items.map((h) => h.object_id))]]);
     if (items.length > 0 && proposedLifts.length > 0)
       throw new InputError(msg("case.endLiftsWait", { id: String(c.id), count: proposedLifts.length }));
     const batchId = randomUUID();

@@ -235,7 +235,7 @@ export async function bulkStateChange(input: unknown): Promise<BulkResult> {
       // The instant after the locks: not before the change of a writer this one waited for.
       const now = await changeInstant(tx);
       // In a case, and held back for a second person when the policy says so: each object's change is then proposed.
-      const inCase = data.caseId ? await caseOf(tx, data.caseId, { open: true }) : null;
+      const inCase = data.caseId ? await caseOf(tx, data.caseId, { open: true, share: true }) : null;
       const held = await needsApproval(tx, data.kind === "block" ? "serverBlocked" : data.state, "make", inCase?.kind ?? null);
       const outcomes: Tried[] = [];
       for (const target of targets) {

@@ -114,6 +114,8 @@ CREATE TABLE console.case_events (
 );
 
 CREATE INDEX case_events_case_idx ON console.case_events (case_id, id);
+-- One case per "open a case" form (its submission key): a repeated or doubled submission finds the first.
+CREATE UNIQUE INDEX case_events_opened_key_idx ON console.case_events ((detail ->> 'key')) WHERE event = 'opened' AND detail ? 'key';
 REVOKE UPDATE, DELETE ON console.case_events FROM console_app;
 
 -- The blocks and requests made in a case.
