@@ -14,6 +14,7 @@ import { actAs, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
+import { sendReminders } from "./mail";
 import {
   approveBatch,
   approveChange,
@@ -70,6 +71,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "mailed.cz",
         "changed.cz",
         "lifted.cz",
+        "reminded.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -471,6 +473,50 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       expect(new Set(reasons.map((r) => r.reason))).toEqual(new Set([`Case ${caseId} (lift): order lifted`]));
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
+    }
+  });
+
+  it("reminds a case's owner the day before its review date, and approvers of a change that waited a day, once each", async () => {
+    const smtp = await startSmtp();
+    vi.stubEnv("SMTP_URL", smtp.url);
+    vi.stubEnv("SMTP_FROM", "Registry Console <console@registry.example>");
+    try {
+      await db.sql.query("UPDATE console.users SET email = username || '@registry.example' WHERE username IN ('alice', 'bob')");
+      const tomorrow = registryToday(new Date(Date.now() + DAY));
+      const { caseId } = await actAs(alice, () =>
+        openCase({ kind: "internal", reference: "remind", requestedBy: "us", reviewBy: tomorrow }),
+      );
+      const { pendingId } = await actAs(alice, () =>
+        proposeChange({
+          command: "request.create",
+          input: { objectId: ids["reminded.cz"], state: "serverUpdateProhibited", reason: "hold" },
+        }),
+      );
+      await mailSettled();
+      smtp.mails.length = 0;
+      // A day later, unapproved.
+      await db.sql.query("UPDATE console.pending_changes SET proposed_at = proposed_at - interval '25 hours' WHERE id = $1", [pendingId]);
+      const first = await sendReminders(db.sql, registryToday());
+      await mailSettled();
+      expect(first.owners).toBeGreaterThanOrEqual(1);
+      expect(first.waiting).toBeGreaterThanOrEqual(1);
+      expect(
+        smtp.mails.find(
+          (m) =>
+            m.to.includes("alice@registry.example") && m.text.includes(`Subject: Case ${caseId} (remind) is due for review by ${tomorrow}`),
+        ),
+      ).toBeTruthy();
+      expect(
+        smtp.mails.find((m) => m.to.includes("bob@registry.example") && m.text.includes(`#${pendingId}, proposed by alice`)),
+      ).toBeTruthy();
+      // Once each: the next look finds nothing new.
+      smtp.mails.length = 0;
+      expect(await sendReminders(db.sql, registryToday())).toEqual({ owners: 0, waiting: 0 });
+      await mailSettled();
+      expect(smtp.mails).toEqual([]);
+    } finally {
+      vi.unstubAllEnvs();
+      await smtp.close();
     }
   });
 });

@@ -3,6 +3,7 @@ import { english } from "../actions/message";
 import { restoredMessage } from "../audit/said";
 import type { SqlExecutor } from "../db/driver";
 import { inBackground, mailConfigured, sendMail } from "../mail";
+import { registryToday } from "./cases";
 
 // Mail where a person must act (issue 42): the people who may approve a change hear that it waits.
 // Sent after the change committed, in the background; without SMTP settings nothing is sent and the
@@ -61,4 +62,64 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
         ].join("\n"),
       });
   }, "mail to approvers");
+}
+
+/** How often the console looks for reviews coming and changes waiting long. */
+export const REMINDERS_EVERY_MS = 15 * 60_000;
+
+/**
+ * Reminders (issue 42): a case's owner hears the day before its review date (once per date), and
+ * the people who may approve hear again of changes that have waited a day since they were last told.
+ * Each is marked in the same statement that finds it, so two console processes do not both mail.
+ */
+export async function sendReminders(db: SqlExecutor, today: string): Promise<{ owners: number; waiting: number }> {
+  if (!mailConfigured()) return { owners: 0, waiting: 0 };
+  const due = await db.query<{ id: number; reference: string; review_by: string; username: string; email: string | null }>(
+    `UPDATE console.cases c SET review_mailed_for = c.review_by
+       FROM console.users u
+      WHERE u.id = c.owner_id AND c.status = 'open' AND c.review_by <= $1::date + 1
+        AND c.review_mailed_for IS DISTINCT FROM c.review_by
+     RETURNING c.id, c.reference, c.review_by::text, u.username, u.email`,
+    [today],
+  );
+  for (const c of due)
+    if (c.email)
+      inBackground(
+        () =>
+          sendMail({
+            to: c.email as string,
+            subject: `Case ${c.id} (${c.reference}) is due for review by ${c.review_by}`,
+            text: [
+              `Hello ${c.username},`,
+              "",
+              `Case ${c.id} (${c.reference}), which you own in the Registry State Console, is due for review by ${c.review_by}.`,
+              `Record the review on the case's page${publicUrl() ? ` (${publicUrl()}/cases/${c.id})` : ""}: what you found, and the next date.`,
+            ].join("\n"),
+          }).then(() => {}),
+        "mail to a case's owner",
+      );
+  const waiting = await db.query<{ id: number }>(
+    `UPDATE console.pending_changes SET mailed_at = now()
+      WHERE status = 'pending' AND coalesce(mailed_at, proposed_at) < now() - interval '1 day' RETURNING id`,
+  );
+  mailApprovers(
+    db,
+    waiting.map((p) => p.id),
+  );
+  return { owners: due.filter((c) => c.email).length, waiting: waiting.length };
+}
+
+/** Sends the reminders now and every REMINDERS_EVERY_MS in the console process; a failure is logged and tried again. */
+export function startCaseReminders(database: () => Promise<SqlExecutor>): { stop(): void } {
+  const tick = async () => {
+    try {
+      await sendReminders(await database(), registryToday());
+    } catch (error) {
+      console.warn(`case reminders failed, the next tick tries again: ${(error as Error).message}`);
+    }
+  };
+  void tick();
+  const timer = setInterval(tick, REMINDERS_EVERY_MS);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

@@ -2,6 +2,7 @@ import { loadDemoIfEmpty } from "../../prisma/demo/first-start";
 import { startAuditAnchoring } from "../audit/anchoring";
 import { auditKeyRing } from "../audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../auth/bootstrap";
+import { startCaseReminders } from "../cases/mail";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../config";
 import { startOverviewCounts } from "../overview-counts";
 import { applyRegistryTimeZone } from "../states/parameters";
@@ -73,6 +74,8 @@ export async function startConsole(): Promise<void> {
     }
     // The overview's counts, kept current in the background: no person's request waits for them (issue 41).
     startOverviewCounts(async () => (await getDatabase()).sql, config.registryTimeZone);
+    // Reminders by mail (issue 42): reviews coming, changes waiting a day for approval.
+    if (config.mail) startCaseReminders(async () => (await getDatabase()).sql);
     // The audit log's anchor, outside the database: at once, after appends and every minute (README "Audit log").
     if (auditKeys) startAuditAnchoring(async () => (await getDatabase()).sql, auditKeys, config);
     // Next.js says "Ready" when it listens; pages are served once this start-up work is done.
