@@ -20,6 +20,8 @@ export interface StateChange {
   state: string;
   change: "entered" | "left";
   at: string;
+  /** The case the manual request behind the change was made in (issue 42), if any. */
+  case: { id: number; reference: string } | null;
 }
 
 export interface FeedPage {
@@ -94,11 +96,25 @@ export async function readStateChanges(authorization: string | null, params: Rec
     state: string;
     change: "entered" | "left";
     at: Date;
+    case_id: number | null;
+    case_reference: string | null;
   }>(
-    `SELECT c.seq::text AS seq, c.object_id, o.name AS object, t.name AS type, s.name AS state, c.change, c.at
+    // A manual state's change names the case of the request behind it: for an entry the request that
+    // began last by then, for a leaving the one that ended last by then (FRED keeps UTC timestamps).
+    `SELECT c.seq::text AS seq, c.object_id, o.name AS object, t.name AS type, s.name AS state, c.change, c.at,
+            k.case_id, k.reference AS case_reference
        FROM console.state_changes c
        JOIN enum_object_states s ON s.id = c.state_id
        JOIN object_registry o ON o.id = c.object_id JOIN enum_object_type t ON t.id = o.type
+       LEFT JOIN LATERAL (
+         SELECT m.case_id, cs.reference
+           FROM object_state_request r JOIN console.request_meta m ON m.request_id = r.id JOIN console.cases cs ON cs.id = m.case_id
+          WHERE s.manual AND r.object_id = c.object_id AND r.state_id = c.state_id
+            AND CASE WHEN c.change = 'entered' THEN r.valid_from
+                     ELSE least(coalesce(r.canceled, 'infinity'), coalesce(r.valid_to, 'infinity')) END <= c.at AT TIME ZONE 'UTC'
+          ORDER BY CASE WHEN c.change = 'entered' THEN r.valid_from
+                        ELSE least(coalesce(r.canceled, 'infinity'), coalesce(r.valid_to, 'infinity')) END DESC
+          LIMIT 1) k ON true
       WHERE c.seq > $1 AND (cardinality($2::int[]) = 0 OR c.state_id = ANY ($2::int[]))
       ORDER BY c.seq LIMIT $3`,
     [after, known.map((k) => k.id), limit + 1],
@@ -114,6 +130,7 @@ export async function readStateChanges(authorization: string | null, params: Rec
       state: r.state,
       change: r.change,
       at: r.at.toISOString(),
+      case: r.case_id === null ? null : { id: r.case_id, reference: r.case_reference as string },
     })),
     next: page.length > 0 ? Number(page[page.length - 1].seq) : after,
     more: rows.length > limit,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
+import { readStateChanges, sequenceStateChanges } from "../feed";
 import { mailSettled } from "../mail";
 import { blockObject } from "../requests/block";
 import { bulkStateChange } from "../requests/bulk";
@@ -10,8 +11,9 @@ import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { testBackends } from "../testing/databases";
-import { actAs, signedInAs } from "../testing/sessions";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
+import { createApiToken } from "../tokens";
 import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
 import { sendReminders } from "./mail";
@@ -253,6 +255,15 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     expect(english((refused.reason as InputError).text)).toMatch(/^Change \d+ was already approved and applied by (bob|carol) on /);
     expect((await requestsOf("race.cz")).map((r) => r.reason)).toEqual([`Case ${caseId} (race): CSIRT`]);
     expect(await states("race.cz")).toEqual(["serverOutzoneManual"]);
+    // The state change feed names the case of the request behind the change.
+    const { token } = await actAs(admin, () => createApiToken({ name: `cases feed ${randomUUID()}` }));
+    await sequenceStateChanges(db.sql);
+    const feed = await actAs(anonymous(db), () =>
+      readStateChanges(`Bearer ${token}`, { after: "0", states: "serverOutzoneManual", limit: "1000" }),
+    );
+    expect(feed?.changes.filter((c) => c.objectId === ids["race.cz"])).toEqual([
+      expect.objectContaining({ state: "serverOutzoneManual", change: "entered", case: { id: caseId, reference: "race" } }),
+    ]);
   });
 
   it("refuses an approval whose dry run no longer holds, with the reason, and applies nothing", async () => {
