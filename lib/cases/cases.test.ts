@@ -146,12 +146,14 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     expect(await refusal(actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make", caseKind: "court_order" })))).toBe(
       "This rule is already in force.",
     );
-    expect(await refusal(actAs(admin, () => addApprovalRule({ state: "outzone" })))).toMatch(/^outzone is not a manual state/);
+    expect(await refusal(actAs(admin, () => addApprovalRule({ state: "outzone", change: "any", caseKind: "any" })))).toMatch(
+      /^outzone is not a manual state/,
+    );
     const caseId = await openCourtCase("7 T 12/2026");
     try {
       // Made at once, it is refused: the policy gives it to a second person (the bulk change and the
       // object page's form go the same way).
-      await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make" }));
+      await actAs(admin, () => addApprovalRule({ state: "serverBlocked", change: "make", caseKind: "any" }));
       expect(await refusal(actAs(alice, () => blockObject({ objectId: ids["phish-1.cz"], reason: "phishing" })))).toBe(
         "Making serverBlocked on phish-1.cz needs a second person's approval: propose it, and another person approves it.",
       );
@@ -365,7 +367,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
   });
 
   it("proposes a bulk block in a case for each object when the policy holds it back, and applies the batch only once", async () => {
-    const { ruleId } = await actAs(admin, () => addApprovalRule({ caseKind: "court_order", change: "make" }));
+    const { ruleId } = await actAs(admin, () => addApprovalRule({ state: "any", caseKind: "court_order", change: "make" }));
     try {
       const caseId = await openCourtCase("bulk");
       const batchId = randomUUID();

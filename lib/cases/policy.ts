@@ -56,21 +56,21 @@ export async function requireApproval(
     throw new InputError(msg("case.approvalNeeded", { state: change.state, change: change.change, object: change.object }));
 }
 
-const optionalText = (max: number) =>
+/** A rule's field as its form sends it: a name, or "any" (a rule matching anything is chosen field by field, never by leaving one out). */
+const choice = (max: number, missing: "case.ruleChooseState" | "case.ruleChooseKind") =>
   z
-    .string()
+    .string({ error: zodError(missing) })
     .trim()
+    .min(1, { error: zodError(missing) })
     .max(max, { error: zodError("field.invalid") })
-    .optional()
-    .transform((v) => (v ? v : null));
+    .transform((v) => (v === "any" ? null : v));
 
 export const approvalRuleSchema = z.object({
-  state: optionalText(50),
+  state: choice(50, "case.ruleChooseState"),
   change: z
-    .enum(["", ...CHANGE_KINDS], { error: zodError("case.changeKindUnknown") })
-    .optional()
-    .transform((v) => (v ? (v as ChangeKind) : null)),
-  caseKind: optionalText(40),
+    .enum(["any", ...CHANGE_KINDS], { error: zodError("case.changeKindUnknown") })
+    .transform((v) => (v === "any" ? null : (v as ChangeKind))),
+  caseKind: choice(40, "case.ruleChooseKind"),
 });
 
 const ruleIdSchema = z.object({

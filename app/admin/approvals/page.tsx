@@ -30,8 +30,8 @@ export default async function ApprovalPolicyPage() {
         <ActionForm action={addApprovalRuleAction} className="case-form">
           <label>
             {t("columns.state")}
-            <select name="state" defaultValue="">
-              <option value="">{t("anyState")}</option>
+            <select name="state" defaultValue="any">
+              <option value="any">{t("anyState")}</option>
               {states.map((s) => (
                 <option key={s} value={s}>
                   {s}
@@ -41,8 +41,8 @@ export default async function ApprovalPolicyPage() {
           </label>
           <label>
             {t("columns.change")}
-            <select name="change" defaultValue="">
-              <option value="">{t("anyChange")}</option>
+            <select name="change" defaultValue="any">
+              <option value="any">{t("anyChange")}</option>
               <option value="make">{t("change.make")}</option>
               <option value="change">{t("change.change")}</option>
               <option value="lift">{t("change.lift")}</option>
@@ -50,8 +50,8 @@ export default async function ApprovalPolicyPage() {
           </label>
           <label>
             {t("columns.caseKind")}
-            <select name="caseKind" defaultValue="">
-              <option value="">{t("anyKind")}</option>
+            <select name="caseKind" defaultValue="any">
+              <option value="any">{t("anyKind")}</option>
               {kinds.map((k) => (
                 <option key={k.code} value={k.code}>
                   {locale === "cs" ? k.nameCs : k.nameEn}

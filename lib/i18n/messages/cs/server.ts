@@ -331,6 +331,8 @@ export const server: Catalog<typeof en> = {
     revoked: "Token klienta {name} je zneplatněn.",
   },
   case: {
+    ruleChooseState: "Zvolte stav, nebo jakýkoli stav.",
+    ruleChooseKind: "Zvolte druh případu, nebo jakýkoli.",
     ownReject: "Změna {id} je váš vlastní návrh: místo zamítnutí ji stáhněte.",
     batchNone: "Z této dávky už na schválení nic nečeká.",
     batchApproved:

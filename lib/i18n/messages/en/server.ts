@@ -348,6 +348,8 @@ export const server = {
     revoked: "The token of {name} is revoked.",
   },
   case: {
+    ruleChooseState: "Choose a state, or any state.",
+    ruleChooseKind: "Choose a kind of case, or any.",
     ownReject: "Change {id} is your own proposal: withdraw it instead of rejecting it.",
     batchNone: "Nothing of this batch waits for approval any more.",
     batchApproved:
