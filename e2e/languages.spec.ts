@@ -28,7 +28,7 @@ test("an operator switches the console to Czech and back; the choice stays with 
   await page.getByLabel("Language").selectOption("cs");
   await expect(page.locator("html")).toHaveAttribute("lang", "cs");
   const nav = page.getByRole("navigation", { name: "Hlavní" });
-  await expect(nav.getByRole("link")).toHaveText(["Přehled", "Objekty", "Požadavky"]);
+  await expect(nav.getByRole("link")).toHaveText(["Přehled", "Objekty", "Požadavky", "Případy", "Schvalování"]);
   await expect(page.getByText("Časy v zóně Europe/Prague")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Objekty", exact: true })).toBeVisible();
   await expect(page.locator("table.objects-table tbody tr").first()).toContainText(CZECH_INSTANT);
@@ -76,7 +76,7 @@ test("an operator switches the console to Czech and back; the choice stays with 
   // And back to English.
   await page.getByLabel("Jazyk").selectOption("en");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Overview", "Objects", "Requests"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Overview", "Objects", "Requests", "Cases", "Approvals"]);
   await expect(page.locator("table.states-now")).toContainText("The domain isn't generated in the zone");
   await page.goto("/objects");
   await expect(page.getByRole("heading", { name: "Objects", exact: true })).toBeVisible();

@@ -54,7 +54,7 @@ test("a support worker finds the objects but no write controls", async ({ page }
   await signIn(page, "sam", "sam's long password");
   await expect(page.locator("table.data-table tbody tr")).toHaveCount(50);
   const nav = page.getByRole("navigation", { name: "Main" });
-  await expect(nav.getByRole("link")).toHaveText(["Overview", "Objects", "Requests"]);
+  await expect(nav.getByRole("link")).toHaveText(["Overview", "Objects", "Requests", "Cases", "Approvals"]);
   // Reading controls only: filters and export (sorting is by the column headers' links).
   await expect(page.getByRole("button")).toHaveText(["Sign out", "Apply filters", "Export CSV"]);
   await expect(page.locator("table.objects-table thead").getByRole("link")).toHaveText([/^Name \/ handle/, /^Created/]);
