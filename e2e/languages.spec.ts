@@ -76,7 +76,13 @@ test("an operator switches the console to Czech and back; the choice stays with 
   // And back to English.
   await page.getByLabel("Jazyk").selectOption("en");
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText(["Overview", "Objects", "Requests", "Cases", "Approvals"]);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveText([
+    "Overview",
+    "Objects",
+    "Requests",
+    "Cases",
+    "Approvals",
+  ]);
   await expect(page.locator("table.states-now")).toContainText("The domain isn't generated in the zone");
   await page.goto("/objects");
   await expect(page.getByRole("heading", { name: "Objects", exact: true })).toBeVisible();
