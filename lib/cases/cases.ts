@@ -1,6 +1,7 @@
 import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
+import { idSchema } from "../actions/ids";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { storedMessage } from "../audit/said";
@@ -8,6 +9,7 @@ import { authorize } from "../auth/guard";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
+import { wallTime } from "../format/instant";
 import { getLocale } from "../i18n/server";
 import { parseDate } from "../input/values";
 import { keySchema } from "../requests/rules";
@@ -21,11 +23,7 @@ export const REFERENCE_MAX = 60;
 /** How far ahead a review date may lie. */
 const REVIEW_YEARS = 10;
 
-export const caseIdSchema = z.coerce
-  .number({ error: zodError("case.unknown") })
-  .int({ error: zodError("case.unknown") })
-  .positive({ error: zodError("case.unknown") })
-  .max(2_147_483_647, { error: zodError("case.unknown") });
+export const caseIdSchema = idSchema("case");
 
 const text = (max: number, missing: Parameters<typeof zodError>[0]) =>
   z
@@ -73,7 +71,7 @@ export interface CaseRow {
 
 /** The registry's today (its time zone), as YYYY-MM-DD. */
 export function registryToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: readConfig().registryTimeZone }).format(now);
+  return wallTime(now.getTime(), readConfig().registryTimeZone).slice(0, 10);
 }
 
 /** A review date from a form: empty (none), or a day from today to REVIEW_YEARS ahead. */

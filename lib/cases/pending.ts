@@ -2,10 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
+import { idSchema } from "../actions/ids";
 import { type Message, msg, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { restoredMessage, storedMessage } from "../audit/said";
 import { authorize } from "../auth/guard";
+import { requestDatabase } from "../auth/request-context";
 import { roleAllows } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
@@ -14,7 +16,7 @@ import { blockSchema, lockBlock, unblockSchema } from "../requests/block-rules";
 import { cancelStateRequest, cancelWork } from "../requests/cancel";
 import { createWork } from "../requests/create";
 import { START_GRACE_MS } from "../requests/limits";
-import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, REASON_MAX } from "../requests/rules";
+import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, reasonSchema } from "../requests/rules";
 import { unblockObject, unblockWork } from "../requests/unblock";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
 import { type ChangeContext, caseOfItem } from "./context";
@@ -107,11 +109,7 @@ export const proposeSchema = z.object({
   batchId: z.uuid({ error: zodError("form.batchDamaged") }).optional(),
 });
 
-const pendingIdSchema = z.coerce
-  .number({ error: zodError("case.changeUnknown") })
-  .int({ error: zodError("case.changeUnknown") })
-  .positive({ error: zodError("case.changeUnknown") })
-  .max(2_147_483_647, { error: zodError("case.changeUnknown") });
+const pendingIdSchema = idSchema("change");
 
 export const approveSchema = z.object({
   pendingId: pendingIdSchema,
@@ -124,13 +122,7 @@ export const approveSchema = z.object({
   fromNow: z.boolean().optional().default(false),
 });
 
-const decisionReason = z
-  .string({ error: zodError("reason.missing") })
-  .trim()
-  .min(1, { error: zodError("reason.missing") })
-  .max(REASON_MAX, { error: zodError("reason.tooLong", { max: REASON_MAX }) });
-
-export const rejectSchema = z.object({ pendingId: pendingIdSchema, reason: decisionReason });
+export const rejectSchema = z.object({ pendingId: pendingIdSchema, reason: reasonSchema });
 export const withdrawSchema = z.object({ pendingId: pendingIdSchema });
 
 /** A command's work as it would be done now, undone (a savepoint): its summary, or its refusal. */
@@ -160,8 +152,7 @@ export async function proposeChange(input: unknown): Promise<{ message: Message;
       audit: { objectIds: [made.objectId], input: { pendingId: id, command: data.command, ...made.audited } },
     };
   });
-  const { db } = await authorize("cases.read", "change.mail");
-  mailApprovers(db.sql, [proposed.pendingId]);
+  mailApprovers((await requestDatabase()).sql, [proposed.pendingId]);
   return proposed;
 }
 
@@ -430,7 +421,7 @@ export async function mayWriteCases(): Promise<boolean> {
   return roleAllows(actor.role, "cases.write");
 }
 
-export const endCaseSchema = z.object({ caseId: caseIdSchema, reason: decisionReason });
+export const endCaseSchema = z.object({ caseId: caseIdSchema, reason: reasonSchema });
 
 /**
  * Ends a case: everything it holds is lifted (blocks as when lifted by hand: the prohibitions they cut
@@ -489,11 +480,7 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
     if (proposed === 0) {
       // Lifts proposed before whose blocks or requests have ended since: nothing is left for them to do.
       for (const p of proposedLifts) {
-        await tx.query(
-          `UPDATE console.pending_changes SET status = 'withdrawn', decided_by = $2, decided_by_id = $3, decided_at = $4,
-                  decision_reason = 'nothing left to lift: the case ended' WHERE id = $1`,
-          [p.id, actor.username, actor.userId, now],
-        );
+        await decided(tx, p.id, "withdrawn", actor, now, { reason: "nothing left to lift: the case ended" });
         await caseEvent(tx, c.id, actor, "withdrawn", { reason: "nothing left to lift" }, { pendingId: p.id });
       }
       await tx.query("UPDATE console.cases SET status = 'ended', ended_at = $2, ended_by = $3, ended_by_id = $4 WHERE id = $1", [
@@ -509,8 +496,7 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
       audit: { objectIds: [...new Set(items.map((i) => i.object_id))], input: { caseId: c.id, reason: data.reason, lifted, proposed } },
     };
   });
-  const { db } = await authorize("cases.read", "change.mail");
-  mailApprovers(db.sql, proposedIds);
+  mailApprovers((await requestDatabase()).sql, proposedIds);
   return ended;
 }
 

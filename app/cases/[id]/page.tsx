@@ -3,11 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionNotices } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
+import { CaseFacts } from "@/components/cases/case-facts";
 import { AddChangeForm, EndCaseForm, ReviewForm } from "@/components/cases/case-forms";
 import { CaseItems } from "@/components/cases/case-items";
 import { PendingTable } from "@/components/cases/pending-table";
 import { forPage } from "@/lib/auth/page";
-import { registryToday } from "@/lib/cases/cases";
 import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
@@ -32,7 +32,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
   const id = parseId(idText) ?? Number.NaN;
   const detail = await forPage(() => caseDetail(id));
   if (!detail) notFound();
-  const [t, fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
+  const [t, _fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
   const c = detail.case;
   const open = c.status === "open";
   const writable = open && detail.mayWrite;
@@ -41,19 +41,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
     <>
       <div className="page-head">
         <h1>{t("detail.title", { id: String(c.id), reference: c.reference })}</h1>
-        <p className="muted">
-          {t("detail.facts", {
-            kind: c.kindName,
-            requestedBy: c.requestedBy,
-            createdBy: c.createdBy,
-            at: fmt.instant(c.createdAt),
-            owner: c.owner,
-          })}{" "}
-          {c.reviewBy ? t("detail.reviewBy", { day: fmt.day(c.reviewBy) }) : t("detail.noReview")}{" "}
-          {c.reviewBy && open && c.reviewBy <= registryToday() && <span className="badge-off">{t("due")}</span>}
-          {c.endedAt && t("detail.ended", { by: c.endedBy ?? "", at: fmt.instant(c.endedAt) })}
-        </p>
-        {c.description && <p className="case-description">{c.description}</p>}
+        <CaseFacts c={c} className="muted" showDue={true} />
       </div>
 
       <section className="panel" aria-labelledby="case-items">

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CaseEvents } from "@/components/cases/case-events";
+import { CaseFacts } from "@/components/cases/case-facts";
 import { CaseItems } from "@/components/cases/case-items";
 import { forPage } from "@/lib/auth/page";
 import { caseDetail } from "@/lib/cases/detail";
@@ -19,7 +20,7 @@ export default async function CaseRecordPage(props: PageProps<"/cases/[id]/recor
   const id = parseId(idText) ?? Number.NaN;
   const detail = await forPage(() => caseDetail(id));
   if (!detail) notFound();
-  const [t, fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
+  const [t, _fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
   const c = detail.case;
   return (
     <article className="case-record">
@@ -27,18 +28,7 @@ export default async function CaseRecordPage(props: PageProps<"/cases/[id]/recor
         <h1>
           {t("detail.record")}: {t("detail.title", { id: String(c.id), reference: c.reference })}
         </h1>
-        <p>
-          {t("detail.facts", {
-            kind: c.kindName,
-            requestedBy: c.requestedBy,
-            createdBy: c.createdBy,
-            at: fmt.instant(c.createdAt),
-            owner: c.owner,
-          })}{" "}
-          {c.reviewBy ? t("detail.reviewBy", { day: fmt.day(c.reviewBy) }) : t("detail.noReview")}{" "}
-          {c.endedAt && t("detail.ended", { by: c.endedBy ?? "", at: fmt.instant(c.endedAt) })}
-        </p>
-        {c.description && <p className="case-description">{c.description}</p>}
+        <CaseFacts c={c} showDue={false} />
         <p className="case-record-links no-print">
           <Link href={`/cases/${c.id}`}>{t("detail.back")}</Link>
           <a href={`/cases/${c.id}/record.csv`} download>

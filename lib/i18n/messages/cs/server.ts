@@ -8,7 +8,7 @@ export const server: Catalog<typeof en> = {
   input: {
     checked: "{text}",
     unknown:
-      "{what, select, object {Neznámý objekt.} request {Neznámý požadavek.} block {Neznámá blokace.} user {Neznámý uživatel.} token {Neznámý token.} securityKey {Neznámý bezpečnostní klíč.} case {Neznámý případ.} other {Neznámá položka: {what}.}}",
+      "{what, select, object {Neznámý objekt.} request {Neznámý požadavek.} block {Neznámá blokace.} user {Neznámý uživatel.} token {Neznámý token.} securityKey {Neznámý bezpečnostní klíč.} case {Neznámý případ.} change {Neznámá čekající změna.} other {Neznámá položka: {what}.}}",
   },
   reason: {
     missing: "Uveďte důvod.",
@@ -344,7 +344,6 @@ export const server: Catalog<typeof en> = {
       "Případ {id} ukončen; {lifted, plural, =0 {nebylo co rušit} one {zrušena # blokace nebo požadavek} few {zrušeny # blokace a požadavky} other {zrušeno # blokací a požadavků}}.",
     endProposed:
       "Případ {id}: {lifted, plural, =0 {} other {# zrušeno hned; }}{proposed, plural, one {# zrušení čeká} few {# zrušení čekají} other {# zrušení čeká}} na schválení druhou osobou. Až budou schválena, ukončete případ znovu.",
-    unknown: "Neznámý případ.",
     tooLong: "Nejvýše {max, plural, one {# znak} few {# znaky} other {# znaků}}.",
     kindMissing: "Zvolte druh případu.",
     referenceMissing: "Uveďte číslo rozhodnutí nebo tiketu.",

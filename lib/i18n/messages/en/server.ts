@@ -8,7 +8,7 @@ export const server = {
     /** A check of the schema library's own (no message of ours), with its text in each language. */
     checked: "{text}",
     unknown:
-      "{what, select, object {Unknown object.} request {Unknown request.} block {Unknown block.} user {Unknown user.} token {Unknown token.} securityKey {Unknown security key.} case {Unknown case.} other {Unknown {what}.}}",
+      "{what, select, object {Unknown object.} request {Unknown request.} block {Unknown block.} user {Unknown user.} token {Unknown token.} securityKey {Unknown security key.} case {Unknown case.} change {Unknown pending change.} other {Unknown {what}.}}",
   },
   reason: {
     missing: "Give a reason.",
@@ -361,7 +361,6 @@ export const server = {
       "Case {id} ended; {lifted, plural, =0 {nothing was left to lift} one {# block or request lifted} other {# blocks and requests lifted}}.",
     endProposed:
       "Case {id}: {lifted, plural, =0 {} one {# lifted now; } other {# lifted now; }}{proposed, plural, one {# lift waits} other {# lifts wait}} for a second person's approval. End the case again once they are approved.",
-    unknown: "Unknown case.",
     tooLong: "At most {max, plural, other {# characters}}.",
     kindMissing: "Choose the kind of case.",
     referenceMissing: "Give the order's or ticket's reference.",
