@@ -3,7 +3,7 @@ import { PendingTable } from "@/components/cases/pending-table";
 import { forPage } from "@/lib/auth/page";
 import { mayWriteCases, pendingChanges } from "@/lib/cases/pending";
 import { getTranslations } from "@/lib/i18n/server";
-import { approveBatchAction, approveChangeAction, rejectChangeAction, withdrawChangeAction } from "../cases/actions";
+import { approveBatchAction, approveChangeAction, editChangeAction, rejectChangeAction, withdrawChangeAction } from "../cases/actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases.approvals");
@@ -25,7 +25,13 @@ export default async function ApprovalsPage() {
         showCase
         actions={
           mayWrite
-            ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction, approveBatch: approveBatchAction }
+            ? {
+                approve: approveChangeAction,
+                reject: rejectChangeAction,
+                withdraw: withdrawChangeAction,
+                edit: editChangeAction,
+                approveBatch: approveBatchAction,
+              }
             : null
         }
       />

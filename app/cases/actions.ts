@@ -1,9 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { type ActionResult, toActionResult } from "@/lib/actions/result";
 import { openCase, reviewCase } from "@/lib/cases/cases";
-import { approveBatch, approveChange, endCase, rejectChange, submitChange, withdrawChange } from "@/lib/cases/pending";
+import { approveBatch, approveChange, editChange, endCase, rejectChange, submitChange, withdrawChange } from "@/lib/cases/pending";
 import { objectIdByName } from "@/lib/objects/detail";
 
 // Form posts from /cases, a case's page and /approvals. The data-access layer checks the caller's
@@ -22,17 +23,23 @@ function refresh(caseId: FormDataEntryValue | undefined) {
 }
 
 export async function openCaseAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
-  const result = await toActionResult<undefined>(() =>
-    openCase({
+  let opened: number | null = null;
+  const result = await toActionResult<undefined>(async () => {
+    const r = await openCase({
       kind: field(form, "kind"),
       reference: field(form, "reference"),
       requestedBy: field(form, "requestedBy"),
       description: field(form, "description"),
       reviewBy: field(form, "reviewBy"),
       idempotencyKey: field(form, "idempotencyKey") || undefined,
-    }),
-  );
+    });
+    opened = r.caseId;
+    return r;
+  });
   if (result.ok) refresh(undefined);
+  // Opened for an object (from its page): back to it, the new case chosen for its block and request forms.
+  const forObject = text(form, "forObject");
+  if (opened !== null && /^\d{1,10}$/.test(forObject)) redirect(`/objects/${forObject}?case=${opened}#blocking`);
   return result;
 }
 
@@ -78,6 +85,21 @@ export async function rejectChangeAction(_previous: ActionResult | null, form: F
 
 export async function withdrawChangeAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   const result = await toActionResult<undefined>(() => withdrawChange({ pendingId: field(form, "pendingId") }));
+  if (result.ok) refresh(field(form, "caseId"));
+  return result;
+}
+
+/** Its proposer's edit of a waiting change (period, reason): approval starts again. */
+export async function editChangeAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
+  const result = await toActionResult<undefined>(() =>
+    editChange({
+      pendingId: field(form, "pendingId"),
+      version: field(form, "version"),
+      from: form.has("from") ? text(form, "from") : undefined,
+      to: form.has("to") ? text(form, "to") : undefined,
+      reason: field(form, "reason"),
+    }),
+  );
   if (result.ok) refresh(field(form, "caseId"));
   return result;
 }

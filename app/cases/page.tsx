@@ -6,6 +6,8 @@ import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
 import { caseKindChoices, listCases, registryToday } from "@/lib/cases/cases";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
+import { parseId } from "@/lib/input/values";
+import { objectNameById } from "@/lib/objects/detail";
 import { openCaseAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -13,8 +15,13 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("title") };
 }
 
-export default async function CasesPage() {
-  const [cases, kinds] = await forPage(() => Promise.all([listCases(), caseKindChoices()]));
+export default async function CasesPage(props: PageProps<"/cases">) {
+  // Opened from an object's page (`for`: its id): the new case goes back to it, chosen for its forms.
+  const forText = (await props.searchParams).for;
+  const forId = typeof forText === "string" ? (parseId(forText) ?? null) : null;
+  const [cases, kinds, forObject] = await forPage(() =>
+    Promise.all([listCases(), caseKindChoices(), forId === null ? null : objectNameById(forId)]),
+  );
   const [t, fmt] = await Promise.all([getTranslations("cases"), getFormat()]);
   const today = registryToday();
   return (
@@ -27,6 +34,12 @@ export default async function CasesPage() {
         <h2 id="open-case">{t("open.title")}</h2>
         <ActionForm action={openCaseAction} className="case-form">
           <input type="hidden" name="idempotencyKey" value={crypto.randomUUID()} />
+          {forObject !== null && (
+            <>
+              <input type="hidden" name="forObject" value={forId ?? ""} />
+              <p className="muted wide">{t("choice.opening", { object: forObject })}</p>
+            </>
+          )}
           <label>
             {t("open.kind")}
             <select name="kind" required defaultValue="">

@@ -3,6 +3,7 @@ import { ActionForm } from "@/components/action-form";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { getTranslations } from "@/lib/i18n/server";
+import { bulkChoices } from "@/lib/requests/bulk";
 
 // The forms of a case's page (issue 42): a block or request in the case, a review, ending the case.
 
@@ -10,7 +11,8 @@ type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionR
 
 /** A block or request on one object in the case: made at once, or proposed as the approval policy says. */
 export async function AddChangeForm({ caseId, action }: { caseId: number; action: Action }) {
-  const t = await getTranslations("cases");
+  // The manual states of FRED's catalogue, with the object types each is valid for.
+  const [t, { states }] = await Promise.all([getTranslations("cases"), bulkChoices()]);
   return (
     <section className="panel" aria-labelledby="case-add">
       <h2 id="case-add">{t("detail.add.title")}</h2>
@@ -27,16 +29,9 @@ export async function AddChangeForm({ caseId, action }: { caseId: number; action
           {t("detail.add.change")}
           <select name="change" defaultValue="block">
             <option value="block">{t("detail.add.block")}</option>
-            {[
-              "serverOutzoneManual",
-              "serverInzoneManual",
-              "serverTransferProhibited",
-              "serverUpdateProhibited",
-              "serverDeleteProhibited",
-              "serverRenewProhibited",
-            ].map((s) => (
-              <option key={s} value={s}>
-                {s}
+            {states.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.name} ({s.types.join(", ")})
               </option>
             ))}
           </select>

@@ -1,9 +1,11 @@
 import Link from "next/link";
 import { ActionForm, ActionNotices } from "@/components/action-form";
+import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import type { ActionResult } from "@/lib/actions/result";
 import type { PendingChange } from "@/lib/cases/pending";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
+import { REASON_MAX } from "@/lib/requests/limits";
 
 type Action = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
@@ -27,7 +29,7 @@ export async function PendingTable({
 }: {
   changes: PendingChange[];
   showCase: boolean;
-  actions: { approve: Action; reject: Action; withdraw: Action; approveBatch?: Action } | null;
+  actions: { approve: Action; reject: Action; withdraw: Action; edit: Action; approveBatch?: Action } | null;
 }) {
   const [t, fmt, locale] = await Promise.all([getTranslations("cases.approvals"), getFormat(), getLocale()]);
   // A decision's message stays above the table: the row's forms go once the change is decided.
@@ -83,7 +85,7 @@ export async function PendingTable({
                           <button type="submit">{p.late ? t("approveFromNow") : t("approve")}</button>
                         </ActionForm>
                       )}
-                      {!p.mayApprove && p.status === "pending" && <p className="muted">{t("own")}</p>}
+                      {p.own && <p className="muted">{t("own")}</p>}
                       {p.mayApprove && (
                         <ActionForm action={actions.reject} className="inline">
                           <input type="hidden" name="pendingId" value={p.id} />
@@ -94,13 +96,14 @@ export async function PendingTable({
                           <button type="submit">{t("reject")}</button>
                         </ActionForm>
                       )}
-                      {!p.mayApprove && (
+                      {p.own && (
                         <ActionForm action={actions.withdraw} className="inline">
                           <input type="hidden" name="pendingId" value={p.id} />
                           <input type="hidden" name="caseId" value={p.caseId ?? ""} />
                           <button type="submit">{t("withdraw")}</button>
                         </ActionForm>
                       )}
+                      {p.own && <EditForm change={p} action={actions.edit} />}
                     </div>
                   )}
                 </td>
@@ -110,5 +113,38 @@ export async function PendingTable({
         </table>
       )}
     </ActionNotices>
+  );
+}
+
+/** Its proposer's edit of a waiting change: its period (when it makes a block or request) and reason; approval starts again. */
+async function EditForm({ change, action }: { change: PendingChange; action: Action }) {
+  const t = await getTranslations("cases.approvals");
+  const { from, to, reason } = change.editable;
+  return (
+    <details className="edit-pending">
+      <summary>{t("edit")}</summary>
+      <ActionForm action={action} className="case-form">
+        <input type="hidden" name="pendingId" value={change.id} />
+        <input type="hidden" name="version" value={change.version} />
+        <input type="hidden" name="caseId" value={change.caseId ?? ""} />
+        {from !== undefined && (
+          <>
+            <label>
+              {t("editFrom")}
+              <WallTimeInput name="from" defaultValue={from} />
+            </label>
+            <label>
+              {t("editTo")}
+              <WallTimeInput name="to" defaultValue={to} />
+            </label>
+          </>
+        )}
+        <label className="wide">
+          {t("editReason")}
+          <input name="reason" required maxLength={REASON_MAX} defaultValue={reason} />
+        </label>
+        <button type="submit">{t("editSubmit")}</button>
+      </ActionForm>
+    </details>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { type ReactNode, startTransition, useActionState, useEffect, useRef, useState } from "react";
 import { ActionMessage } from "@/components/action-form";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
@@ -18,6 +18,8 @@ interface RequestFormProps {
   states: { name: string; description: string; refuses: string[] }[];
   timeZone: string;
   reasonMax: number;
+  /** The case the request is made in (components/cases/case-choice.tsx). */
+  caseChoice?: ReactNode;
 }
 
 const newKey = () => crypto.randomUUID();
@@ -31,7 +33,16 @@ const QUICK_ENDS = ["days7", "days30", "monthEnd"] as const;
  * would be refused, before it is sent; the server checks every rule again. Each submission
  * carries a key of its own, so a double click or a retry creates one request.
  */
-export function RequestForm({ action, preview, objectId, objectName, states: requestable, timeZone, reasonMax }: RequestFormProps) {
+export function RequestForm({
+  action,
+  preview,
+  objectId,
+  objectName,
+  states: requestable,
+  timeZone,
+  reasonMax,
+  caseChoice,
+}: RequestFormProps) {
   // serverBlocked belongs to the block action (with its prohibitions); the server refuses it here too.
   const states = requestable.filter((s) => s.name !== "serverBlocked");
   const blockElsewhere = states.length < requestable.length;
@@ -139,6 +150,7 @@ export function RequestForm({ action, preview, objectId, objectName, states: req
             ))}
           </fieldset>
         </div>
+        {caseChoice}
         <label className="reason">
           {t("reason", { max: reasonMax })}
           <textarea name="reason" maxLength={reasonMax} required rows={2} value={reason} onChange={(e) => setReason(e.target.value)} />

@@ -251,6 +251,11 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: async (target, fx) => form({ pendingId: await fx.newPending(target), reason: "access matrix" }),
   },
+  "app/cases/actions.ts#editChangeAction": {
+    allowed: ["admin", "operator"],
+    form: async (target, fx, caller) =>
+      form({ pendingId: await fx.newPending(caller ?? target), version: 1, reason: "access matrix, edited" }),
+  },
   "app/cases/actions.ts#withdrawChangeAction": {
     allowed: ["admin", "operator"],
     form: async (target, fx, caller) => form({ pendingId: await fx.newPending(caller ?? target) }),

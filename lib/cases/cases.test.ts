@@ -20,12 +20,14 @@ import { sendReminders } from "./mail";
 import {
   approveBatch,
   approveChange,
+  editChange,
   endCase,
   makeChange,
   pendingChanges,
   proposeChange,
   rejectChange,
   submitLift,
+  submitMake,
   withdrawChange,
 } from "./pending";
 import { addApprovalRule, removeApprovalRule } from "./policy";
@@ -74,6 +76,9 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
         "changed.cz",
         "lifted.cz",
         "reminded.cz",
+        "page-1.cz",
+        "page-2.cz",
+        "edited.cz",
       ])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });
     }));
@@ -487,6 +492,101 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     } finally {
       await actAs(admin, () => removeApprovalRule({ ruleId }));
     }
+  });
+
+  it("makes a block or request from the object's page in the case its form names, and proposes it when the policy holds back any of its states", async () => {
+    const caseId = await openCourtCase("from the page");
+    // Made at once in the case: the case's reference in FRED's reason rows, the case in the console's rows.
+    await actAs(alice, () => submitMake("block.create", { caseId: String(caseId), objectId: ids["page-1.cz"], reason: "order" }));
+    expect(await states("page-1.cz")).toContain("serverBlocked");
+    for (const r of await requestsOf("page-1.cz")) expect(r.reason).toBe(`Case ${caseId} (from the page): order`);
+    const [block] = await db.sql.query<{ case_id: number }>("SELECT case_id FROM console.blocks WHERE object_id = $1", [ids["page-1.cz"]]);
+    expect(block.case_id).toBe(caseId);
+    // An empty choice is no case; an unknown or ended case is refused with a message, and nothing is made.
+    const from = iso(Date.now() + 3 * DAY);
+    await actAs(alice, () =>
+      submitMake("request.create", { caseId: "", objectId: ids["page-2.cz"], state: "serverRenewProhibited", from, reason: "no case" }),
+    );
+    expect((await requestsOf("page-2.cz")).map((r) => r.reason)).toEqual(["no case"]);
+    expect(
+      await refusal(
+        actAs(alice, () =>
+          submitMake("request.create", { caseId: "999999", objectId: ids["page-2.cz"], state: "serverUpdateProhibited", reason: "x" }),
+        ),
+      ),
+    ).toBe("There is no case 999999.");
+    expect(await requestsOf("page-2.cz")).toHaveLength(1);
+    // A rule that holds back one prohibition of a block: the block is proposed, not refused.
+    const { ruleId } = await actAs(admin, () =>
+      addApprovalRule({ state: "serverTransferProhibited", change: "make", caseKind: "court_order" }),
+    );
+    try {
+      const proposed = await actAs(alice, () =>
+        submitMake("block.create", { caseId: String(caseId), objectId: ids["page-2.cz"], reason: "order", idempotencyKey: randomUUID() }),
+      );
+      expect(english(proposed.message)).toMatch(/^Change \d+ waits for a second person's approval: page-2\.cz blocked from now/);
+      expect(await states("page-2.cz")).toEqual([]);
+      const [p] = (await actAs(bob, () => pendingChanges({ objectId: ids["page-2.cz"] }))).filter((x) => x.status === "pending");
+      expect(p).toMatchObject({ caseId, command: "block.create", state: "serverBlocked", own: false, mayApprove: true });
+      await actAs(bob, () => approveChange({ pendingId: p.id, version: p.version }));
+      expect(await states("page-2.cz")).toEqual(expect.arrayContaining(["serverBlocked", "serverTransferProhibited"]));
+    } finally {
+      await actAs(admin, () => removeApprovalRule({ ruleId }));
+    }
+  });
+
+  it("lets only its proposer edit a waiting change, checks the edit as a proposal, and starts its approval again", async () => {
+    const caseId = await openCourtCase("edited");
+    const from = iso(Date.now() + 5 * DAY);
+    const { pendingId } = await actAs(alice, () =>
+      proposeChange({
+        command: "request.create",
+        caseId,
+        input: { objectId: ids["edited.cz"], state: "serverOutzoneManual", from, reason: "first" },
+      }),
+    );
+    // Not another person's; not an older version; not a period that would be refused (and nothing changes).
+    expect(await refusal(actAs(bob, () => editChange({ pendingId, version: 1, reason: "mine now" })))).toBe(
+      `Change ${pendingId} is alice's proposal: only they may edit it.`,
+    );
+    expect(await refusal(actAs(alice, () => editChange({ pendingId, version: 2, reason: "x" })))).toMatch(
+      new RegExp(`^Change ${pendingId} was edited by its proposer since`),
+    );
+    expect(
+      await refusal(actAs(alice, () => editChange({ pendingId, version: 1, from, to: iso(Date.parse(from) - DAY), reason: "x" }))),
+    ).toMatch(/end/i);
+    const [before] = await actAs(bob, () => pendingChanges({ objectId: ids["edited.cz"] }));
+    expect(before).toMatchObject({ version: 1, editable: { from, to: "", reason: "first" }, own: false });
+    // The edit: a new period and reason, its version up; an approval of what was seen before is refused.
+    const to = iso(Date.parse(from) + 2 * DAY);
+    const edited = await actAs(alice, () => editChange({ pendingId, version: 1, to, reason: "second" }));
+    expect(english(edited.message)).toMatch(new RegExp(`^Change ${pendingId} was edited and waits for approval again: `));
+    const [after] = await actAs(alice, () => pendingChanges({ objectId: ids["edited.cz"] }));
+    expect(after).toMatchObject({ version: 2, editable: { from, to, reason: "second" }, own: true, mayApprove: false });
+    expect(await refusal(actAs(bob, () => approveChange({ pendingId, version: 1 })))).toMatch(
+      new RegExp(`^Change ${pendingId} was edited by its proposer since you opened it \\(version 2\\)`),
+    );
+    expect(await requestsOf("edited.cz")).toEqual([]);
+    await actAs(bob, () => approveChange({ pendingId, version: 2 }));
+    const [request] = await db.sql.query<{ valid_to: Date; reason: string }>(
+      `SELECT r.valid_to, rr.reason_creation AS reason FROM object_state_request r
+         JOIN object_state_request_reason rr ON rr.object_state_request_id = r.id WHERE r.object_id = $1`,
+      [ids["edited.cz"]],
+    );
+    expect(request.reason).toBe(`Case ${caseId} (edited): second`);
+    const events = await db.sql.query<{ event: string; actor: string }>(
+      "SELECT event, actor FROM console.case_events WHERE case_id = $1 ORDER BY id",
+      [caseId],
+    );
+    expect(events.map((e) => `${e.event} ${e.actor}`)).toEqual([
+      "opened alice",
+      "proposed alice",
+      "changed alice",
+      "approved bob",
+      "made bob",
+    ]);
+    // Decided, it cannot be edited any more.
+    expect(await refusal(actAs(alice, () => editChange({ pendingId, version: 2, reason: "third" })))).toMatch(/was already approved and applied by bob/);
   });
 
   it("reminds a case's owner the day before its review date, and approvers of a change that waited a day, once each", async () => {

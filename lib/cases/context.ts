@@ -1,8 +1,10 @@
 import "server-only";
+import * as z from "zod";
 import { msg } from "../actions/message";
-import { InputError } from "../actions/result";
+import { InputError, parseInput } from "../actions/result";
 import type { SqlExecutor } from "../db/driver";
 import { REASON_MAX } from "../requests/limits";
+import { caseIdSchema, caseOf } from "./cases";
 import { type ChangeKind, requireApproval } from "./policy";
 
 /**
@@ -52,4 +54,18 @@ export async function caseOfItem(
     [id],
   );
   return row ?? null;
+}
+
+/** The case a form names for its change, if any (an empty choice: none). */
+export const inCaseSchema = z.object({
+  caseId: z.preprocess((v) => (v === "" || v === null ? undefined : v), caseIdSchema.optional()),
+});
+
+/**
+ * The context of a change a form makes at once (the object page's block and request forms): the case
+ * it names, which must be open and is held open (FOR SHARE, after the object's lock) until the change commits.
+ */
+export async function formContext(tx: SqlExecutor, input: unknown): Promise<ChangeContext> {
+  const { caseId } = parseInput(inCaseSchema, input);
+  return caseId === undefined ? {} : { case: await caseOf(tx, caseId, { open: true, share: true }) };
 }

@@ -11,15 +11,15 @@ import { requestDatabase } from "../auth/request-context";
 import { roleAllows } from "../auth/roles";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
-import { blockWork } from "../requests/block";
-import { blockSchema, lockBlock, unblockSchema } from "../requests/block-rules";
+import { blockObject, blockWork } from "../requests/block";
+import { blockSchema, DEFAULT_PROHIBITIONS, lockBlock, unblockSchema } from "../requests/block-rules";
 import { cancelStateRequest, cancelWork } from "../requests/cancel";
-import { createWork } from "../requests/create";
+import { createStateRequest, createWork } from "../requests/create";
 import { START_GRACE_MS } from "../requests/limits";
 import { cancelRequestSchema, changeInstant, createRequestSchema, LOCK_OBJECT, reasonSchema } from "../requests/rules";
 import { unblockObject, unblockWork } from "../requests/unblock";
 import { caseEvent, caseIdSchema, caseOf } from "./cases";
-import { type ChangeContext, caseOfItem } from "./context";
+import { type ChangeContext, caseOfItem, inCaseSchema } from "./context";
 import { mailApprovers } from "./mail";
 import { type ChangeKind, needsApproval } from "./policy";
 
@@ -44,8 +44,8 @@ interface Command<S extends z.ZodType> {
   change: ChangeKind;
   /** The lock of the object it changes (every writer's first step). */
   lock(data: z.output<S>): [sql: string, id: number];
-  /** The state it makes or lifts (the policy's and the queue's). */
-  state(db: SqlExecutor, data: z.output<S>): Promise<string>;
+  /** The states it makes or lifts, the main one first (the queue's; the policy asks of each). */
+  states(db: SqlExecutor, data: z.output<S>): Promise<string[]>;
   /** The change, as its command makes it, in the caller's transaction. */
   work(tx: SqlExecutor, data: z.output<S>, actor: Actor, now: Date, context: ChangeContext): Promise<Made>;
 }
@@ -55,7 +55,8 @@ const COMMANDS = {
     schema: blockSchema,
     change: "make",
     lock: (data) => [LOCK_OBJECT.byId, data.objectId],
-    state: async () => "serverBlocked",
+    // A block sets its prohibitions too, each under the policy (blockWork checks each).
+    states: async (_, data) => ["serverBlocked", ...(data.prohibitions?.length ? data.prohibitions : DEFAULT_PROHIBITIONS)],
     async work(tx, data, actor, now, context) {
       const r = await blockWork(tx, data, actor, now, null, "console", context);
       return { ...r, applied: { blockId: r.blockId } };
@@ -65,7 +66,7 @@ const COMMANDS = {
     schema: createRequestSchema,
     change: "make",
     lock: (data) => [LOCK_OBJECT.byId, data.objectId],
-    state: async (_, data) => data.state,
+    states: async (_, data) => [data.state],
     async work(tx, data, actor, now, context) {
       const r = await createWork(tx, data, actor, now, null, context);
       return { ...r, applied: { requestId: r.requestId } };
@@ -75,7 +76,7 @@ const COMMANDS = {
     schema: unblockSchema,
     change: "lift",
     lock: lockBlock,
-    state: async () => "serverBlocked",
+    states: async () => ["serverBlocked"],
     async work(tx, data, actor, now, context) {
       const r = await unblockWork(tx, data, actor, now, context);
       return { ...r, applied: { blockId: r.blockId } };
@@ -85,12 +86,12 @@ const COMMANDS = {
     schema: cancelRequestSchema,
     change: "lift",
     lock: (data) => [LOCK_OBJECT.byRequest, data.requestId],
-    async state(db, data) {
+    async states(db, data) {
       const [row] = await db.query<{ name: string }>(
         "SELECT s.name FROM object_state_request r JOIN enum_object_states s ON s.id = r.state_id WHERE r.id = $1",
         [data.requestId],
       );
-      return row?.name ?? "";
+      return [row?.name ?? ""];
     },
     async work(tx, data, actor, now, context) {
       const r = await cancelWork(tx, data, actor, now, context);
@@ -178,7 +179,7 @@ export async function proposeIn(
       name,
       made.objectId,
       JSON.stringify(commandInput),
-      await command.state(tx, commandInput),
+      (await command.states(tx, commandInput))[0],
       command.change,
       JSON.stringify(storedMessage(made.summary)),
       startsAt && startsAt > now ? startsAt : null,
@@ -210,6 +211,17 @@ export function makeChange(input: unknown): Promise<{ message: Message; pendingI
   });
 }
 
+/** Whether the policy gives any state of this change to a second person. */
+async function held(
+  db: SqlExecutor,
+  command: Command<z.ZodType<Record<string, unknown>>>,
+  data: Record<string, unknown>,
+  caseKind: string | null,
+) {
+  for (const state of await command.states(db, data)) if (await needsApproval(db, state, command.change, caseKind)) return true;
+  return false;
+}
+
 /**
  * A change from a form: made at once when the policy allows it, else proposed for a second
  * person's approval (the message says which).
@@ -220,9 +232,24 @@ export async function submitChange(input: unknown): Promise<{ message: Message; 
   const command = commandOf(data.command);
   const commandInput = parseInput(command.schema, data.input);
   const caseKind = data.caseId ? (await caseOf(db.sql, data.caseId)).kind : null;
-  return (await needsApproval(db.sql, await command.state(db.sql, commandInput), command.change, caseKind))
-    ? proposeChange(input)
-    : makeChange(input);
+  return (await held(db.sql, command, commandInput, caseKind)) ? proposeChange(input) : makeChange(input);
+}
+
+/**
+ * A block or request from the object's page, in the case its form names (or none): made at once
+ * when the policy allows it (a repeated form finds the first, by its key), else proposed.
+ */
+export async function submitMake(name: "block.create" | "request.create", input: unknown): Promise<{ message: Message }> {
+  const { db } = await authorize("requests.write", "change.submit");
+  const command = commandOf(name);
+  const data = parseInput(command.schema, input);
+  const { caseId } = parseInput(inCaseSchema, input);
+  const caseKind = caseId === undefined ? null : (await caseOf(db.sql, caseId)).kind;
+  if (await held(db.sql, command, data, caseKind)) {
+    const { caseId: _case, idempotencyKey: _key, ...proposal } = input as Record<string, unknown>;
+    return proposeChange({ command: name, caseId, input: proposal });
+  }
+  return name === "block.create" ? blockObject(input) : createStateRequest(input);
 }
 
 interface PendingRow {
@@ -369,6 +396,59 @@ export function withdrawChange(input: unknown): Promise<{ message: Message }> {
   });
 }
 
+export const editSchema = z.object({
+  pendingId: pendingIdSchema,
+  /** The version the proposer edited: an edit of an older one (another tab's) is refused. */
+  version: approveSchema.shape.version,
+  /** What may change: the period (of a block or request made) and the reason; the object and the command stay. */
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  reason: reasonSchema,
+});
+
+/** The fields a proposal's proposer may edit, as they were proposed (the form's values). */
+const editableOf = (command: string, input: Record<string, unknown>): PendingChange["editable"] => {
+  const value = (name: string) => (typeof input[name] === "string" ? (input[name] as string) : "");
+  return command === "block.create" || command === "request.create"
+    ? { from: value("from"), to: value("to"), reason: value("reason") }
+    : { reason: value("reason") };
+};
+
+/**
+ * Edits one's own pending change (its period and reason): checked by a dry run as a new proposal
+ * is, and its approval starts again — its version goes up, so an approval of what was seen before
+ * is refused, and the people who may approve it are told anew.
+ */
+export async function editChange(input: unknown): Promise<{ message: Message; pendingId: number }> {
+  const edited = await auditedChange("cases.write", "change.edit", editSchema, input, async (tx, data, actor) => {
+    const p = await takePending(tx, data.pendingId);
+    if (p.proposed_by_id !== actor.userId) throw new InputError(msg("case.notOwnEdit", { id: String(p.id), by: p.proposed_by }));
+    if (p.version !== data.version) throw new InputError(msg("case.changedSince", { id: String(p.id), version: p.version }));
+    const now = await changeInstant(tx);
+    const command = commandOf(p.command);
+    const period = { ...(data.from === undefined ? {} : { from: data.from }), ...(data.to === undefined ? {} : { to: data.to }) };
+    if (Object.keys(period).length > 0 && !("from" in editableOf(p.command, p.input)))
+      throw new InputError(msg("case.editNoPeriod", { id: String(p.id) }), { from: [msg("field.invalid")] });
+    const commandInput = parseInput(command.schema, { ...p.input, ...period, reason: data.reason });
+    const c = p.case_id ? await caseOf(tx, p.case_id, { open: true, share: true }) : null;
+    const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, { case: c, dryRun: true, change: command.change }));
+    const startsAt = made.audited.from instanceof Date && made.audited.from > now ? made.audited.from : null;
+    const stored = { ...p.input, ...period, reason: data.reason };
+    await tx.query(
+      `UPDATE console.pending_changes SET input = $2::jsonb, summary = $3::jsonb, starts_at = $4, version = version + 1, mailed_at = NULL
+        WHERE id = $1`,
+      [p.id, JSON.stringify(stored), JSON.stringify(storedMessage(made.summary)), startsAt],
+    );
+    if (c) await caseEvent(tx, c.id, actor, "changed", { summary: made.summary }, { pendingId: p.id, objectId: p.object_id });
+    return {
+      result: { message: msg("case.edited", { id: String(p.id), summary: made.summary }), pendingId: p.id },
+      audit: { objectIds: [p.object_id], input: { pendingId: p.id, version: p.version + 1, ...made.audited } },
+    };
+  });
+  mailApprovers((await requestDatabase()).sql, [edited.pendingId]);
+  return edited;
+}
+
 export interface PendingChange {
   id: number;
   caseId: number | null;
@@ -391,13 +471,23 @@ export interface PendingChange {
   mayApprove: boolean;
   /** Proposed together with others (one bulk change, one case's ending). */
   batchId: string | null;
+  /** The reader's own proposal, still waiting: they may edit or withdraw it. */
+  own: boolean;
+  /** What its proposer may edit, as proposed. */
+  editable: { from?: string; to?: string; reason: string };
 }
 
 /** The pending changes waiting for approval (or a case's, any status), oldest first. */
 export async function pendingChanges(filter: { caseId?: number; objectId?: number; all?: boolean } = {}): Promise<PendingChange[]> {
   const { db, actor } = await authorize("cases.read", "changes.list");
-  const rows = await db.sql.query<Omit<PendingChange, "mayApprove" | "late"> & { proposedById: number; late: boolean }>(
-    `SELECT p.id, p.case_id AS "caseId", p.command, p.object_id AS "objectId", o.name AS object, p.state, p.change, p.summary,
+  const rows = await db.sql.query<
+    Omit<PendingChange, "mayApprove" | "late" | "own" | "editable"> & {
+      proposedById: number;
+      late: boolean;
+      input: Record<string, unknown>;
+    }
+  >(
+    `SELECT p.id, p.input, p.case_id AS "caseId", p.command, p.object_id AS "objectId", o.name AS object, p.state, p.change, p.summary,
             p.starts_at AS "startsAt", p.status = 'pending' AND p.starts_at < now() AS late, p.proposed_by AS "proposedBy",
             p.proposed_by_id AS "proposedById", p.proposed_at AS "proposedAt", p.version, p.status, p.decided_by AS "decidedBy",
             p.decided_at AS "decidedAt", p.decision_reason AS "decisionReason", p.batch_id AS "batchId"
@@ -407,8 +497,10 @@ export async function pendingChanges(filter: { caseId?: number; objectId?: numbe
       LIMIT 2000`,
     [filter.caseId ?? null, filter.objectId ?? null, filter.all ?? false],
   );
-  return rows.map(({ proposedById, ...row }) => ({
+  return rows.map(({ proposedById, input, ...row }) => ({
     ...row,
+    own: row.status === "pending" && proposedById === actor.userId,
+    editable: editableOf(row.command, input),
     // Kept as JSON with its instants marked (lib/audit/said.ts), so they are said in the reader's zone.
     summary: restoredMessage(row.summary) ?? row.summary,
     mayApprove: row.status === "pending" && proposedById !== actor.userId && actor.role !== "support",
@@ -552,7 +644,6 @@ export async function submitLift(command: "block.lift" | "request.cancel", input
         ? null
         : await caseOfItem(db.sql, "block", blockId)
       : await caseOfItem(db.sql, "request", data.requestId ?? 0);
-  if (await needsApproval(db.sql, await spec.state(db.sql, data), "lift", item?.kind ?? null))
-    return proposeChange({ command, caseId: item?.id, input: data });
+  if (await held(db.sql, spec, data, item?.kind ?? null)) return proposeChange({ command, caseId: item?.id, input: data });
   return command === "block.lift" ? unblockObject(input) : cancelStateRequest(input);
 }

@@ -184,6 +184,14 @@ export async function objectIdByName(name: string, type: string | null): Promise
   return rows.length === 1 ? rows[0].id : null;
 }
 
+/** An object's name (its handle or domain name), or null when there is no object with that id. */
+export async function objectNameById(id: number): Promise<string | null> {
+  const { db } = await authorize("registry.read", "objects.name");
+  if (!isId(id)) return null;
+  const [row] = await pageReads(db).query<{ name: string }>("SELECT name FROM object_registry WHERE id = $1", [id]);
+  return row?.name ?? null;
+}
+
 /** Everything the object page shows about one object, or null when there is no object with that id. */
 export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const { db, actor } = await authorize("registry.read", "objects.detail");

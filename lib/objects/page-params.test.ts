@@ -5,8 +5,13 @@ import { readObjectPageParams } from "./page-params";
 // An object page's URL: history=all and requests=all; anything else is named, as on every page.
 describe("an object page's URL parameters", () => {
   it("shows every row of a table when asked with “all”, with no notice", () => {
-    expect(readObjectPageParams({})).toEqual({ showAllHistory: false, showAllRequests: false, notices: [] });
-    expect(readObjectPageParams({ history: "all", requests: "all" })).toEqual({ showAllHistory: true, showAllRequests: true, notices: [] });
+    expect(readObjectPageParams({})).toEqual({ showAllHistory: false, showAllRequests: false, caseId: null, notices: [] });
+    expect(readObjectPageParams({ history: "all", requests: "all" })).toEqual({
+      showAllHistory: true,
+      showAllRequests: true,
+      caseId: null,
+      notices: [],
+    });
   });
 
   it("names a parameter the page does not have, and ignores it", () => {
@@ -28,5 +33,14 @@ describe("an object page's URL parameters", () => {
     expect(readObjectPageParams({ history: "a\u0000" }).notices.map(english)).toEqual([
       "“history” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
     ]);
+  });
+
+  it("chooses the case of the page's forms by its number, and names one that is not a number", () => {
+    expect(readObjectPageParams({ case: "42" })).toMatchObject({ caseId: 42, notices: [] });
+    const { caseId, notices } = readObjectPageParams({ case: "4x" });
+    expect(caseId).toBeNull();
+    expect(notices.map(english)).toEqual(["“case=4x” is not a case's number; no case is chosen."]);
+    expect(render(notices[0], "cs")).toBe("„case=4x“ není číslo případu; žádný případ není zvolen.");
+    expect(readObjectPageParams({ case: "0" }).caseId).toBeNull();
   });
 });

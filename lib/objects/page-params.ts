@@ -1,22 +1,26 @@
 // An object page's URL parameters: `history=all` and `requests=all` show every row of those tables
-// (the page shows the newest otherwise). Any other parameter, or another value, is named in a
+// (the page shows the newest otherwise); `case=<id>` chooses the case of its block and request forms
+// (opening a case for the object comes back with it). Any other parameter, or another value, is named in a
 // notice, as every page names what it did not use. Pure: the page puts the notices into the reader's language.
 import { type Message, msg } from "../i18n/message";
 import { type Params, readParams } from "../input/params";
+import { parseId } from "../input/values";
 
-/** The parameters an object page reads; each takes only "all". */
-export const OBJECT_PAGE_PARAMS = ["history", "requests"] as const;
+/** The parameters an object page reads: history and requests take only "all", case a case's number. */
+export const OBJECT_PAGE_PARAMS = ["history", "requests", "case"] as const;
 
 export interface ObjectPageParams {
   showAllHistory: boolean;
   showAllRequests: boolean;
+  /** The case chosen for the forms, if any. */
+  caseId: number | null;
   notices: Message[];
 }
 
 export function readObjectPageParams(params: Params): ObjectPageParams {
   const notices: Message[] = [];
   const param = readParams(params, notices);
-  const all = (name: (typeof OBJECT_PAGE_PARAMS)[number]): boolean => {
+  const all = (name: "history" | "requests"): boolean => {
     const value = param(name);
     if (value === undefined || value === "all") return value === "all";
     notices.push(msg("objectPage.notAll", { name, value: value.slice(0, 40) }));
@@ -24,6 +28,9 @@ export function readObjectPageParams(params: Params): ObjectPageParams {
   };
   const showAllHistory = all("history");
   const showAllRequests = all("requests");
+  const caseText = param("case");
+  const caseId = caseText === undefined ? null : (parseId(caseText) ?? null);
+  if (caseText !== undefined && caseId === null) notices.push(msg("objectPage.caseNotId", { value: caseText.slice(0, 40) }));
   const unknown = Object.keys(params).filter((key) => !(OBJECT_PAGE_PARAMS as readonly string[]).includes(key));
   if (unknown.length > 0)
     notices.push(
@@ -35,5 +42,5 @@ export function readObjectPageParams(params: Params): ObjectPageParams {
         count: unknown.length,
       }),
     );
-  return { showAllHistory, showAllRequests, notices };
+  return { showAllHistory, showAllRequests, caseId, notices };
 }

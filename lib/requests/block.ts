@@ -3,7 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
-import { type ChangeContext, checkPolicy, metaOf, reasonIn } from "../cases/context";
+import { type ChangeContext, checkPolicy, formContext, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { blockSchema, DEFAULT_PROHIBITIONS, insertRequest, isProhibition } from "./block-rules";
 import { checkRequest, LOCK_OBJECT, materialise, requestChange } from "./rules";
@@ -21,7 +21,8 @@ export function blockObject(input: unknown): Promise<{ message: Message; blockId
     blockSchema,
     input,
     (data) => [LOCK_OBJECT.byId, data.objectId],
-    (tx, data, actor, now) => blockWork(tx, data, actor, now),
+    // In the case the input names (`caseId`), if any.
+    async (tx, data, actor, now) => blockWork(tx, data, actor, now, null, "console", await formContext(tx, input)),
   );
 }
 

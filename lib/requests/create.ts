@@ -3,7 +3,7 @@ import type * as z from "zod";
 import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
-import { type ChangeContext, checkPolicy, metaOf, reasonIn } from "../cases/context";
+import { type ChangeContext, checkPolicy, formContext, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { checkRequest, createRequestSchema, isCode, LOCK_OBJECT, materialise, requestChange } from "./rules";
 
@@ -73,7 +73,7 @@ export async function createWork(
   };
 }
 
-/** Creates a manual state request (see checkRequest for the rules). */
+/** Creates a manual state request (see checkRequest for the rules), in the case the input names (`caseId`), if any. */
 export async function createStateRequest(input: unknown): Promise<CreatedRequest> {
   try {
     // One writer per object; a repeated submission waits for the object and then finds the first.
@@ -99,7 +99,7 @@ export async function createStateRequest(input: unknown): Promise<CreatedRequest
               audited: { repeatOf: earlier.request_id },
             };
         }
-        return createWork(tx, data, actor, now);
+        return createWork(tx, data, actor, now, null, await formContext(tx, input));
       },
     );
   } catch (error) {

@@ -15,6 +15,7 @@ import {
   approveBatchAction,
   approveChangeAction,
   caseChangeAction,
+  editChangeAction,
   endCaseAction,
   rejectChangeAction,
   reviewCaseAction,
@@ -61,6 +62,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
                     approve: approveChangeAction,
                     reject: rejectChangeAction,
                     withdraw: withdrawChangeAction,
+                    edit: editChangeAction,
                     approveBatch: approveBatchAction,
                   }
                 : null

@@ -2,10 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, type Text, toActionResult } from "@/lib/actions/result";
-import { submitLift } from "@/lib/cases/pending";
-import { blockObject } from "@/lib/requests/block";
+import { submitLift, submitMake } from "@/lib/cases/pending";
 import { changeBlock } from "@/lib/requests/change-block";
-import { createStateRequest } from "@/lib/requests/create";
 import { previewStateRequest } from "@/lib/requests/preview";
 
 // Form posts from an object's page. The data-access layer checks the caller's role, every rule of
@@ -21,7 +19,9 @@ async function run(objectId: FormDataEntryValue | undefined, work: () => Promise
 
 export async function createRequestAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () =>
-    createStateRequest({
+    // Made at once, or proposed when the approval policy gives it to a second person (issue 42); in the case chosen, if any.
+    submitMake("request.create", {
+      caseId: field(form, "caseId"),
       objectId: field(form, "objectId"),
       state: field(form, "state"),
       from: field(form, "from"),
@@ -58,7 +58,9 @@ export async function cancelRequestAction(_previous: ActionResult | null, form: 
 
 export async function blockAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult> {
   return run(field(form, "objectId"), () =>
-    blockObject({
+    // Made at once, or proposed when the approval policy gives it to a second person (issue 42); in the case chosen, if any.
+    submitMake("block.create", {
+      caseId: field(form, "caseId"),
       objectId: field(form, "objectId"),
       from: field(form, "from"),
       to: field(form, "to"),

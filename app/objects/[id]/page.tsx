@@ -14,7 +14,7 @@ import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
 import { objectDetail, visibleRows } from "@/lib/objects/detail";
 import { readObjectPageParams } from "@/lib/objects/page-params";
-import { approveChangeAction, rejectChangeAction, withdrawChangeAction } from "../../cases/actions";
+import { approveChangeAction, editChangeAction, rejectChangeAction, withdrawChangeAction } from "../../cases/actions";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export async function generateMetadata() {
@@ -34,7 +34,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
   // periods or requests would otherwise make a page of a megabyte. Requests that can still change
   // (pending, in force) are always shown.
   // history=all, requests=all; any other parameter or value is named in a notice.
-  const { showAllHistory, showAllRequests, notices } = readObjectPageParams(await props.searchParams);
+  const { showAllHistory, showAllRequests, caseId, notices } = readObjectPageParams(await props.searchParams);
   const { history: historyRows, requests: requestRows } = visibleRows(object, { history: showAllHistory, requests: showAllRequests });
   const [t, fmt, locale] = await Promise.all([getTranslations("object"), getFormat(), getLocale()]);
   // A request's row, on this page when shown, else on the page with every request.
@@ -76,16 +76,25 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
           <PendingTable
             changes={pending}
             showCase
-            actions={mayWrite ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction } : null}
+            actions={
+              mayWrite
+                ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction, edit: editChangeAction }
+                : null
+            }
           />
         </section>
       )}
-      <BlockPanel object={object} actions={{ block: blockAction, changeBlock: changeBlockAction, unblock: unblockAction }} />
+      <BlockPanel
+        object={object}
+        caseId={caseId}
+        actions={{ block: blockAction, changeBlock: changeBlockAction, unblock: unblockAction }}
+      />
       <RequestsPanel
         object={object}
         requestRows={requestRows}
         showAllHistory={showAllHistory}
         requestHref={requestHref}
+        caseId={caseId}
         actions={{ create: createRequestAction, preview: previewRequestAction, cancel: cancelRequestAction }}
       />
       <DataPanels object={object} />

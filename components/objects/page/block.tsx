@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ActionForm, ActionNotices } from "@/components/action-form";
+import { CaseChoice } from "@/components/cases/case-choice";
 import { ChangeBlockForm } from "@/components/objects/page/change-block-form";
 import { ProhibitionChoices } from "@/components/objects/prohibition-choices";
 import { SimpleTable } from "@/components/simple-table";
@@ -27,9 +28,12 @@ function BlockKey({ block }: { block: { id: number | null; requestId: number } }
 /** The administrative block: what it is (the console's or FRED's), and to block, change it or lift it. */
 export async function BlockPanel({
   object,
+  caseId,
   actions,
 }: {
   object: ObjectDetail;
+  /** The case chosen for a new block (the page's `case` parameter). */
+  caseId: number | null;
   actions: { block: FormAction; changeBlock: FormAction; unblock: FormAction };
 }) {
   if (
@@ -142,6 +146,7 @@ export async function BlockPanel({
               </label>
             </div>
             <ProhibitionChoices choices={prohibitionChoices((name) => DEFAULT_PROHIBITIONS.includes(name))} />
+            <CaseChoice objectId={object.id} selected={caseId} />
             <label className="reason">
               {t("block.reason")}
               <input name="reason" required maxLength={REASON_MAX} />

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { ActionForm, ActionNotices } from "@/components/action-form";
+import { CaseChoice } from "@/components/cases/case-choice";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
@@ -17,12 +18,15 @@ export async function RequestsPanel({
   requestRows,
   showAllHistory,
   requestHref,
+  caseId,
   actions,
 }: {
   object: ObjectDetail;
   requestRows: StateRequest[];
   showAllHistory: boolean;
   requestHref: (requestId: number) => string;
+  /** The case chosen for a new request (the page's `case` parameter). */
+  caseId: number | null;
   actions: {
     create: Parameters<typeof RequestForm>[0]["action"];
     preview: Parameters<typeof RequestForm>[0]["preview"];
@@ -50,6 +54,7 @@ export async function RequestsPanel({
             states={object.requestable}
             timeZone={timeZone}
             reasonMax={REASON_MAX}
+            caseChoice={<CaseChoice objectId={object.id} selected={caseId} />}
           />
         </section>
       )}

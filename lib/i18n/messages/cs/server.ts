@@ -303,6 +303,7 @@ export const server: Catalog<typeof en> = {
     unknownParameter:
       "{count, plural, one {„{names}“ není parametrem této stránky; byl přeskočen} few {„{names}“ nejsou parametry této stránky; byly přeskočeny} other {„{names}“ nejsou parametry této stránky; byly přeskočeny}}.",
     notAll: "„{name}={value}“ není volbou této stránky ({name}=all ukáže všechny řádky); zobrazují se nejnovější řádky.",
+    caseNotId: "„case={value}“ není číslo případu; žádný případ není zvolen.",
   },
   /** Co bylo špatně v adrese stránky stínového provozu (lib/states/shadow-page.ts). */
   shadow: {
@@ -381,6 +382,9 @@ export const server: Catalog<typeof en> = {
     approved: "Změna {id} schválena a provedena: {made}",
     rejected: "Změna {id} zamítnuta; nic se nestalo.",
     notOwnProposal: "Změna {id} je návrh uživatele {by}: stáhnout ji může jen on(a).",
+    editNoPeriod: "Změna {id} ruší blokaci nebo požadavek: nemá období k úpravě, jen důvod.",
+    notOwnEdit: "Změna {id} je návrh uživatele {by}: upravit ji může jen on(a).",
+    edited: "Změna {id} byla upravena a znovu čeká na schválení: {summary}",
     withdrawn: "Změna {id} stažena; nic se nestalo.",
   },
 };

@@ -320,6 +320,8 @@ export const server = {
       "{count, plural, one {“{names}” is not a parameter of this page; it was} other {“{names}” are not parameters of this page; they were}} ignored.",
     /** `name`: history or requests; only “all” shows every row. */
     notAll: "“{name}={value}” is not a choice of this page ({name}=all shows every row); showing the newest rows.",
+    /** `case`: the case chosen for the page's block and request forms. */
+    caseNotId: "“case={value}” is not a case's number; no case is chosen.",
   },
   /** What was wrong with shadow's page's URL (lib/states/shadow-page.ts). */
   shadow: {
@@ -397,6 +399,9 @@ export const server = {
     approved: "Change {id} approved and applied: {made}",
     rejected: "Change {id} rejected; nothing was done.",
     notOwnProposal: "Change {id} is {by}'s proposal: only they may withdraw it.",
+    editNoPeriod: "Change {id} lifts a block or cancels a request: it has no period to edit, only its reason.",
+    notOwnEdit: "Change {id} is {by}'s proposal: only they may edit it.",
+    edited: "Change {id} was edited and waits for approval again: {summary}",
     withdrawn: "Change {id} withdrawn; nothing was done.",
   },
 } as const;
