@@ -586,7 +586,9 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       "made bob",
     ]);
     // Decided, it cannot be edited any more.
-    expect(await refusal(actAs(alice, () => editChange({ pendingId, version: 2, reason: "third" })))).toMatch(/was already approved and applied by bob/);
+    expect(await refusal(actAs(alice, () => editChange({ pendingId, version: 2, reason: "third" })))).toMatch(
+      /was already approved and applied by bob/,
+    );
   });
 
   it("reminds a case's owner the day before its review date, and approvers of a change that waited a day, once each", async () => {
