@@ -216,6 +216,14 @@ const ACTIONS: Record<string, ActionCase> = {
     allowed: ["admin", "operator"],
     form: () => form({ kind: "csirt", reference: "matrix", requestedBy: "matrix CSIRT", idempotencyKey: randomUUID() }),
   },
+  "app/admin/approvals/actions.ts#saveCaseKindAction": {
+    allowed: ["admin"],
+    form: () => form({ code: `matrix_${++created}`, nameEn: "Matrix", nameCs: "Matice", position: 9, isNew: "1" }),
+  },
+  "app/admin/approvals/actions.ts#retireCaseKindAction": {
+    allowed: ["admin"],
+    form: () => form({ code: "internal", retire: "0" }),
+  },
   "app/cases/actions.ts#endCaseAction": {
     allowed: ["admin", "operator"],
     form: async (_, fx) => form({ caseId: await fx.newCase(), reason: "access matrix" }),

@@ -14,8 +14,9 @@ import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { startSmtp } from "../testing/smtp";
 import { createApiToken } from "../tokens";
-import { casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
+import { caseKindChoices, casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
+import { caseKindsAdmin, retireCaseKind, saveCaseKind } from "./kinds";
 import { sendReminders } from "./mail";
 import {
   approveBatch,
@@ -589,6 +590,51 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
     expect(await refusal(actAs(alice, () => editChange({ pendingId, version: 2, reason: "third" })))).toMatch(
       /was already approved and applied by bob/,
     );
+  });
+
+  it("lets administrators add, rename, move and retire kinds of case; a retired kind is offered for no new case or rule, and its cases keep it", async () => {
+    await expect(
+      actAs(alice, () => saveCaseKind({ code: "dns_abuse", nameEn: "DNS abuse", nameCs: "Zneužití DNS", position: 7, isNew: true })),
+    ).rejects.toThrow();
+    await actAs(admin, () => saveCaseKind({ code: "dns_abuse", nameEn: "DNS abuse", nameCs: "Zneužití DNS", position: 7, isNew: true }));
+    expect(
+      await refusal(actAs(admin, () => saveCaseKind({ code: "dns_abuse", nameEn: "Other", nameCs: "Jiné", position: 1, isNew: true }))),
+    ).toBe("There is a kind of case “dns_abuse” already: change it in its row.");
+    expect(
+      await refusal(actAs(admin, () => saveCaseKind({ code: "DNS abuse", nameEn: "x", nameCs: "x", position: 1, isNew: true }))),
+    ).toMatch(/^A kind's code is a lowercase letter/);
+    expect(await refusal(actAs(admin, () => saveCaseKind({ code: "x", nameEn: "", nameCs: "x", position: 1, isNew: true })))).toBe(
+      "Give the kind's name in English and in Czech.",
+    );
+    expect(await refusal(actAs(admin, () => saveCaseKind({ code: "nothing", nameEn: "x", nameCs: "x", position: 1 })))).toBe(
+      "There is no kind of case “nothing”.",
+    );
+    const { caseId } = await actAs(alice, () => openCase({ kind: "dns_abuse", reference: "DA-1", requestedBy: "CSIRT.CZ" }));
+    await actAs(admin, () => saveCaseKind({ code: "dns_abuse", nameEn: "DNS abuse report", nameCs: "Hlášení zneužití DNS", position: 0 }));
+    expect((await actAs(alice, () => caseKindChoices()))[0]).toEqual({ code: "dns_abuse", name: "DNS abuse report" });
+    await actAs(admin, () => retireCaseKind({ code: "dns_abuse", retire: true }));
+    expect((await actAs(alice, () => caseKindChoices())).map((k) => k.code)).not.toContain("dns_abuse");
+    expect(await refusal(actAs(alice, () => openCase({ kind: "dns_abuse", reference: "DA-2", requestedBy: "x" })))).toBe(
+      "There is no kind of case “dns_abuse”.",
+    );
+    expect(await refusal(actAs(admin, () => addApprovalRule({ state: "any", change: "any", caseKind: "dns_abuse" })))).toBe(
+      "There is no kind of case “dns_abuse”.",
+    );
+    // Its case keeps it, by its name.
+    expect((await actAs(support, () => listCases())).find((c) => c.id === caseId)?.kindName).toBe("DNS abuse report");
+    expect((await actAs(admin, () => caseKindsAdmin())).find((k) => k.code === "dns_abuse")).toMatchObject({ retired: true, cases: 1 });
+    await actAs(admin, () => retireCaseKind({ code: "dns_abuse", retire: false }));
+    expect((await actAs(alice, () => caseKindChoices())).map((k) => k.code)).toContain("dns_abuse");
+    // The last kind offered cannot be retired (no case could be opened).
+    const codes = (await actAs(admin, () => caseKindsAdmin())).map((k) => k.code);
+    for (const code of codes.slice(1)) await actAs(admin, () => retireCaseKind({ code, retire: true }));
+    try {
+      expect(await refusal(actAs(admin, () => retireCaseKind({ code: codes[0], retire: true })))).toBe(
+        "That is the last kind of case offered: add another before retiring it.",
+      );
+    } finally {
+      for (const code of codes) await actAs(admin, () => retireCaseKind({ code, retire: false }));
+    }
   });
 
   it("reminds a case's owner the day before its review date, and approvers of a change that waited a day, once each", async () => {

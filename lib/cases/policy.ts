@@ -90,7 +90,7 @@ export function addApprovalRule(input: unknown): Promise<{ message: Message; rul
         throw new InputError(msg("case.ruleStateNotManual", { state: data.state }), { state: [msg("field.unknownState")] });
     }
     if (data.caseKind !== null) {
-      const [kind] = await tx.query("SELECT 1 FROM console.case_kinds WHERE code = $1", [data.caseKind]);
+      const [kind] = await tx.query("SELECT 1 FROM console.case_kinds WHERE code = $1 AND retired_at IS NULL", [data.caseKind]);
       if (!kind) throw new InputError(msg("case.kindUnknown", { kind: data.caseKind }), { caseKind: [msg("field.invalid")] });
     }
     const [row] = await tx.query<{ id: number }>(
@@ -125,14 +125,14 @@ export function removeApprovalRule(input: unknown): Promise<{ message: Message }
 export async function approvalPolicyPage(): Promise<{
   rules: ApprovalRule[];
   states: string[];
-  kinds: { code: string; nameEn: string; nameCs: string }[];
+  kinds: { code: string; nameEn: string; nameCs: string; retired: boolean }[];
 }> {
   const { db } = await authorize("cases.policy", "approval.read");
   const [rules, states, kinds] = await Promise.all([
     approvalRules(db.sql),
     db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY name"),
-    db.sql.query<{ code: string; nameEn: string; nameCs: string }>(
-      `SELECT code, name_en AS "nameEn", name_cs AS "nameCs" FROM console.case_kinds ORDER BY position, code`,
+    db.sql.query<{ code: string; nameEn: string; nameCs: string; retired: boolean }>(
+      `SELECT code, name_en AS "nameEn", name_cs AS "nameCs", retired_at IS NOT NULL AS retired FROM console.case_kinds ORDER BY position, code`,
     ),
   ]);
   return { rules, states: states.map((s) => s.name), kinds };

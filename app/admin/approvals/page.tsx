@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import { ActionForm } from "@/components/action-form";
+import { CaseKindsPanel } from "@/components/cases/case-kinds";
 import { SimpleTable } from "@/components/simple-table";
 import { forPage } from "@/lib/auth/page";
 import { approvalPolicyPage } from "@/lib/cases/policy";
 import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
-import { addApprovalRuleAction, removeApprovalRuleAction } from "./actions";
+import { addApprovalRuleAction, removeApprovalRuleAction, retireCaseKindAction, saveCaseKindAction } from "./actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases.policy");
@@ -52,11 +53,13 @@ export default async function ApprovalPolicyPage() {
             {t("columns.caseKind")}
             <select name="caseKind" defaultValue="any">
               <option value="any">{t("anyKind")}</option>
-              {kinds.map((k) => (
-                <option key={k.code} value={k.code}>
-                  {locale === "cs" ? k.nameCs : k.nameEn}
-                </option>
-              ))}
+              {kinds
+                .filter((k) => !k.retired)
+                .map((k) => (
+                  <option key={k.code} value={k.code}>
+                    {locale === "cs" ? k.nameCs : k.nameEn}
+                  </option>
+                ))}
             </select>
           </label>
           <button type="submit">{t("add.submit")}</button>
@@ -83,6 +86,7 @@ export default async function ApprovalPolicyPage() {
           },
         ]}
       />
+      <CaseKindsPanel actions={{ save: saveCaseKindAction, retire: retireCaseKindAction }} />
     </>
   );
 }

@@ -110,6 +110,18 @@ export const cases: Catalog<typeof en> = {
     confirmRemove: "Odebrat toto pravidlo? Co zadržovalo, se bude zase provádět hned.",
     empty: "Žádné pravidlo: každou změnu provede hned ten, kdo ji zadá.",
   },
+  kinds: {
+    title: "Druhy případů",
+    intro:
+      "Druhy, jakými může být nový případ. Přejmenování druhu ho přejmenuje u všech případů; vyřazený druh se nenabízí pro nový případ ani pravidlo a jeho případy ho podrží.",
+    columns: { code: "Kód", nameEn: "Název anglicky", nameCs: "Název česky", position: "Pořadí", cases: "Případů", state: "Nabízen" },
+    add: "Přidat druh",
+    save: "Uložit",
+    retire: "Vyřadit",
+    offer: "Znovu nabízet",
+    retired: "vyřazen",
+    offered: "nabízen",
+  },
   approvals: {
     approveBatch: "Schválit všech {count} změn navržených společně uživatelem {by}",
     title: "Čeká na schválení",

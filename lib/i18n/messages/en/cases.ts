@@ -102,6 +102,18 @@ export const cases = {
     confirmRemove: "Remove this rule? What it held back is made at once again.",
     empty: "No rule: every change is made at once by the person who makes it.",
   },
+  kinds: {
+    title: "Kinds of case",
+    intro:
+      "The kinds a new case may be. Renaming a kind renames it on every case; a retired kind is offered for no new case or rule, and its cases keep it.",
+    columns: { code: "Code", nameEn: "Name in English", nameCs: "Name in Czech", position: "Position", cases: "Cases", state: "Offered" },
+    add: "Add a kind",
+    save: "Save",
+    retire: "Retire",
+    offer: "Offer again",
+    retired: "retired",
+    offered: "offered",
+  },
   approvals: {
     approveBatch: "Approve all {count} changes proposed together by {by}",
     title: "Waiting for approval",
