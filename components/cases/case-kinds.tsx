@@ -14,44 +14,41 @@ export async function CaseKindsPanel({ actions }: { actions: { save: Action; ret
       <h2 id="case-kinds">{t("title")}</h2>
       <p className="muted">{t("intro")}</p>
       <ActionNotices>
-        <table className="data-table case-kinds">
-          <thead>
-            <tr>
-              <th scope="col">{t("columns.code")}</th>
-              <th scope="col">{t("columns.nameEn")}</th>
-              <th scope="col">{t("columns.nameCs")}</th>
-              <th scope="col">{t("columns.position")}</th>
-              <th scope="col">{t("columns.cases")}</th>
-              <th scope="col">{t("columns.state")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {kinds.map((k) => (
-              <tr key={k.code} data-kind={k.code}>
-                <td data-label={t("columns.code")}>
-                  <code>{k.code}</code>
-                </td>
-                <td colSpan={3}>
-                  <ActionForm action={actions.save} className="inline">
-                    <input type="hidden" name="code" value={k.code} />
-                    <input name="nameEn" aria-label={t("columns.nameEn")} defaultValue={k.nameEn} required maxLength={100} />
-                    <input name="nameCs" aria-label={t("columns.nameCs")} defaultValue={k.nameCs} required maxLength={100} />
-                    <input name="position" aria-label={t("columns.position")} type="number" min={0} max={1000} defaultValue={k.position} />
-                    <button type="submit">{t("save")}</button>
-                  </ActionForm>
-                </td>
-                <td data-label={t("columns.cases")}>{fmt.number(k.cases)}</td>
-                <td data-label={t("columns.state")}>
-                  <ActionForm action={actions.retire} className="inline">
-                    <input type="hidden" name="code" value={k.code} />
-                    <input type="hidden" name="retire" value={k.retired ? "0" : "1"} />
-                    {k.retired ? t("retired") : t("offered")} <button type="submit">{k.retired ? t("offer") : t("retire")}</button>
-                  </ActionForm>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul className="case-kinds">
+          {kinds.map((k) => (
+            <li key={k.code} data-kind={k.code} className={k.retired ? "retired" : undefined}>
+              <div className="case-kind-head">
+                <code>{k.code}</code>
+                <span className="muted">
+                  {t("columns.cases")}: {fmt.number(k.cases)} · {k.retired ? t("retired") : t("offered")}
+                </span>
+                <ActionForm action={actions.retire} className="inline">
+                  <input type="hidden" name="code" value={k.code} />
+                  <input type="hidden" name="retire" value={k.retired ? "0" : "1"} />
+                  <button type="submit" className="secondary">
+                    {k.retired ? t("offer") : t("retire")}
+                  </button>
+                </ActionForm>
+              </div>
+              <ActionForm action={actions.save} className="case-form">
+                <input type="hidden" name="code" value={k.code} />
+                <label>
+                  {t("columns.nameEn")}
+                  <input name="nameEn" defaultValue={k.nameEn} required maxLength={100} />
+                </label>
+                <label>
+                  {t("columns.nameCs")}
+                  <input name="nameCs" defaultValue={k.nameCs} required maxLength={100} />
+                </label>
+                <label>
+                  {t("columns.position")}
+                  <input name="position" type="number" min={0} max={1000} defaultValue={k.position} />
+                </label>
+                <button type="submit">{t("save")}</button>
+              </ActionForm>
+            </li>
+          ))}
+        </ul>
       </ActionNotices>
       <h3>{t("add")}</h3>
       <ActionForm action={actions.save} className="case-form">

@@ -97,7 +97,7 @@ export const cases: Catalog<typeof en> = {
   policy: {
     title: "Pravidla schvalování",
     intro:
-      "Které změny potřebují druhou osobu. Změna, na kterou se vztahuje některé pravidlo, čeká jako návrh, dokud ji neschválí jiná osoba s právem ji provést; do tabulek FREDu se do té doby nic nezapíše. Prázdné pole platí pro cokoli.",
+      "Které změny potřebují druhou osobu. Změna, na kterou se vztahuje některé pravidlo, čeká jako návrh, dokud ji neschválí jiná osoba s právem ji provést; do tabulek FREDu se do té doby nic nezapíše. Pole nastavené na „jakýkoli“ platí pro cokoli; druhy případů jsou níže.",
     add: { title: "Nové pravidlo", submit: "Přidat pravidlo" },
     columns: { state: "Stav", change: "Změna", caseKind: "Druh případu", added: "Přidáno", remove: "Odebrat" },
     anyState: "jakýkoli stav",

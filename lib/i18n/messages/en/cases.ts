@@ -89,7 +89,7 @@ export const cases = {
   policy: {
     title: "Approval policy",
     intro:
-      "Which changes need a second person. A change matching any rule waits as a proposal until another person with the right to make it approves it; nothing reaches FRED's tables before. An empty field matches anything.",
+      "Which changes need a second person. A change matching any rule waits as a proposal until another person with the right to make it approves it; nothing reaches FRED's tables before. A field set to “any” matches anything; the kinds of case are listed below.",
     add: { title: "New rule", submit: "Add rule" },
     columns: { state: "State", change: "Change", caseKind: "Kind of case", added: "Added", remove: "Remove" },
     anyState: "any state",
