@@ -431,6 +431,8 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       await db.sql.query(
         "UPDATE console.users SET email = username || '@registry.example' WHERE username IN ('alice', 'bob', 'sam', 'ada')",
       );
+      // Ada reads the console in Czech: her mail is in Czech.
+      await db.sql.query("UPDATE console.users SET locale = 'cs' WHERE username = 'ada'");
       // Without SMTP settings the proposal is made and nothing is sent.
       const silent = await actAs(alice, () =>
         proposeChange({
@@ -451,10 +453,14 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
       );
       await mailSettled();
       expect(smtp.mails.flatMap((m) => m.to).sort()).toEqual(["ada@registry.example", "bob@registry.example"]);
-      const [mail] = smtp.mails;
-      expect(mail.text).toContain(`Subject: Change ${pendingId} waits for your approval`);
-      expect(mail.text).toContain(`#${pendingId}, proposed by alice: serverRenewProhibited on mailed.cz from`);
+      const mail = smtp.mails.find((m) => m.to.includes("bob@registry.example"));
+      expect(mail?.text).toContain(`Subject: Change ${pendingId} waits for your approval`);
+      expect(mail?.text).toContain(`#${pendingId}, proposed by alice: serverRenewProhibited on mailed.cz from`);
+      const czech = smtp.mails.find((m) => m.to.includes("ada@registry.example"));
+      expect(czech?.text).toContain("Dobrý den, ada,");
+      expect(czech?.text).toContain(`#${pendingId}, navrhl(a) alice: serverRenewProhibited`);
     } finally {
+      await db.sql.query("UPDATE console.users SET locale = NULL WHERE username = 'ada'");
       vi.unstubAllEnvs();
       await smtp.close();
     }

@@ -1,16 +1,20 @@
 import "server-only";
-import { english } from "../actions/message";
+import { msg, render } from "../actions/message";
 import { restoredMessage } from "../audit/said";
 import type { SqlExecutor } from "../db/driver";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 import { registryToday } from "./cases";
 
 // Mail where a person must act (issue 42): the people who may approve a change hear that it waits.
-// Sent after the change committed, in the background; without SMTP settings nothing is sent and the
-// console works as before (lib/mail.ts).
+// Sent after the change committed, in the background, in each recipient's language; without SMTP
+// settings nothing is sent and the console works as before (lib/mail.ts).
 
 /** The console's address for links in mail: NEXTAUTH_URL when set (the public URL), else none. */
 const publicUrl = () => (process.env.NEXTAUTH_URL ?? "").replace(/\/+$/, "");
+
+/** A person's language for mail: the one they chose, else the console's default. */
+const localeOf = (locale: string | null): Locale => (isLocale(locale) ? locale : DEFAULT_LOCALE);
 
 /**
  * Tells everyone who may approve the pending changes `ids` (operators and administrators with an
@@ -34,33 +38,33 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
     );
     if (changes.length === 0) return;
     const proposers = [...new Set(changes.map((c) => c.proposed_by_id))];
-    const approvers = await db.query<{ username: string; email: string }>(
-      `SELECT username, email FROM console.users
+    const approvers = await db.query<{ username: string; email: string; locale: string | null }>(
+      `SELECT username, email, locale FROM console.users
         WHERE role IN ('operator', 'admin') AND disabled_at IS NULL AND email IS NOT NULL AND NOT (id = ANY ($1::int[]))
         ORDER BY id`,
       [proposers],
     );
-    const link = publicUrl() ? `${publicUrl()}/approvals` : "the console's page Approvals (/approvals)";
-    const lines = changes.map(
-      (c) =>
-        `- #${c.id}${c.case_id ? ` (case ${c.case_id})` : ""}, proposed by ${c.proposed_by}: ${english(restoredMessage(c.summary) ?? String(c.summary))}`,
-    );
-    const subject =
-      changes.length === 1 ? `Change ${changes[0].id} waits for your approval` : `${changes.length} changes wait for your approval`;
-    for (const approver of approvers)
+    const count = changes.length;
+    for (const approver of approvers) {
+      const locale = localeOf(approver.locale);
+      const lines = changes.map((c) =>
+        render(
+          msg("caseMail.line", {
+            id: String(c.id),
+            caseId: c.case_id ? String(c.case_id) : "none",
+            by: c.proposed_by,
+            summary: restoredMessage(c.summary) ?? String(c.summary),
+          }),
+          locale,
+        ),
+      );
+      const link = publicUrl() ? `${publicUrl()}/approvals` : render(msg("caseMail.approvalsPage"), locale);
       await sendMail({
         to: approver.email,
-        subject,
-        text: [
-          `Hello ${approver.username},`,
-          "",
-          `${changes.length === 1 ? "A change waits" : "These changes wait"} for a second person's approval in the Registry State Console:`,
-          "",
-          ...lines,
-          "",
-          `Approve or reject at ${link}. Nothing reaches the registry before someone approves it; its proposer cannot.`,
-        ].join("\n"),
+        subject: render(msg("caseMail.waitingSubject", { count, id: String(changes[0].id) }), locale),
+        text: render(msg("caseMail.waitingText", { username: approver.username, count, lines: lines.join("\n"), link }), locale),
       });
+    }
   }, "mail to approvers");
 }
 
@@ -74,30 +78,38 @@ export const REMINDERS_EVERY_MS = 15 * 60_000;
  */
 export async function sendReminders(db: SqlExecutor, today: string): Promise<{ owners: number; waiting: number }> {
   if (!mailConfigured()) return { owners: 0, waiting: 0 };
-  const due = await db.query<{ id: number; reference: string; review_by: string; username: string; email: string | null }>(
+  const due = await db.query<{
+    id: number;
+    reference: string;
+    review_by: string;
+    username: string;
+    email: string | null;
+    locale: string | null;
+  }>(
     `UPDATE console.cases c SET review_mailed_for = c.review_by
        FROM console.users u
       WHERE u.id = c.owner_id AND c.status = 'open' AND c.review_by <= $1::date + 1
         AND c.review_mailed_for IS DISTINCT FROM c.review_by
-     RETURNING c.id, c.reference, c.review_by::text, u.username, u.email`,
+     RETURNING c.id, c.reference, c.review_by::text, u.username, u.email, u.locale`,
     [today],
   );
   for (const c of due)
-    if (c.email)
+    if (c.email) {
+      const locale = localeOf(c.locale);
+      const facts = { id: String(c.id), reference: c.reference, day: c.review_by };
       inBackground(
         () =>
           sendMail({
             to: c.email as string,
-            subject: `Case ${c.id} (${c.reference}) is due for review by ${c.review_by}`,
-            text: [
-              `Hello ${c.username},`,
-              "",
-              `Case ${c.id} (${c.reference}), which you own in the Registry State Console, is due for review by ${c.review_by}.`,
-              `Record the review on the case's page${publicUrl() ? ` (${publicUrl()}/cases/${c.id})` : ""}: what you found, and the next date.`,
-            ].join("\n"),
+            subject: render(msg("caseMail.reviewSubject", facts), locale),
+            text: render(
+              msg("caseMail.reviewText", { ...facts, username: c.username, link: publicUrl() ? `${publicUrl()}/cases/${c.id}` : "none" }),
+              locale,
+            ),
           }).then(() => {}),
         "mail to a case's owner",
       );
+    }
   const waiting = await db.query<{ id: number }>(
     `UPDATE console.pending_changes SET mailed_at = now()
       WHERE status = 'pending' AND coalesce(mailed_at, proposed_at) < now() - interval '1 day' RETURNING id`,

@@ -227,6 +227,16 @@ export const server: Catalog<typeof en> = {
     mailText:
       "Dobrý den, {username},\n\n{line}\n\nPokud jste to nebyli vy, ihned si změňte heslo (Váš účet) a dejte vědět správci, který může ukončit všechny relace vašeho účtu.\n\n— Konzole stavů registru",
   },
+  caseMail: {
+    line: "- #{id}{caseId, select, none {} other { (případ {caseId})}}, navrhl(a) {by}: {summary}",
+    waitingSubject: "{count, plural, one {Změna {id} čeká} few {# změny čekají} other {# změn čeká}} na vaše schválení",
+    waitingText:
+      "Dobrý den, {username},\n\n{count, plural, one {změna čeká} few {tyto změny čekají} other {tyto změny čekají}} v Registry State Console na schválení druhou osobou:\n\n{lines}\n\nSchválit nebo zamítnout je můžete na {link}. Do registru se nic nedostane, dokud to někdo neschválí; navrhovatel to schválit nemůže.",
+    approvalsPage: "stránce konzole Schvalování (/approvals)",
+    reviewSubject: "Případ {id} ({reference}) je třeba zkontrolovat do {day}",
+    reviewText:
+      "Dobrý den, {username},\n\npřípad {id} ({reference}), který v Registry State Console vlastníte, je třeba zkontrolovat do {day}.\nZáznam o kontrole zapište na stránce případu{link, select, none {} other { ({link})}}: co jste zjistil(a) a další termín.",
+  },
   params: {
     nul: "„{name}“ v adrese obsahuje znak NUL (%00), který nemá žádný název, ID ani datum; byl vynechán.",
     positionValue:

@@ -231,6 +231,17 @@ export const server = {
     mailText:
       "Hello {username},\n\n{line}\n\nIf this was not you, change your password at once (Your account) and tell an administrator, who can end every session of your account.\n\n— Registry State Console",
   },
+  /** Mail where a person must act on a case (lib/cases/mail.ts), in the recipient's language. */
+  caseMail: {
+    line: "- #{id}{caseId, select, none {} other { (case {caseId})}}, proposed by {by}: {summary}",
+    waitingSubject: "{count, plural, one {Change {id} waits} other {# changes wait}} for your approval",
+    waitingText:
+      "Hello {username},\n\n{count, plural, one {A change waits} other {These changes wait}} for a second person's approval in the Registry State Console:\n\n{lines}\n\nApprove or reject at {link}. Nothing reaches the registry before someone approves it; its proposer cannot.",
+    approvalsPage: "the console's page Approvals (/approvals)",
+    reviewSubject: "Case {id} ({reference}) is due for review by {day}",
+    reviewText:
+      "Hello {username},\n\nCase {id} ({reference}), which you own in the Registry State Console, is due for review by {day}.\nRecord the review on the case's page{link, select, none {} other { ({link})}}: what you found, and the next date.",
+  },
   params: {
     /** `name`: the URL parameter. */
     nul: "“{name}” in the address holds a NUL character (%00), which no name, id or date has; it was left out.",
