@@ -172,6 +172,11 @@ test("25 domains chosen in the list are blocked in a law-enforcement case once a
   const items = page.getByRole("region", { name: "Blocks and requests in this case" });
   await expect(items.locator("tbody tr")).toHaveCount(25);
   await expect(items.locator("tbody tr").first()).toContainText("serverBlocked");
+  // FRED's reason rows carry the case's reference (the states' "why" on the object's page reads them).
+  await page.goto(`/objects/by-name/${names[1]}`);
+  await expect(page.locator("table.states-now tbody tr").filter({ hasText: "serverBlocked" })).toContainText(
+    `Case ${caseId} (KRPB-${stamp}): seizure order`,
+  );
   await page.goto("/");
   await expect(
     page.getByRole("region", { name: "Cases and blocks to look at" }).getByRole("link", { name: `Case ${caseId}: KRPB-${stamp}` }),
