@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
-import { signInAsAdmin } from "./helpers";
+import { pragueWallAt, signInAsAdmin } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await signInAsAdmin(page);
@@ -76,20 +76,10 @@ test("support finds outzone domains of one registrar, sorts by expiration, pages
   await page.getByRole("button", { name: "Export CSV" }).click();
   const download = await downloading;
   // Named with the registry's wall time (Europe/Prague), as every time on its pages.
-  const prague = new Intl.DateTimeFormat("sv-SE", {
-    timeZone: "Europe/Prague",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
   const stamps = [0, 60_000, 120_000].map((ago) =>
-    prague
-      .format(new Date(Date.now() - ago))
+    pragueWallAt(Date.now() - ago)
       .replace(/[-:]/g, "")
-      .replace(" ", "-"),
+      .replace("T", "-"),
   );
   expect(stamps.map((stamp) => `objects-${stamp}.csv`)).toContain(download.suggestedFilename());
   const csv = await readFile((await download.path()) as string, "utf8");

@@ -5,7 +5,7 @@
 // every step.
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { E2E_ADMIN_PASSWORD, E2E_MAILS, freeDomainName, pragueWallTime, signIn, signInAsNewUser } from "./helpers";
+import { E2E_ADMIN_PASSWORD, E2E_MAILS, freeDomainName, pragueWallAt, pragueWallTime, signIn, signInAsNewUser } from "./helpers";
 
 async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out", exact: true }).click();
@@ -219,20 +219,7 @@ test("25 domains chosen in the list are blocked in a law-enforcement case once a
 /** A wall time in the registry's zone `seconds` from now, to the minute after (as a date and time field takes it), and its instant. */
 function soon(seconds: number): { wall: string; at: number } {
   const at = Math.ceil((Date.now() + seconds * 1000) / 60_000) * 60_000;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-CA", {
-      timeZone: "Europe/Prague",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(new Date(at))
-      .map((p) => [p.type, p.value]),
-  );
-  return { wall: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`, at };
+  return { wall: pragueWallAt(at), at };
 }
 
 test("from an object's page a case is opened for it and changes are proposed in it; the proposer edits one (approval starts again); a rejected and an expired proposal change nothing", async ({

@@ -56,6 +56,20 @@ export async function signInAsNewUser(page: Page, username: string, role: "suppo
   await signIn(page, username, password);
 }
 
+/** The registry's wall time (Europe/Prague) of an instant, to the minute: "2026-12-02T15:40". */
+export function pragueWallAt(at: number): string {
+  const wall = new Intl.DateTimeFormat("sv-SE", {
+    timeZone: "Europe/Prague",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(at));
+  return wall.replace(" ", "T");
+}
+
 /** A wall time `days` ahead at 10:00 in the registry's zone, as a datetime-local input takes it. */
 export function pragueWallTime(days: number): string {
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Prague", year: "numeric", month: "2-digit", day: "2-digit" }).format(
