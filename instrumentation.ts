@@ -4,7 +4,11 @@ export async function register(): Promise<void> {
   const { exitOnStartupError } = await import("./lib/db/errors");
   try {
     (await import("./lib/connections")).tuneHttpServers();
-    if (readConfig().logFormat === "json") (await import("./lib/log")).installJsonLogs();
+    // Every request gets an id and is counted for the metrics; with JSON logs, an access line too.
+    const { installJsonLogs, installRequestTracking } = await import("./lib/log");
+    const { observeRequest } = await import("./lib/metrics");
+    if (readConfig().logFormat === "json") installJsonLogs(process.stdout, process.stderr, observeRequest);
+    else installRequestTracking({ finished: observeRequest });
   } catch (error) {
     exitOnStartupError(error);
   }

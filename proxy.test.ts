@@ -131,4 +131,10 @@ describe("the proxy", () => {
     );
     expect(response.headers.get("x-middleware-next")).toBe("1");
   });
+
+  it("lets a scraper without a session reach /api/metrics (which checks METRICS_TOKEN itself); another API path without a session is refused", async () => {
+    expect((await proxy(request("/api/metrics"))).headers.get("x-middleware-next")).toBe("1");
+    const other = await proxy(request("/api/metrics/more"));
+    expect(other.status).toBe(401);
+  });
 });

@@ -15,7 +15,16 @@ import { logAnonymousRefusal } from "./lib/log";
  * write is authorised again in the data-access layer, which is what actually decides.
  */
 
-const PUBLIC_PATHS = [/^\/icon\.svg$/, /^\/login$/, /^\/api\/auth\//, /^\/api\/health$/, /^\/unavailable$/, /^\/api\/state-changes$/];
+// The feed and the metrics check their own tokens (lib/feed.ts, lib/metrics.ts): their clients have no session.
+const PUBLIC_PATHS = [
+  /^\/icon\.svg$/,
+  /^\/login$/,
+  /^\/api\/auth\//,
+  /^\/api\/health$/,
+  /^\/unavailable$/,
+  /^\/api\/state-changes$/,
+  /^\/api\/metrics$/,
+];
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /**
  * How long a browser that reached the console over HTTPS keeps using only HTTPS for it (a year),

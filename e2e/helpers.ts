@@ -9,6 +9,9 @@ export const E2E_SERVER_LOG = ".data/e2e-server.log";
 /** The mails the e2e server's SMTP server received, as JSON ({ to, text }[]): e2e/server.ts writes it. */
 export const E2E_MAILS = ".data/e2e-mails.json";
 
+/** The token the e2e server's metrics scraper sends (e2e/metrics.spec.ts). */
+export const E2E_METRICS_TOKEN = "e2e-metrics-scraper-0123456789";
+
 /** The people of the end-to-end suite's LDAP directory (e2e/server.ts starts it). */
 export const E2E_DIRECTORY = [
   { uid: "dana", password: "dana's directory password", name: "Dana Directory", groups: ["operator" as const] },

@@ -6,7 +6,16 @@ import { freePort } from "../lib/testing/free-port";
 import { killOidcProvider, type OidcProviderInfo, oidcEnv, spawnOidcProvider, writeOidcAccounts } from "../lib/testing/oidc-provider";
 import { startSlapd } from "../lib/testing/slapd";
 import { startSmtp } from "../lib/testing/smtp";
-import { E2E_ADMIN_PASSWORD, E2E_DIRECTORY, E2E_MAILS, E2E_OIDC_INFO, E2E_SERVER_LOG, E2E_SLAPD_INFO, E2E_SSO_PEOPLE } from "./helpers";
+import {
+  E2E_ADMIN_PASSWORD,
+  E2E_DIRECTORY,
+  E2E_MAILS,
+  E2E_METRICS_TOKEN,
+  E2E_OIDC_INFO,
+  E2E_SERVER_LOG,
+  E2E_SLAPD_INFO,
+  E2E_SSO_PEOPLE,
+} from "./helpers";
 import { serveBuild } from "./serve";
 
 const dataDir = path.resolve(".data", "e2e-pglite");
@@ -47,6 +56,7 @@ const server = serveBuild(
     PGLITE_DIR: dataDir,
     // The overview takes its figures again after 5 s at least (e2e/overview.spec.ts sees them renewed).
     OVERVIEW_COUNTS_SECONDS: "5",
+    METRICS_TOKEN: E2E_METRICS_TOKEN,
     SMTP_URL: smtp.url,
     SMTP_FROM: "Registry Console <console@registry.example>",
     CONSOLE_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,

@@ -107,6 +107,14 @@ const envSchema = z.object({
     .refine((v) => v === undefined || /^([^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(v), {
       error: "SMTP_FROM must be an e-mail address, optionally with a name: Registry Console <console@registry.example>",
     }),
+  METRICS_TOKEN: z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .optional()
+    .refine((v) => v === undefined || (v.length >= 24 && v.length <= 200 && /^[\x21-\x7e]+$/.test(v)), {
+      error: "METRICS_TOKEN must be 24 to 200 printable characters without spaces (openssl rand -hex 32 makes one)",
+    }),
   PORT: z.string().optional(),
   NODE_ENV: z.string().optional(),
 });
@@ -209,6 +217,8 @@ export interface ConsoleConfig {
    * SMTP_FROM, both set; null: no mail is sent (the notices are still shown at the next sign-in).
    */
   mail: { url: string; from: string } | null;
+  /** METRICS_TOKEN: what a Prometheus scraper sends as `Authorization: Bearer …` for /api/metrics; unset: metrics are off. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends StartupError {}
@@ -256,6 +266,7 @@ function parseConfig(env: NodeJS.ProcessEnv): ConsoleConfig {
     httpsOnly: /^https:/i.test(parsed.data.NEXTAUTH_URL ?? ""),
     securityKeys: securityKeyScope(parsed.data.NEXTAUTH_URL, parsed.data.SECURITY_KEY_RP_ID, parsed.data.PORT),
     mail: mailSettings(parsed.data.SMTP_URL, parsed.data.SMTP_FROM),
+    metricsToken: parsed.data.METRICS_TOKEN,
   };
 }
 

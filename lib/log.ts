@@ -137,10 +137,14 @@ export function nextLimited(kind: string, write: (...args: unknown[]) => void): 
 let installed = false;
 
 /**
- * Turns console.* into JSON lines and gives every HTTP request served by this process an id and an
- * access line. Idempotent; called once at server start (instrumentation.ts) unless LOG_FORMAT=text.
+ * Turns console.* into JSON lines and gives every HTTP request an access line (installRequestTracking).
+ * Idempotent; called once at server start (instrumentation.ts) unless LOG_FORMAT=text.
  */
-export function installJsonLogs(out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): void {
+export function installJsonLogs(
+  out: NodeJS.WritableStream = process.stdout,
+  err: NodeJS.WritableStream = process.stderr,
+  finished?: RequestFinished,
+): void {
   if (installed) return;
   installed = true;
   // Like node's own console: a log pipe that breaks (the collector restarted) must not take the
@@ -156,7 +160,22 @@ export function installJsonLogs(out: NodeJS.WritableStream = process.stdout, err
   console.debug = write(out, "debug");
   console.warn = nextLimited("next.warning", write(err, "warn"));
   console.error = nextLimited("next.error", write(err, "error"));
+  installRequestTracking({ out, finished });
+}
 
+/** What is told of each answered request (the metrics count it, lib/metrics.ts). */
+export type RequestFinished = (method: string, path: string, status: number, seconds: number) => void;
+let tracking = false;
+
+/**
+ * Gives every HTTP request served by this process an id (its X-Request-Id, in and out), tells
+ * `finished` of each answered one, and writes its access line to `out` when given (JSON logs).
+ * Idempotent.
+ */
+export function installRequestTracking(options: { out?: NodeJS.WritableStream; finished?: RequestFinished }): void {
+  if (tracking) return;
+  tracking = true;
+  const { out, finished } = options;
   // Next's server (`next start`) is a plain node:http server: its "request" event is where a
   // request starts, so the id is set there and every callback of the request inherits it.
   const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
@@ -170,13 +189,15 @@ export function installJsonLogs(out: NodeJS.WritableStream = process.stdout, err
     return requests.run(id, () => {
       res.once("finish", () => {
         const path = (req.url ?? "").split("?")[0];
-        out.write(
+        const ms = performance.now() - started;
+        finished?.(req.method ?? "GET", path, res.statusCode, ms / 1000);
+        out?.write(
           `${logLine("info", [`${req.method} ${path} ${res.statusCode}`], {
             requestId: id,
             method: req.method,
             path,
             status: res.statusCode,
-            ms: Math.round((performance.now() - started) * 10) / 10,
+            ms: Math.round(ms * 10) / 10,
           })}\n`,
         );
       });

@@ -292,6 +292,8 @@ const ACTIONS: Record<string, ActionCase> = {
 const PUBLIC_ROUTES: Record<string, string> = {
   "app/api/auth/[...nextauth]/route.ts": "next-auth's sign-in, sign-out and session endpoints (CSRF-protected by next-auth)",
   "app/api/health/route.ts": "health for load balancers and monitors: database, migrations, state engine lag; no registry data",
+  "app/api/metrics/route.ts":
+    "metrics for Prometheus: authenticated by METRICS_TOKEN in lib/metrics.ts (lib/metrics.test.ts), not by session; off without it",
   "app/api/state-changes/route.ts":
     "the state change feed for other systems: authenticated by API token in lib/feed.ts (lib/feed.test.ts), not by session",
 };

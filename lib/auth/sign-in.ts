@@ -2,6 +2,7 @@ import { audit } from "../audit/log";
 import type { ConsoleExecutor, SqlDriver } from "../db/driver";
 import { badCharacter, shownText } from "../input/values";
 import { logAnonymousRefusal } from "../log";
+import { metrics } from "../metrics";
 import { linkAllowed, provisionedUser } from "../users/provision";
 import { updateUser } from "../users/store";
 import { ldapAuthenticate, readLdapConfig } from "./ldap";
@@ -49,6 +50,19 @@ export async function signInWithPassword(
   password: string,
   request: { clientAddress: string | null; userAgent: string | null },
   options: { at?: Date; code?: string; assertion?: string } = {},
+): Promise<SignInResult> {
+  const result = await checkPassword(db, typedUsername, password, request, options);
+  // Counted for the registry's monitoring (lib/metrics.ts): failures and throttling by kind.
+  metrics().signIns.inc({ result: result.ok ? "ok" : result.reason });
+  return result;
+}
+
+async function checkPassword(
+  db: SqlDriver,
+  typedUsername: string,
+  password: string,
+  request: { clientAddress: string | null; userAgent: string | null },
+  options: { at?: Date; code?: string; assertion?: string },
 ): Promise<SignInResult> {
   // Characters no user name has (and PostgreSQL or an encoder would refuse or change) are refused
   // before the name is looked up anywhere: the attempt is throttled and audited under the name as

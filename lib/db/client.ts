@@ -3,6 +3,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type ConsoleConfig, readConfig } from "../config";
 import { PrismaClient } from "../generated/prisma/client";
+import { metrics } from "../metrics";
 import { type DirectDriver, describePostgresUrl, pgliteDriver, postgresDriver, type SqlDriver, type SqlReader } from "./driver";
 import { explainConnectionError, StartupError } from "./errors";
 import { openPglite } from "./pglite";
@@ -44,7 +45,10 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
   // for a query that runs in 2 ms. The engine's long runs set it off in their functions too.
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 10_000, max: 20, options: "-c TimeZone=UTC -c jit=off" });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
-  pool.on("error", (error) => console.error(`PostgreSQL connection lost (${location}): ${error.message}`));
+  pool.on("error", (error) => {
+    metrics().poolErrors.inc();
+    console.error(`PostgreSQL connection lost (${location}): ${error.message}`);
+  });
   let zone: string;
   try {
     zone = (await pool.query<{ zone: string }>("SELECT current_setting('TimeZone') AS zone")).rows[0].zone;

@@ -46,6 +46,8 @@ export interface DirectDriver extends ScriptExecutor {
   readonly location: string;
   transaction<T>(work: (tx: ScriptExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** A PostgreSQL pool's connections now (the metrics'); none on the embedded database. */
+  connections?(): { total: number; idle: number; waiting: number };
 }
 
 // DATE values stay 'YYYY-MM-DD' strings on both drivers: a calendar date has no instant, and
@@ -175,6 +177,7 @@ export function postgresDriver(pool: pg.Pool, location: string): DirectDriver {
     ...pgExecutor(pool),
     transaction: (work) => runAgainIfVictim(() => transactionOnce(pool, work)),
     close: () => pool.end(),
+    connections: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

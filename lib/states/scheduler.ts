@@ -1,4 +1,5 @@
 import type { SqlReader } from "../db/driver";
+import { metrics } from "../metrics";
 import { type EngineRun, runPlanPass, runStateEngine } from "./engine";
 import { fredEngineWrites } from "./fred-engine";
 import { type FredPass, fredSchedulePass } from "./fred-schedule";
@@ -45,16 +46,24 @@ export function startStateScheduler(
   let planning: Promise<void> | null = null;
   const tick = () => {
     running ??= (async () => {
+      const started = performance.now();
+      // Counted and timed for the registry's monitoring (lib/metrics.ts).
+      const counted = (kind: string) => {
+        metrics().engineRuns.inc({ kind });
+        metrics().engineSeconds.observe({ kind }, (performance.now() - started) / 1000);
+      };
       try {
         const db = await database();
         if (await fredEngineWrites(db)) {
           const pass = await fredSchedulePass(db, { at: clock?.() });
+          counted("fred");
           if (pass.objects + pass.feed > 0)
             log(`state scheduler: FRED's update_object_states for ${pass.objects} object(s), ${pass.feed} change(s) into the feed`);
           if (shadowIntervalMs > 0) await shadowDue(db, shadowIntervalMs, clock?.(), log);
           return pass;
         }
         const run = await runStateEngine(db, { at: clock?.() });
+        counted(run.kind);
         if (run.opened + run.closed > 0) {
           log(
             `state engine: ${run.kind} run over ${run.objects} object(s), ${run.opened} state(s) opened, ${run.closed} closed in ${run.ms.toFixed(0)} ms`,
@@ -74,6 +83,7 @@ export function startStateScheduler(
           });
         return run;
       } catch (error) {
+        counted("failed");
         log(`state engine: run failed, the next tick retries: ${(error as Error).message}`);
         return null;
       } finally {
