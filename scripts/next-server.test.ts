@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { StartupError } from "../lib/db/errors";
-import { DEFAULT_HEAP_MIB, SEMI_SPACE_MIB, serverEnvironment } from "./next-server";
+import { DEFAULT_HEAP_MIB, hostArgs, SEMI_SPACE_MIB, serverEnvironment } from "./next-server";
 
 describe("the production server's environment", () => {
   it("limits the old generation, the young one and the malloc arenas, keeping the rest of NODE_OPTIONS", () => {
@@ -37,5 +37,12 @@ describe("the production server's environment", () => {
   it("refuses a heap size that is not a whole number of at least 128 MiB", () => {
     for (const bad of ["64", "2.5", "lots", "-256"]) expect(() => serverEnvironment({ CONSOLE_HEAP_MIB: bad })).toThrow(StartupError);
     expect(() => serverEnvironment({ CONSOLE_HEAP_MIB: "lots" })).toThrow(/CONSOLE_HEAP_MIB must be a whole number of MiB, at least 128/);
+  });
+
+  it("listens on 127.0.0.1 unless HOST or an -H says otherwise", () => {
+    expect(hostArgs(["-p", "3000"], {})).toEqual(["-H", "127.0.0.1", "-p", "3000"]);
+    expect(hostArgs([], { HOST: "0.0.0.0" })).toEqual(["-H", "0.0.0.0"]);
+    expect(hostArgs(["-H", "::1"], { HOST: "0.0.0.0" })).toEqual(["-H", "::1"]);
+    expect(hostArgs(["--hostname=10.0.0.5"], {})).toEqual(["--hostname=10.0.0.5"]);
   });
 });

@@ -46,11 +46,20 @@ export function startNextServer(args: string[], options: SpawnOptions = {}): Chi
   });
 }
 
+/**
+ * The address the server listens on: HOST, else 127.0.0.1 (this machine only; a reverse proxy in
+ * front, or HOST=0.0.0.0 to be reached from other machines). An -H/--hostname given wins.
+ */
+export function hostArgs(args: string[], env: Environment = process.env): string[] {
+  if (args.some((a) => a === "-H" || a === "--hostname" || a.startsWith("--hostname="))) return args;
+  return ["-H", env.HOST?.trim() || "127.0.0.1", ...args];
+}
+
 /** `npm start` and `npm run serve`: the server in the foreground; this process ends with it and passes it its signals. */
 export function serveInForeground(args: string[]): void {
   let server: ChildProcess;
   try {
-    server = startNextServer(args, { stdio: "inherit" });
+    server = startNextServer(hostArgs(args), { stdio: "inherit" });
   } catch (error) {
     exitOnStartupError(error);
   }
