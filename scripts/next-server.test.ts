@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { StartupError } from "../lib/db/errors";
-import { DEFAULT_HEAP_MIB, hostArgs, SEMI_SPACE_MIB, serverEnvironment } from "./next-server";
+import { DEFAULT_HEAP_MIB, hostArgs, SEMI_SPACE_MIB, serverEnvironment, shownLine } from "./next-server";
 
 describe("the production server's environment", () => {
   it("limits the old generation, the young one and the malloc arenas, keeping the rest of NODE_OPTIONS", () => {
@@ -44,5 +44,12 @@ describe("the production server's environment", () => {
     expect(hostArgs([], { HOST: "0.0.0.0" })).toEqual(["-H", "0.0.0.0"]);
     expect(hostArgs(["-H", "::1"], { HOST: "0.0.0.0" })).toEqual(["-H", "::1"]);
     expect(hostArgs(["--hostname=10.0.0.5"], {})).toEqual(["--hostname=10.0.0.5"]);
+  });
+
+  it("says Next's “Ready” as listening: the console says itself when it serves", () => {
+    expect(shownLine(" ✓ Ready in 152ms")).toBe(
+      " ✓ Listening in 152ms — the console prepares its database first and says when it is ready",
+    );
+    expect(shownLine('{"level":"info","msg":"The console is ready"}')).toBe('{"level":"info","msg":"The console is ready"}');
   });
 });

@@ -2,6 +2,7 @@
 // end-to-end suites): `next start` with the memory settings below.
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 
 export const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
@@ -55,14 +56,26 @@ export function hostArgs(args: string[], env: Environment = process.env): string
   return ["-H", env.HOST?.trim() || "127.0.0.1", ...args];
 }
 
+/**
+ * A line of the server's output as the person starting it reads it: Next's "Ready" comes when it
+ * listens, before the console has prepared its database (minutes, on a first start with demo data),
+ * so it is said as what it is; the console says itself when it serves pages.
+ */
+export function shownLine(line: string): string {
+  return /^\s*✓ Ready in \d/.test(line)
+    ? `${line.replace("Ready", "Listening")} — the console prepares its database first and says when it is ready`
+    : line;
+}
+
 /** `npm start` and `npm run serve`: the server in the foreground; this process ends with it and passes it its signals. */
 export function serveInForeground(args: string[]): void {
   let server: ChildProcess;
   try {
-    server = startNextServer(hostArgs(args), { stdio: "inherit" });
+    server = startNextServer(hostArgs(args), { stdio: ["inherit", "pipe", "inherit"] });
   } catch (error) {
     exitOnStartupError(error);
   }
+  createInterface({ input: server.stdout as NodeJS.ReadableStream }).on("line", (line) => process.stdout.write(`${shownLine(line)}\n`));
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }

@@ -12,9 +12,13 @@ import { exitOnStartupError, StartupError } from "./errors";
 import { prepareDatabase } from "./prepare";
 import { actAsRuntimeRole, checkRuntimeRole, databaseIdentity, databaseRole } from "./roles";
 
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
 /** Migrates (and loads demo data) on `db`, then writes REGISTRY_TIMEZONE when the role may. */
 async function prepareAsOwner(db: Database, config: ConsoleConfig): Promise<void> {
+  const started = performance.now();
   await prepareDatabase(db.direct);
+  console.log(`Database checked and migrated in ${seconds(started)}.`);
   await loadDemoIfEmpty(db.direct, config);
   if (process.env.REGISTRY_TIMEZONE) {
     const { owner } = await databaseRole(db.sql);
@@ -79,7 +83,9 @@ export async function startConsole(): Promise<void> {
     // The audit log's anchor, outside the database: at once, after appends and every minute (README "Audit log").
     if (auditKeys) startAuditAnchoring(async () => (await getDatabase()).sql, auditKeys, config);
     // Next.js says "Ready" when it listens; pages are served once this start-up work is done.
-    console.log("The console is ready: the database is prepared and pages are served from now on.");
+    console.log(
+      `The console is ready ${process.uptime().toFixed(1)} s after its process started: the database is prepared and pages are served from now on.`,
+    );
   } catch (error) {
     exitOnStartupError(error);
   }
