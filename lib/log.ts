@@ -3,11 +3,15 @@
 // is served — that request's id. The id comes from the reverse proxy's X-Request-Id when it is a
 // sane token, otherwise it is made here; it is passed to the application as the request's
 // X-Request-Id header and returned to the client in the response's. Each request also gets one
-// access line (method, path, status, duration) when its response is finished.
+// access line (method, path, status, duration) when its response is finished. The lines are
+// written by pino; requests are followed through Node's own diagnostics channels for its HTTP
+// server (http.server.request.start, http.server.response.finish), not by patching the server.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import http from "node:http";
+import diagnostics from "node:diagnostics_channel";
+import type http from "node:http";
 import { format } from "node:util";
+import pino from "pino";
 
 const requests = new AsyncLocalStorage<string>();
 
@@ -34,17 +38,28 @@ export interface LogLine {
   [field: string]: unknown;
 }
 
-/** One log line as JSON; errors keep their name, message, stack and code. */
-export function logLine(level: Level, args: unknown[], fields: Record<string, unknown> = {}): string {
+/** A pino logger writing JSON lines to `stream`: time, level (its name), msg, the request's id, and the fields given. */
+function jsonLogger(stream: NodeJS.WritableStream): pino.Logger {
+  return pino(
+    {
+      level: "debug",
+      base: null,
+      messageKey: "msg",
+      timestamp: () => `,"time":"${new Date().toISOString()}"`,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+    },
+    stream,
+  );
+}
+
+/** The fields of a console call's arguments: an error keeps its name, message, code and stack. */
+function fieldsOf(args: unknown[]): Record<string, unknown> {
   const error = args.find((a): a is Error => a instanceof Error);
-  const line: LogLine = { time: new Date().toISOString(), level, msg: format(...args) };
-  const requestId = currentRequestId();
-  if (requestId) line.requestId = requestId;
-  Object.assign(line, fields);
-  if (error) {
-    line.error = { name: error.name, message: error.message, code: (error as { code?: unknown }).code, stack: error.stack };
-  }
-  return JSON.stringify(line);
+  return error ? { error: { name: error.name, message: error.message, code: (error as { code?: unknown }).code, stack: error.stack } } : {};
 }
 
 /** Lines of one kind (see warnLimited) written per window at most; the rest are counted. */
@@ -137,8 +152,9 @@ export function nextLimited(kind: string, write: (...args: unknown[]) => void): 
 let installed = false;
 
 /**
- * Turns console.* into JSON lines and gives every HTTP request an access line (installRequestTracking).
- * Idempotent; called once at server start (instrumentation.ts) unless LOG_FORMAT=text.
+ * Turns console.* into JSON lines (pino) and gives every HTTP request an access line
+ * (installRequestTracking). Idempotent; called once at server start (instrumentation.ts) unless
+ * LOG_FORMAT=text.
  */
 export function installJsonLogs(
   out: NodeJS.WritableStream = process.stdout,
@@ -150,58 +166,60 @@ export function installJsonLogs(
   // Like node's own console: a log pipe that breaks (the collector restarted) must not take the
   // server down with an unhandled 'error' event.
   for (const stream of new Set([out, err])) stream.on("error", () => {});
+  const [outLog, errLog] = [jsonLogger(out), jsonLogger(err)];
   const write =
-    (stream: NodeJS.WritableStream, level: Level) =>
+    (logger: pino.Logger, level: Level) =>
     (...args: unknown[]) => {
-      stream.write(`${logLine(level, args)}\n`);
+      logger[level](fieldsOf(args), format(...args));
     };
-  console.log = write(out, "info");
-  console.info = write(out, "info");
-  console.debug = write(out, "debug");
-  console.warn = nextLimited("next.warning", write(err, "warn"));
-  console.error = nextLimited("next.error", write(err, "error"));
-  installRequestTracking({ out, finished });
+  console.log = write(outLog, "info");
+  console.info = write(outLog, "info");
+  console.debug = write(outLog, "debug");
+  console.warn = nextLimited("next.warning", write(errLog, "warn"));
+  console.error = nextLimited("next.error", write(errLog, "error"));
+  installRequestTracking({ access: outLog, finished });
 }
 
 /** What is told of each answered request (the metrics count it, lib/metrics.ts). */
 export type RequestFinished = (method: string, path: string, status: number, seconds: number) => void;
 let tracking = false;
+const startedAt = new WeakMap<http.ServerResponse, number>();
 
 /**
- * Gives every HTTP request served by this process an id (its X-Request-Id, in and out), tells
- * `finished` of each answered one, and writes its access line to `out` when given (JSON logs).
- * Idempotent.
+ * Gives every HTTP request served by this process an id (its X-Request-Id, in and out; every line
+ * its handling writes carries it), tells `finished` of each answered one, and writes its access
+ * line through `access` when given (JSON logs). Idempotent.
  */
-export function installRequestTracking(options: { out?: NodeJS.WritableStream; finished?: RequestFinished }): void {
+export function installRequestTracking(options: { access?: pino.Logger; finished?: RequestFinished }): void {
   if (tracking) return;
   tracking = true;
-  const { out, finished } = options;
-  // Next's server (`next start`) is a plain node:http server: its "request" event is where a
-  // request starts, so the id is set there and every callback of the request inherits it.
-  const emit = http.Server.prototype.emit as (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event !== "request") return emit.call(this, event, ...args);
-    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-    const id = requestIdFrom(req.headers["x-request-id"]);
-    req.headers["x-request-id"] = id;
-    res.setHeader("X-Request-Id", id);
-    const started = performance.now();
-    return requests.run(id, () => {
-      res.once("finish", () => {
-        const path = (req.url ?? "").split("?")[0];
-        const ms = performance.now() - started;
-        finished?.(req.method ?? "GET", path, res.statusCode, ms / 1000);
-        out?.write(
-          `${logLine("info", [`${req.method} ${path} ${res.statusCode}`], {
-            requestId: id,
-            method: req.method,
-            path,
-            status: res.statusCode,
-            ms: Math.round(ms * 10) / 10,
-          })}\n`,
-        );
-      });
-      return emit.call(this, event, ...args);
-    });
-  } as typeof http.Server.prototype.emit;
+  const { access, finished } = options;
+  // Published by Node's HTTP server before it emits "request": the id is entered into this
+  // execution context, so the request's handler and everything it awaits carry it.
+  diagnostics.subscribe("http.server.request.start", (message) => {
+    const { request, response } = message as { request: http.IncomingMessage; response: http.ServerResponse };
+    const id = requestIdFrom(request.headers["x-request-id"]);
+    request.headers["x-request-id"] = id;
+    response.setHeader("X-Request-Id", id);
+    startedAt.set(response, performance.now());
+    requests.enterWith(id);
+  });
+  diagnostics.subscribe("http.server.response.finish", (message) => {
+    const { request, response } = message as { request: http.IncomingMessage; response: http.ServerResponse };
+    const started = startedAt.get(response);
+    if (started === undefined) return;
+    const path = (request.url ?? "").split("?")[0];
+    const ms = performance.now() - started;
+    finished?.(request.method ?? "GET", path, response.statusCode, ms / 1000);
+    access?.info(
+      {
+        requestId: String(request.headers["x-request-id"]),
+        method: request.method,
+        path,
+        status: response.statusCode,
+        ms: Math.round(ms * 10) / 10,
+      },
+      `${request.method} ${path} ${response.statusCode}`,
+    );
+  });
 }
