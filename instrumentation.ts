@@ -12,6 +12,6 @@ export async function register(): Promise<void> {
   } catch (error) {
     exitOnStartupError(error);
   }
-  const { startConsole } = await import("./lib/db/startup");
+  const { startConsole } = await import("./server/start");
   await startConsole();
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 // source: relative imports and the "@/" alias, `import type` included (a type-only circle is still
 // a knot a reader has to untie).
 const ROOT = process.cwd();
-const DIRS = ["app", "components", "lib", "scripts"];
+const DIRS = ["app", "components", "lib", "scripts", "server"];
 const EXTENSIONS = [".ts", ".tsx"];
 
 function sources(dir: string): string[] {
@@ -65,6 +65,20 @@ function circles(edges: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** Imports that cross a layer's line: lib into the demo data (prisma/demo), components into app. */
+function crossings(edges: Map<string, string[]>): string[] {
+  const rel = (file: string) => path.relative(ROOT, file);
+  return [...edges.entries()].flatMap(([from, targets]) =>
+    targets
+      .filter(
+        (to) =>
+          (rel(from).startsWith("lib/") && rel(to).startsWith("prisma/demo/")) ||
+          (rel(from).startsWith("components/") && rel(to).startsWith("app/")),
+      )
+      .map((to) => `${rel(from)} → ${rel(to)}`),
+  );
+}
+
 describe("the project's imports", () => {
   it("finds a circle when there is one", () => {
     const edges = new Map([
@@ -80,6 +94,25 @@ describe("the project's imports", () => {
     const edges = graph();
     expect(edges.size).toBeGreaterThan(150);
     expect(circles(edges)).toEqual([]);
+  });
+
+  it("keep each layer's job: lib never imports the demo data (start-up, in server/, loads it), components never import app (pages pass server actions down as props), msg comes from lib/i18n", () => {
+    const edges = graph();
+    expect(crossings(edges)).toEqual([]);
+    // One way to the messages: nothing re-exports msg for others to import it through.
+    const reexports = [...edges.keys()].filter((file) => /export\s*\{[^}]*\bmsg\b[^}]*\}\s*from/.test(readFileSync(file, "utf8")));
+    expect(reexports.map((file) => path.relative(ROOT, file))).toEqual([]);
+  });
+
+  it("finds a layer crossing when there is one", () => {
+    const at = (file: string) => path.join(ROOT, file);
+    const edges = new Map([
+      [at("lib/db/x.ts"), [at("prisma/demo/first-start.ts"), at("lib/db/y.ts")]],
+      [at("components/a.tsx"), [at("app/preferences/actions.ts"), at("lib/db/y.ts")]],
+      [at("server/start.ts"), [at("prisma/demo/first-start.ts")]],
+      [at("app/page.tsx"), [at("components/a.tsx")]],
+    ]);
+    expect(crossings(edges)).toEqual(["lib/db/x.ts → prisma/demo/first-start.ts", "components/a.tsx → app/preferences/actions.ts"]);
   });
 
   it("leave pages short: a route reads its parameters, calls lib and renders (no page file over 150 lines)", () => {
@@ -100,7 +133,7 @@ describe("the project's imports", () => {
       "lib/db/driver.ts",
       "lib/db/pglite.ts",
       "lib/db/roles.ts",
-      "lib/db/startup.ts",
+      "server/start.ts",
       // the migration runner and adoption (scripts of many statements, DDL)
       "lib/db/migrations.ts",
       "lib/db/prepare.ts",

@@ -140,7 +140,7 @@ export function observeRequest(method: string, path: string, status: number, sec
  * format. Each query is small: single rows of the console's own tables, a count of the pending
  * changes (indexed by status), the feed's head (its unique index's end).
  */
-export async function metricsText(db: SqlReader, pool: (() => { total: number; idle: number; waiting: number }) | null): Promise<string> {
+export async function metricsText(db: SqlReader, pool: () => { total: number; idle: number; waiting: number } | null): Promise<string> {
   const m = metrics();
   const [engine] = await db.query<{ age: number | null; cursor_lag: number | null; full_run_due: boolean }>(
     `SELECT extract(epoch FROM now() - last_run_finished_at)::float8 AS age, extract(epoch FROM now() - cursor)::float8 AS cursor_lag,
@@ -166,7 +166,7 @@ export async function metricsText(db: SqlReader, pool: (() => { total: number; i
   m.feedLag.reset();
   for (const r of readers) m.feedLag.set({ token: r.name }, Math.max(0, head - Number(r.last_after ?? 0)));
   m.pool.reset();
-  const connections = pool?.();
+  const connections = pool();
   if (connections) for (const [state, n] of Object.entries(connections)) m.pool.set({ state }, n);
   return m.registry.metrics();
 }

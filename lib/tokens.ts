@@ -3,10 +3,11 @@ import { createHash, randomBytes } from "node:crypto";
 import * as z from "zod";
 import { auditedChange } from "./actions/change";
 import { idSchema } from "./actions/ids";
-import { type Message, msg, zodError } from "./actions/message";
+import { zodError } from "./actions/message";
 import { InputError } from "./actions/result";
 import { authorize } from "./auth/guard";
 import type { ConsoleExecutor } from "./db/driver";
+import { type Message, msg } from "./i18n/message";
 
 // API tokens: the clients that may read the state change feed (lib/feed.ts). Administrators
 // create and revoke them; only a token's hash is kept.

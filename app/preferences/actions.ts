@@ -2,7 +2,8 @@
 
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
 import { revalidatePath } from "next/cache";
-import { type ActionResult, msg, toActionResult } from "@/lib/actions/result";
+import { type ActionResult, toActionResult } from "@/lib/actions/result";
+import { msg } from "@/lib/i18n/message";
 import { changeOwnPassword, setOwnEmail } from "@/lib/users/own-password";
 import { endOwnSession } from "@/lib/users/own-sessions";
 import { setOwnHiddenColumns, setOwnLanguage } from "@/lib/users/preferences";

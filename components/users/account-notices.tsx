@@ -1,4 +1,5 @@
-import { msg, render } from "@/lib/actions/message";
+import { render } from "@/lib/actions/message";
+import { msg } from "@/lib/i18n/message";
 import { getLocale } from "@/lib/i18n/server";
 import { noticeText, takeOwnNotices } from "@/lib/users/notices";
 

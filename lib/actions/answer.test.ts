@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { AccessError } from "../auth/guard";
 import { DatabaseError } from "../db/prisma-sql";
+import { msg } from "../i18n/message";
 import { answerHeaders, answerTo } from "./answer";
 import { InputError } from "./input-error";
-import { english, msg } from "./message";
+import { english } from "./message";
 
 describe("what an error becomes for a person or a client (one place)", () => {
   it("answers a refusal with its status and text, bad input with 400 and its fields", () => {

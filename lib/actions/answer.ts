@@ -2,10 +2,11 @@ import { AccessError } from "../auth/guard";
 import { currentRequest } from "../auth/request-context";
 import { isDatabaseUnavailable } from "../db/errors";
 import { DEFAULT_LOCALE, type Locale } from "../i18n/config";
+import { msg, type Text } from "../i18n/message";
 import { getLocale } from "../i18n/server";
 import { logUnexpected } from "../log";
 import { InputError } from "./input-error";
-import { msg, render, type Text } from "./message";
+import { render } from "./message";
 
 /**
  * The one place where an error from the data-access layer becomes what a person or a client is

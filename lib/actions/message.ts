@@ -5,7 +5,6 @@ import { type Args, type Message, type MessageKey, msg, type Text, type Translat
 import { translator } from "../i18n/server";
 
 export type { Message, MessageKey, MessageValue, Text, Translated } from "../i18n/message";
-export { msg } from "../i18n/message";
 
 type Render = (key: string, values?: Record<string, string | number>) => string;
 // One translator per language, kept: it keeps the messages it has compiled.

@@ -3,10 +3,11 @@ import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { formatInstant } from "../format/datetime";
+import { msg } from "../i18n/message";
 import { testBackends } from "../testing/databases";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { createUser } from "../users/admin";
-import { english, msg, render } from "./message";
+import { english, render } from "./message";
 import { InputError, toActionResult } from "./result";
 
 describe("messages of the data-access layer", () => {

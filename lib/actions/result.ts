@@ -1,13 +1,15 @@
 import type * as z from "zod";
+import { type Message, msg, type Text } from "../i18n/message";
 import { getLocale } from "../i18n/server";
 import { MAX_JSON_DEPTH } from "../input/body";
 import { hasNul } from "../input/values";
 import { answerLocale, answerTo } from "./answer";
 import { InputError } from "./input-error";
-import { english, type Message, msg, render, schemaMessage, type Text, zodOwnMessage } from "./message";
+import { english, render, schemaMessage, zodOwnMessage } from "./message";
 
+export type { Message, Text } from "../i18n/message";
 export { InputError } from "./input-error";
-export { english, type Message, msg, type Text } from "./message";
+export { english } from "./message";
 
 export type ActionResult<T = undefined> =
   | { ok: true; message: string; data?: T }

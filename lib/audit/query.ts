@@ -1,8 +1,8 @@
 import "server-only";
-import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import type { Prisma } from "../generated/prisma/client";
+import { type Message, msg } from "../i18n/message";
 import { type Params, readParams } from "../input/params";
 import { DB_INT_MAX, parseId, readInstant } from "../input/values";
 

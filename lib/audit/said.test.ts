@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { english, msg, render } from "../actions/message";
+import { english, render } from "../actions/message";
+import { msg } from "../i18n/message";
 import { refusalInput, restoredMessage, shownInput, storedMessage } from "./said";
 
 // The audit log keeps a refusal's message (key and values) beside its English, and says it in the

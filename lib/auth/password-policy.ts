@@ -1,5 +1,5 @@
 import type { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { type Message, msg } from "../actions/message";
+import { type Message, msg } from "../i18n/message";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./password-limits";
 import { CZECH_WORDS } from "./password-words-cs";
 

@@ -1,8 +1,8 @@
 import "server-only";
 import * as z from "zod";
-import { msg } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import type { SqlExecutor } from "../db/driver";
+import { msg } from "../i18n/message";
 import { REASON_MAX } from "../requests/limits";
 import { caseIdSchema, caseOf } from "./cases";
 import { type ChangeKind, requireApproval } from "./policy";

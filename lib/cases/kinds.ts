@@ -1,9 +1,10 @@
 import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
+import { type Message, msg } from "../i18n/message";
 
 // The kinds of case (issue 42: "the list configurable"). Administrators add a kind, rename it in
 // both languages, move it in the list, and retire it: a retired kind is offered for no new case or

@@ -1,8 +1,9 @@
 import "server-only";
-import { msg, render } from "../actions/message";
+import { render } from "../actions/message";
 import { restoredMessage } from "../audit/said";
 import type { SqlExecutor } from "../db/driver";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
+import { msg } from "../i18n/message";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 import { registryToday } from "./cases";
 

@@ -1,10 +1,11 @@
 import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import type { SqlExecutor } from "../db/driver";
+import { type Message, msg } from "../i18n/message";
 
 // Which changes need a second person (four-eyes approval, issue 42): rules administrators set, each
 // matching a state (or any), a kind of change (making, changing, lifting; or any) and a kind of case

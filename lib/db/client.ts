@@ -20,6 +20,8 @@ export interface Database {
   sql: SqlDriver;
   direct: DirectDriver;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections now (the metrics'); null on the embedded database. */
+  connections(): { total: number; idle: number; waiting: number } | null;
 }
 
 type DatabaseTarget = Pick<ConsoleConfig, "databaseUrl" | "pgliteDir"> & {
@@ -32,7 +34,13 @@ function database(prisma: PrismaClient, direct: DirectDriver): Database {
     await prisma.$disconnect();
     await direct.close();
   };
-  return { prisma, sql: prismaSql(prisma, direct.kind, direct.location, close), direct, close };
+  return {
+    prisma,
+    sql: prismaSql(prisma, direct.kind, direct.location, close),
+    direct,
+    close,
+    connections: () => direct.connections?.() ?? null,
+  };
 }
 
 async function openPostgres(url: string, variable?: string): Promise<Database> {

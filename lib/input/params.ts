@@ -1,7 +1,7 @@
 // A page's URL parameters as its data-access function reads them: the first value of each, trimmed.
 // A value that can be no name, id or date (it holds a NUL character) is named in a notice and not
 // used, so no page passes one on to SQL. Values themselves are parsed with ./values.
-import { type Message, msg } from "../actions/message";
+import { type Message, msg } from "../i18n/message";
 import { hasNul } from "./values";
 
 export type Params = Record<string, string | string[] | undefined>;

@@ -1,6 +1,5 @@
 import "server-only";
 import { LRUCache } from "lru-cache";
-import { type Message, msg } from "../actions/message";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
@@ -8,6 +7,7 @@ import { pageReads } from "../db/client";
 import type { SqlExecutor, SqlReader } from "../db/driver";
 import type { ConsoleFormat } from "../format/instant";
 import { DEFAULT_LOCALE, descriptionLang, type Locale } from "../i18n/config";
+import { type Message, msg } from "../i18n/message";
 import { getLocale } from "../i18n/server";
 import { readParams } from "../input/params";
 import { liveObjectsNamed } from "../states/objects";

@@ -1,6 +1,6 @@
 // Sorting and keyset paging of the object list: which column orders the rows, the position a page
 // starts from (a cursor in the URL), and the SQL that reads one page from there. Pure: no database.
-import { type Message, msg } from "../actions/message";
+import { type Message, msg } from "../i18n/message";
 import { DB_INT_MAX, hasNul, isId, parseDate, parseTimestampText } from "../input/values";
 
 export type SortKey = "name" | "created" | "expires" | "from" | "until";

@@ -1,10 +1,10 @@
 import "server-only";
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
-import { msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
+import { msg } from "../i18n/message";
 import { keySchema, LOCK_OBJECT, materialise, reasonSchema } from "./rules";
 
 // What the block commands share (block.ts, unblock.ts, change-block.ts, and bulk): the schemas,

@@ -1,6 +1,6 @@
 import "server-only";
 import * as z from "zod";
-import { type Message, msg, render, zodError } from "../actions/message";
+import { render, zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { authorize } from "../auth/guard";
@@ -8,6 +8,7 @@ import { caseIdSchema, caseOf } from "../cases/cases";
 import { mailApprovers } from "../cases/mail";
 import { proposeIn } from "../cases/pending";
 import { needsApproval } from "../cases/policy";
+import { type Message, msg } from "../i18n/message";
 import { getLocale } from "../i18n/server";
 import { countMatching, objectsMatching } from "../objects/list";
 import { blockWork } from "./block";

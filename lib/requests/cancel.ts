@@ -1,10 +1,10 @@
 import "server-only";
 import type * as z from "zod";
-import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import { type ChangeContext, caseOfItem, checkPolicy, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
+import { type Message, msg } from "../i18n/message";
 import { cancelRequestSchema, LOCK_OBJECT, materialise, requestChange } from "./rules";
 
 // Canceling a manual state request.

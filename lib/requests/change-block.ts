@@ -1,8 +1,8 @@
 import "server-only";
-import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import { readConfig } from "../config";
 import { wallTime } from "../format/instant";
+import { type Message, msg } from "../i18n/message";
 import { parseInstant } from "../input/values";
 import { CHANGED_MARK } from "../objects/block-history";
 import { blockWork } from "./block";

@@ -1,10 +1,10 @@
 import "server-only";
 import type * as z from "zod";
-import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import { type ChangeContext, checkPolicy, formContext, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
+import { type Message, msg } from "../i18n/message";
 import { checkRequest, createRequestSchema, isCode, LOCK_OBJECT, materialise, requestChange } from "./rules";
 
 // Creating a manual state request (from the object page's form, or for each object of a bulk change).

@@ -1,9 +1,10 @@
 import "server-only";
-import { type Message, msg, render } from "../actions/message";
+import { render } from "../actions/message";
 import { parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { rolledBack } from "../db/driver";
 import { descriptionLang } from "../i18n/config";
+import { type Message, msg } from "../i18n/message";
 import { getLocale } from "../i18n/server";
 import { checkRequest, createRequestSchema } from "./rules";
 

@@ -2,11 +2,12 @@ import "server-only";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { idSchema } from "../actions/ids";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import { readConfig } from "../config";
 import type { SqlExecutor } from "../db/driver";
+import { type Message, msg } from "../i18n/message";
 import { readInstant } from "../input/values";
 import { fredEngineWrites, fredStateUpdate } from "../states/fred-engine";
 

@@ -1,8 +1,8 @@
 import "server-only";
-import { type Message, msg } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import { type RegistryMode, registryMode } from "../db/mode";
+import { type Message, msg } from "../i18n/message";
 import { type Params, readParams } from "../input/params";
 import { parseId } from "../input/values";
 import {

@@ -1,12 +1,12 @@
 import "server-only";
 import type * as z from "zod";
 import { auditedChange } from "../actions/change";
-import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { passwordProblem } from "../auth/password-policy";
 import type { Actor } from "../auth/sessions";
 import type { ConsoleExecutor } from "../db/driver";
+import { type Message, msg } from "../i18n/message";
 import { mailNotice, recordNotice } from "./notices";
 import { LINK_ALLOWANCE_DAYS } from "./provision";
 import { allowLinkSchema, createUserSchema, setPasswordSchema, setRoleSchema, userRefSchema } from "./schemas";

@@ -1,8 +1,9 @@
 import "server-only";
-import { msg, render } from "../actions/message";
+import { render } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { requestDatabase } from "../auth/request-context";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
+import { msg } from "../i18n/message";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 import { type ChangedBy, NOTICE_KINDS, type NoticeKind } from "./notice-store";
 

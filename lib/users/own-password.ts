@@ -1,6 +1,6 @@
 import "server-only";
 import * as z from "zod";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { refusalInput } from "../audit/said";
@@ -10,6 +10,7 @@ import { MAX_CURRENT_PASSWORD_LENGTH } from "../auth/password-limits";
 import { passwordProblem } from "../auth/password-policy";
 import { hashPassword } from "../auth/passwords";
 import type { Role } from "../auth/roles";
+import { type Message, msg } from "../i18n/message";
 import { mailNotice, recordNotice } from "./notices";
 import { checkOwnPassword, ownSignInChange } from "./reauth";
 import { passwordSchema } from "./schemas";

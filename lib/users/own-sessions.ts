@@ -2,10 +2,10 @@ import "server-only";
 import { createHash } from "node:crypto";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
-import { type Message, msg } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { ABSOLUTE_LIFETIME_MS, endSession, IDLE_TIMEOUT_MS } from "../auth/sessions";
+import { type Message, msg } from "../i18n/message";
 
 /**
  * The signed-in person's own sessions (ASVS 3.3.4): where (the client's address), when (opened,

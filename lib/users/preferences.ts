@@ -1,9 +1,10 @@
 import * as z from "zod";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { readConfig } from "../config";
 import { LOCALE_COOKIE, LOCALES, type Locale, localeCookieOptions } from "../i18n/config";
+import { type Message, msg } from "../i18n/message";
 import { translator } from "../i18n/server";
 import { type HiddenColumns, hiddenColumnsOf, TABLE_COLUMNS, type TableName } from "../tables/columns";
 

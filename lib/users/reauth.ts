@@ -1,6 +1,5 @@
 import "server-only";
 import * as z from "zod";
-import { type Message, msg, type Text } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
 import { audit } from "../audit/log";
 import { refusalInput } from "../audit/said";
@@ -12,6 +11,7 @@ import type { Actor } from "../auth/sessions";
 import { reserveAttempt, settleAttempt } from "../auth/throttle";
 import type { Database } from "../db/client";
 import type { ConsoleExecutor } from "../db/driver";
+import { type Message, msg, type Text } from "../i18n/message";
 import { mailNotice, type NoticeKind, recordNotice } from "./notices";
 
 /**

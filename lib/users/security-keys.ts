@@ -2,10 +2,11 @@ import "server-only";
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import * as z from "zod";
 import { idSchema } from "../actions/ids";
-import { type Message, msg, zodError } from "../actions/message";
+import { zodError } from "../actions/message";
 import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import { registrationOptions, registrationResponseSchema, verifiedRegistration } from "../auth/security-keys";
+import { type Message, msg } from "../i18n/message";
 import { ownSignInChange } from "./reauth";
 import { findUser } from "./store";
 

@@ -23,6 +23,6 @@ export async function GET(request: Request): Promise<Response> {
     });
   }
   const db = await requestDatabase();
-  const text = await metricsText(db.sql, db.direct.connections ?? null);
+  const text = await metricsText(db.sql, db.connections);
   return new Response(text, { headers: { "Content-Type": METRICS_CONTENT_TYPE, "Cache-Control": "no-store" } });
 }
