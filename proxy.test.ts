@@ -1,6 +1,6 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nested, streamed } from "./lib/testing/bodies";
+import { nested, streamed } from "./testing/bodies";
 import { proxy } from "./proxy";
 
 // The proxy as Next calls it, on requests made here: what it refuses before anything parses a body,

@@ -6,8 +6,8 @@ export default defineConfig({
     alias: {
       "@": path.resolve(import.meta.dirname),
       // The data-access layer marks itself server-only for Next; tests run it on the server anyway.
-      "server-only": path.resolve(import.meta.dirname, "lib/testing/server-only.ts"),
-      "next/cache": path.resolve(import.meta.dirname, "lib/testing/next-cache.ts"),
+      "server-only": path.resolve(import.meta.dirname, "testing/server-only.ts"),
+      "next/cache": path.resolve(import.meta.dirname, "testing/next-cache.ts"),
     },
   },
   test: {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { slapdControl } from "../lib/testing/slapd";
+import { slapdControl } from "../testing/slapd";
 import { E2E_DIRECTORY, E2E_SLAPD_INFO, signIn, signInAsAdmin } from "./helpers";
 
 // The console signs people in through a real OpenLDAP server (e2e/server.ts starts it and points

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
-import { killOidcProvider, type OidcProviderInfo, spawnOidcProvider, writeOidcAccounts } from "../lib/testing/oidc-provider";
+import { killOidcProvider, type OidcProviderInfo, spawnOidcProvider, writeOidcAccounts } from "../testing/oidc-provider";
 import { E2E_OIDC_INFO, E2E_SSO_PEOPLE, signInAsAdmin } from "./helpers";
 
 // Single sign-on through a real OpenID provider (oidc-provider, started by e2e/server.ts as a

@@ -2,10 +2,10 @@
 // which the server migrates and fills with the default demo registry as `npm start` does.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "../lib/testing/free-port";
-import { killOidcProvider, type OidcProviderInfo, oidcEnv, spawnOidcProvider, writeOidcAccounts } from "../lib/testing/oidc-provider";
-import { startSlapd } from "../lib/testing/slapd";
-import { startSmtp } from "../lib/testing/smtp";
+import { freePort } from "../testing/free-port";
+import { killOidcProvider, type OidcProviderInfo, oidcEnv, spawnOidcProvider, writeOidcAccounts } from "../testing/oidc-provider";
+import { startSlapd } from "../testing/slapd";
+import { startSmtp } from "../testing/smtp";
 import {
   E2E_ADMIN_PASSWORD,
   E2E_DIRECTORY,

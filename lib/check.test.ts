@@ -5,7 +5,7 @@ import { type CheckResult, checkDatabase } from "./check";
 import type { Database } from "./db/client";
 import type { SqlExecutor } from "./db/driver";
 import { migrate } from "./db/migrations";
-import { testBackends } from "./testing/databases";
+import { testBackends } from "../testing/databases";
 
 class Rollback extends Error {
   constructor(readonly result: CheckResult) {

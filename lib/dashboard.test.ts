@@ -16,8 +16,8 @@ import {
   startOverviewCounts,
 } from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "./testing/databases";
-import { actAs, anonymous, signedInAs } from "./testing/sessions";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 
 const DAY = 86_400_000;
 

@@ -8,8 +8,8 @@ import { cancelStateRequest } from "./requests/cancel";
 import { createStateRequest } from "./requests/create";
 import { runStateEngine } from "./states/engine";
 import { createDomain, createObject, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "./testing/databases";
-import { actAs, anonymous, signedInAs } from "./testing/sessions";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { createApiToken, revokeApiToken } from "./tokens";
 
 describe.each(testBackends())("the state change feed on $name", (backend) => {

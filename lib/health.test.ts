@@ -6,8 +6,8 @@ import type { SqlDriver } from "./db/driver";
 import { migrate } from "./db/migrations";
 import { healthReport } from "./health";
 import { runStateEngine } from "./states/engine";
-import { testBackends } from "./testing/databases";
-import { actAs, anonymous, signedInAs } from "./testing/sessions";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 
 describe.each(testBackends())("health on $name", (backend) => {
   let db: Database;

@@ -5,8 +5,8 @@ import type { Database } from "./db/client";
 import { metrics, observeRequest, ROUTES_MAX, routeOf, scrapeAllowed } from "./metrics";
 import { runStateEngine } from "./states/engine";
 import { createObject, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "./testing/databases";
-import { actAs, anonymous, signedInAs } from "./testing/sessions";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { createApiToken } from "./tokens";
 
 const TOKEN = "metrics-scraper-token-0123456789abcdef";

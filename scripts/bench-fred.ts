@@ -13,7 +13,7 @@
 // for the mode. Writes its section of bench/RESULTS.md.
 //
 // The database DATABASE_URL names is the adopted registry: when it does not exist it is created as
-// fred-db's README says (lib/testing/fred.ts, owner fred), loaded with the demo generator and
+// fred-db's README says (testing/fred.ts, owner fred), loaded with the demo generator and
 // adopted (as `npm run db:seed -- --domains N` does). `<name>_without` is its copy with the console
 // removed (`npm run db:unadopt -- --yes`). Both are kept for the next run, which reuses them when
 // they hold N domains.
@@ -34,7 +34,7 @@ import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { ADOPTION_MODES, type AdoptionMode, registryMode } from "../lib/db/mode";
 import { runStateEngine } from "../lib/states/engine";
 import { runShadow } from "../lib/states/shadow";
-import { createFredDatabase, databaseUrl, fredRoleUrl, postgresProgram, withClient } from "../lib/testing/fred";
+import { createFredDatabase, databaseUrl, fredRoleUrl, postgresProgram, withClient } from "../testing/fred";
 import { CHARGING_FIXTURES, type FredCommand, fredCommands, fredDiagnostics } from "./bench-fred-commands";
 import { benchOptions, count, loadBenchRegistry, machineLine, ms, percentile, timed, writeResults } from "./bench-registry";
 

@@ -7,7 +7,7 @@ import type { Database } from "../lib/db/client";
 import type { DirectDriver, SqlDriver, SqlExecutor } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
 import { exportObjects, listObjects } from "../lib/objects/list";
-import { actAs, signedInAs } from "../lib/testing/sessions";
+import { actAs, signedInAs } from "../testing/sessions";
 import { endedBlockInstant, instantAhead, machineLine, ms, openBenchRegistry, percentile, timed, writeResults } from "./bench-registry";
 
 const REPEATS = 20;

@@ -4,8 +4,8 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { findChromium } from "../e2e/chromium";
-import { FRED_STRUCTURE_SQL, fredSchemaAvailable } from "../lib/testing/fred";
-import { SLAPD, slapdAvailable } from "../lib/testing/slapd";
+import { FRED_STRUCTURE_SQL, fredSchemaAvailable } from "../testing/fred";
+import { SLAPD, slapdAvailable } from "../testing/slapd";
 
 const bin = (pkg: string, file: string) => path.join("node_modules", pkg, file);
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createFredDatabase } from "../../lib/testing/fred";
+import { createFredDatabase } from "../../testing/fred";
 import { E2E_ADMIN_PASSWORD } from "../helpers";
 import { serveBuild } from "../serve";
 import { FRED_E2E_DATABASE, FRED_E2E_DOMAINS, FRED_E2E_MODE, FRED_E2E_SERVER_LOG } from "./fred";

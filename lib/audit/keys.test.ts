@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, parseAuditKeys, readConfig } from "../config";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { errorLines, runScript } from "../testing/run-script";
+import { errorLines, runScript } from "../../testing/run-script";
 import { auditKeyFile, auditKeyRing, formatAuditKeys } from "./keys";
 import { audit } from "./log";
 import { verifyAuditChain } from "./verify";

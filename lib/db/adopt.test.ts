@@ -5,8 +5,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDatabase } from "../check";
-import { createFredDatabase, fredSchemaAvailable } from "../testing/fred";
-import { libfredViolations } from "../testing/libfred";
+import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
+import { libfredViolations } from "../../testing/libfred";
 import { planAdoption, registryAnomalies, unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
 import { pgExecutor } from "./driver";

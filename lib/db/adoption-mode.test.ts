@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDatabase } from "../check";
 import { healthReport } from "../health";
 import { runStateEngine } from "../states/engine";
-import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../testing/fred";
+import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../../testing/fred";
 import { planAdoption, unadopt } from "./adopt";
 import { moveMode } from "./adoption-mode";
 import { type CatalogEntry, catalog } from "./catalogue";

@@ -4,8 +4,8 @@
 // by anyone else stay as they are and are listed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
-import { testBackends } from "../testing/databases";
-import { libfredViolations, requestPairs } from "../testing/libfred";
+import { testBackends } from "../../testing/databases";
+import { libfredViolations, requestPairs } from "../../testing/libfred";
 import type { Database } from "./client";
 import { migrate, readMigrations } from "./migrations";
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFredDatabase, FRED_STRUCTURE_SQL, fredSchemaAvailable, withClient } from "../testing/fred";
+import { createFredDatabase, FRED_STRUCTURE_SQL, fredSchemaAvailable, withClient } from "../../testing/fred";
 
 // The real fred-db 2.52.0 schema (GPL test data beside the repository, see its README), and ours.
 const MIGRATION_SQL = path.join(process.cwd(), "prisma", "migrations", "20261124000000_registry_fred_2_52", "migration.sql");

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import type { Database } from "./client";
 import { StartupError } from "./errors";
 import { checksum, type Migration, migrate, readMigrations } from "./migrations";

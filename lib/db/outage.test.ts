@@ -8,9 +8,9 @@ import { checkDatabase } from "../check";
 import { msg } from "../i18n/message";
 import { listObjects } from "../objects/list";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../testing/databases";
-import { actAs, signedInAs } from "../testing/sessions";
-import { type TcpProxy, tcpProxy } from "../testing/tcp-proxy";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
+import { type TcpProxy, tcpProxy } from "../../testing/tcp-proxy";
 import { type Database, openDatabase } from "./client";
 import { isDatabaseUnavailable } from "./errors";
 

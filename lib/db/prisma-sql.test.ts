@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import { type Database, openDatabase } from "./client";
 import { DatabaseError } from "./prisma-sql";
 

@@ -19,7 +19,7 @@ import { cancelStateRequest } from "../requests/cancel";
 import { createStateRequest } from "../requests/create";
 import { unblockObject } from "../requests/unblock";
 import { runStateEngine } from "../states/engine";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import {
   CONSOLE_RUNTIME_ROLE,
   createConsoleRuntimeRole,
@@ -30,8 +30,8 @@ import {
   type Grant,
   publicGrants,
   withClient,
-} from "../testing/fred";
-import { actAs, signedInAs, TEST_CLIENT } from "../testing/sessions";
+} from "../../testing/fred";
+import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { createUser, setUserPassword } from "../users/admin";
 import { changeOwnPassword } from "../users/own-password";
 import { unadopt } from "./adopt";

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { errorLines, runScript } from "../testing/run-script";
+import { errorLines, runScript } from "../../testing/run-script";
 import { openDatabase } from "./client";
 
 const dirs: string[] = [];

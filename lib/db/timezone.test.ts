@@ -4,7 +4,7 @@
 // identical results in every session time zone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHistory } from "../states/testing";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import { registryAnomalies } from "./adopt";
 import type { Database } from "./client";
 import { rolledBack, type SqlExecutor } from "./driver";

@@ -3,11 +3,11 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { testBackends } from "../../testing/databases";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { runStateEngine } from "../states/engine";
-import { testBackends } from "../testing/databases";
 
 // The console process killed (SIGKILL) in the middle of a bulk apply and of a state engine run, on
 // PostgreSQL. CRASH_ROUNDS sets the kills of each kind (npm run test:faults runs more).
@@ -25,14 +25,10 @@ function killMidway(
   terminate?: Database,
 ): Promise<"killed" | "finished"> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=react-server", "--import", "tsx", path.join("lib", "faults", "crash-child.ts"), what],
-      {
-        env: { ...process.env, ...env, DATABASE_URL: url, NEXTAUTH_SECRET: "x".repeat(40), PGAPPNAME: "crash-child" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join("testing", "crash-child.ts"), what], {
+      env: { ...process.env, ...env, DATABASE_URL: url, NEXTAUTH_SECRET: "x".repeat(40), PGAPPNAME: "crash-child" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     let timer: NodeJS.Timeout | undefined;

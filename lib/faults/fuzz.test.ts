@@ -4,14 +4,14 @@ import * as users from "../../app/admin/users/actions";
 import * as objectActions from "../../app/objects/[id]/actions";
 import * as preferences from "../../app/preferences/actions";
 import * as bulk from "../../app/requests/bulk/actions";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import type { ActionResult } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { exportObjects, listObjects } from "../objects/list";
 import { listRequests } from "../requests/read";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../testing/databases";
-import { actAs, signedInAs } from "../testing/sessions";
 
 // Hostile input, generated: every server action with arbitrary form fields, and the object and
 // request lists with arbitrary URL parameters. Never an unexpected error (the 500 of an action is

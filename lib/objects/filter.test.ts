@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
 import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import {
   type Catalogue,
   chooseForecastForm,

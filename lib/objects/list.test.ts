@@ -7,8 +7,8 @@ import type { Database } from "../db/client";
 import type { SqlDriver } from "../db/driver";
 import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { noFilter, type ObjectFilter } from "./filter";
 import {
   COUNT_FLOOR,

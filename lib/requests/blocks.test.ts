@@ -8,9 +8,9 @@ import type { SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../testing/databases";
-import { libfredViolations as violations } from "../testing/libfred";
-import { actAs, signedInAs } from "../testing/sessions";
+import { testBackends } from "../../testing/databases";
+import { libfredViolations as violations } from "../../testing/libfred";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { blockObject } from "./block";
 import { currentBlock } from "./block-rules";
 import { cancelStateRequest } from "./cancel";
@@ -151,7 +151,7 @@ const fredRestore = (db: Database, objectId: number, reason: string) =>
 
 /**
  * The object's request rows libfred's CreateObjectStateRequestId refuses to go past (the shared
- * oracle, lib/testing/libfred.ts): any row ending before it begins, for every state the object has
+ * oracle, testing/libfred.ts): any row ending before it begins, for every state the object has
  * requests for, and for `free` states a row a new request from now with no end would overlap.
  */
 async function libfredViolations(db: Database, objectId: number, free: string[]) {

@@ -4,7 +4,7 @@ import { Rng } from "../../prisma/demo/random";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../testing/databases";
+import { testBackends } from "../../testing/databases";
 import { runStateEngine } from "./engine";
 import { changeAt, historyProblems, wholeHistory } from "./testing";
 

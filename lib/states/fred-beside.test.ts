@@ -17,10 +17,10 @@ import { cancelStateRequest } from "../requests/cancel";
 import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
 import { unblockObject } from "../requests/unblock";
-import { putBeside } from "../testing/beside";
-import { createFredDatabase, createRoleSql, fredSchemaAvailable, withClient } from "../testing/fred";
-import { libfredViolations } from "../testing/libfred";
-import { actAs, signedInAs } from "../testing/sessions";
+import { putBeside } from "../../testing/beside";
+import { createFredDatabase, createRoleSql, fredSchemaAvailable, withClient } from "../../testing/fred";
+import { libfredViolations } from "../../testing/libfred";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { fredSchedulePass } from "./fred-schedule";
 
 const adminUrl = process.env.TEST_DATABASE_URL;

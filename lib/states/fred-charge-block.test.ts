@@ -9,7 +9,7 @@ import { seedDemo } from "../../prisma/demo/load";
 import { checkDatabase } from "../check";
 import { type Database, openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable, withClient } from "../testing/fred";
+import { createFredDatabase, fredSchemaAvailable, withClient } from "../../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";

@@ -19,7 +19,7 @@ import {
   fredSchemaAvailable,
   postgresProgram,
   withClient,
-} from "../testing/fred";
+} from "../../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../testing/databases";
-import { runScript } from "../testing/run-script";
+import { testBackends } from "../../testing/databases";
+import { runScript } from "../../testing/run-script";
 
 // Several console processes on one PostgreSQL: the state engine's work is done once, whoever asks.
 const postgres = testBackends().find((b) => b.name === "postgres");

@@ -10,10 +10,10 @@ import type { Database } from "../db/client";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
 import { en } from "../i18n/messages/en";
-import { testBackends } from "../testing/databases";
-import { fredSchemaAvailable } from "../testing/fred";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
-import { shadowRegistry } from "../testing/shadow";
+import { testBackends } from "../../testing/databases";
+import { fredSchemaAvailable } from "../../testing/fred";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
+import { shadowRegistry } from "../../testing/shadow";
 import { FRED_KNOWN_BUGS, runShadow } from "./shadow";
 import { SHADOW_PAGE_SIZE, shadowPage } from "./shadow-page";
 

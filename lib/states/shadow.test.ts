@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { moveMode, shadowReport } from "../db/adoption-mode";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable } from "../testing/fred";
-import { shadowRegistry } from "../testing/shadow";
+import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
+import { shadowRegistry } from "../../testing/shadow";
 import { startStateScheduler } from "./scheduler";
 import { runShadow, shadowCause, shadowReadiness, shadowSummary } from "./shadow";
 

@@ -7,8 +7,8 @@ import { signInWithPassword } from "../auth/sign-in";
 import { SIGN_IN_LIMITS } from "../auth/throttle";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../testing/sessions";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { changeOwnPassword } from "./own-password";
 import { insertUser } from "./store";
 

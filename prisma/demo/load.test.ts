@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../lib/db/client";
 import { migrate } from "../../lib/db/migrations";
-import { testBackends } from "../../lib/testing/databases";
-import { createFredDatabase, fredSchemaAvailable } from "../../lib/testing/fred";
+import { testBackends } from "../../testing/databases";
+import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
 import { TABLE_ORDER } from "./generate";
 import { seedDemo } from "./load";
 

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { type RequestContext, runWithRequest } from "../auth/request-context";
-import type { Role } from "../auth/roles";
-import { openSession } from "../auth/sessions";
-import type { Database } from "../db/client";
-import { insertUser } from "../users/store";
+import { type RequestContext, runWithRequest } from "../lib/auth/request-context";
+import type { Role } from "../lib/auth/roles";
+import { openSession } from "../lib/auth/sessions";
+import type { Database } from "../lib/db/client";
+import { insertUser } from "../lib/users/store";
 
 export const TEST_CLIENT = { clientAddress: "198.51.100.7", userAgent: "vitest" };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../db/client";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
+import type { Database } from "../lib/db/client";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../lib/states/testing";
 import { testBackends } from "./databases";
 import { libfredViolations, requestPairs } from "./libfred";
 

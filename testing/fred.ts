@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { pgExecutor } from "../db/driver";
-import { fredKnownBugCauses as knownBugCauses } from "../states/shadow";
+import { pgExecutor } from "../lib/db/driver";
+import { fredKnownBugCauses as knownBugCauses } from "../lib/states/shadow";
 
 /** The real fred-db 2.52.0 schema: GPL test data beside the repository (../shared/fred-db), never copied into it. */
 export const FRED_STRUCTURE_SQL = path.join(process.cwd(), "..", "shared", "fred-db", "structure.sql");

@@ -1,4 +1,4 @@
-import type { SqlExecutor } from "../db/driver";
+import type { SqlExecutor } from "../lib/db/driver";
 
 /** One object and state whose request rows are checked; `acceptsNew: false` checks stored rows only. */
 export interface LibfredPair {

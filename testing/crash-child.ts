@@ -1,11 +1,11 @@
 // A console process doing one piece of work, for the crash tests to SIGKILL in the middle of it:
 // `bulk` applies CRASH_NAMES (one per line) as one bulk request; `tick` runs one scheduler tick
 // at CRASH_AT. It prints STARTED when the work begins and DONE when it is over.
-import { readConfig } from "../config";
-import { openDatabase } from "../db/client";
-import { bulkStateChange } from "../requests/bulk";
-import { startStateScheduler } from "../states/scheduler";
-import { actAs, signedInAs } from "../testing/sessions";
+import { readConfig } from "../lib/config";
+import { openDatabase } from "../lib/db/client";
+import { bulkStateChange } from "../lib/requests/bulk";
+import { startStateScheduler } from "../lib/states/scheduler";
+import { actAs, signedInAs } from "./sessions";
 
 const db = await openDatabase(readConfig());
 const what = process.argv[2];

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Attribute, Change, Client } from "ldapts";
-import type { Role } from "../auth/roles";
+import type { Role } from "../lib/auth/roles";
 import { freePort } from "./free-port";
 
 /**

@@ -1,4 +1,4 @@
-// The part of `oidc-provider` (which ships no types) that lib/testing/oidc-provider.ts uses.
+// The part of `oidc-provider` (which ships no types) that testing/oidc-provider.ts uses.
 declare module "oidc-provider" {
   import type { Server } from "node:http";
 

@@ -1,5 +1,5 @@
-import { moveMode } from "../db/adoption-mode";
-import type { DirectDriver } from "../db/driver";
+import { moveMode } from "../lib/db/adoption-mode";
+import type { DirectDriver } from "../lib/db/driver";
 
 /**
  * Puts an adopted FRED registry that the demo loader filled (in charge: it runs the console's

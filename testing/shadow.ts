@@ -3,10 +3,10 @@
 // procedure run as its cron runs it, and a planted difference no rule or bug explains. For
 // lib/states/shadow.test.ts and lib/states/shadow-page.test.ts (PostgreSQL).
 import pg from "pg";
-import { seedDemo } from "../../prisma/demo/load";
-import { moveMode } from "../db/adoption-mode";
-import { type Database, openDatabase } from "../db/client";
-import { migrate } from "../db/migrations";
+import { moveMode } from "../lib/db/adoption-mode";
+import { type Database, openDatabase } from "../lib/db/client";
+import { migrate } from "../lib/db/migrations";
+import { seedDemo } from "../prisma/demo/load";
 import { createFredDatabase, fredBugCases } from "./fred";
 
 export const SHADOW_ZONE = "Europe/Prague";

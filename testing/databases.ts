@@ -4,7 +4,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { type Database, openDatabase } from "../db/client";
+import { type Database, openDatabase } from "../lib/db/client";
 
 /**
  * The databases integration tests run against: always PGlite, and PostgreSQL too when

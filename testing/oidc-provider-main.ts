@@ -1,4 +1,4 @@
-// `node --import tsx lib/testing/oidc-provider-main.ts '<OidcProviderInfo as JSON>'`: the test
+// `node --import tsx testing/oidc-provider-main.ts '<OidcProviderInfo as JSON>'`: the test
 // OpenID provider as a process of its own (spawnOidcProvider).
 import { type OidcProviderInfo, startOidcProvider } from "./oidc-provider";
 
