@@ -12,7 +12,7 @@ import { logAnonymousRefusal } from "./lib/log";
  * (lib/input/body.ts), sends people without a session cookie to sign-in, refuses cross-site
  * writes, and sets the security headers (a per-request CSP nonce, no caching of registry data,
  * HSTS behind an https NEXTAUTH_URL). It is a convenience and a first line only: every read and
- * write is authorised again in the data-access layer, which is what actually decides.
+ * write is authorized again in the data-access layer, which is what actually decides.
  */
 
 // The feed and the metrics check their own tokens (lib/feed.ts, lib/metrics.ts): their clients have no session.

@@ -9,7 +9,7 @@ import type { ConsoleExecutor } from "../db/driver";
 import { InputError, parseInput } from "./result";
 
 /**
- * Every change the console makes: authorise, validate, then change and write the audit row in one
+ * Every change the console makes: authorize, validate, then change and write the audit row in one
  * transaction, so the row exists exactly when the change does. A refusal of the input is audited
  * and changes nothing.
  */

@@ -42,11 +42,6 @@ export function needsRehash(hash: string): boolean {
   return !hash.startsWith(V2_PREFIX);
 }
 
-/** The UTF-8 length of a password: what bcrypt counts. */
-export function utf8Bytes(password: string): number {
-  return Buffer.byteLength(password, "utf8");
-}
-
 // Compared against when the user does not exist, so that answer takes as long as a wrong password.
 const DUMMY_HASH = `${V2_PREFIX}$2b$12$C6UzMDM.H6dfI/f/IKcEeO5b6k1pLq4kVx0QnFh9a3yQ8Vt2cKZ0S`;
 export async function spendPasswordCheck(password: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, clientAddressOf, normaliseAddress, PEER_HEADER } from "./client-address";
+import { clientAddress, clientAddressOf, normalizeAddress, PEER_HEADER } from "./client-address";
 
 describe("the client's address", () => {
   it("with no trusted proxy (the default) is the connection's, whatever X-Forwarded-For claims", () => {
@@ -22,12 +22,12 @@ describe("the client's address", () => {
   });
 
   it("writes addresses as the audit log keeps them", () => {
-    expect(normaliseAddress(" 2001:DB8::1 ")).toBe("2001:db8::1");
-    expect(normaliseAddress("[2001:db8::1]:443")).toBe("2001:db8::1");
-    expect(normaliseAddress("198.51.100.7:5123")).toBe("198.51.100.7");
-    expect(normaliseAddress("::FFFF:198.51.100.7")).toBe("198.51.100.7");
-    expect(normaliseAddress("unknown")).toBeNull();
-    expect(normaliseAddress("")).toBeNull();
+    expect(normalizeAddress(" 2001:DB8::1 ")).toBe("2001:db8::1");
+    expect(normalizeAddress("[2001:db8::1]:443")).toBe("2001:db8::1");
+    expect(normalizeAddress("198.51.100.7:5123")).toBe("198.51.100.7");
+    expect(normalizeAddress("::FFFF:198.51.100.7")).toBe("198.51.100.7");
+    expect(normalizeAddress("unknown")).toBeNull();
+    expect(normalizeAddress("")).toBeNull();
   });
 
   it("reads the headers the server and the proxies set", () => {

@@ -12,7 +12,7 @@ import { isIP } from "node:net";
 export const PEER_HEADER = "x-console-peer";
 
 /** An address as the audit log keeps it: an IP address (IPv4 mapped into IPv6 written as IPv4), else null. */
-export function normaliseAddress(text: string | null | undefined): string | null {
+export function normalizeAddress(text: string | null | undefined): string | null {
   let address = text?.trim() ?? "";
   // [v6]:port, or v4:port
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
@@ -29,14 +29,14 @@ export function normaliseAddress(text: string | null | undefined): string | null
  * (the request did not come through every proxy) gives its left-most entry; no header, the peer.
  */
 export function clientAddress(forwardedFor: string | null, peer: string | null, hops: number): string | null {
-  if (hops <= 0) return normaliseAddress(peer);
+  if (hops <= 0) return normalizeAddress(peer);
   const chain = (forwardedFor ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean);
   // The peer is the nearest proxy; the entry it added is the last, the client's is `hops` from the right.
   const index = Math.max(chain.length - hops, 0);
-  return normaliseAddress(chain[index] ?? peer);
+  return normalizeAddress(chain[index] ?? peer);
 }
 
 /** The client's address from a request's headers, with `hops` trusted proxies (config: TRUSTED_PROXY_HOPS). */

@@ -788,7 +788,7 @@ export async function listObjects(params: Params): Promise<ObjectListPage> {
 
 /**
  * The live objects (id, name) a list filter matches, in list order, at most `cap`; `more` when there
- * are more. For callers that have authorised a change on them (bulk requests).
+ * are more. For callers that have authorized a change on them (bulk requests).
  */
 /** A list's filter read from its URL parameters, as the WHERE clause over object_registry o it gives now. */
 async function matchingWhere(db: SqlExecutor, params: Params) {

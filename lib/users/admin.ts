@@ -20,7 +20,7 @@ export async function listUsers(): Promise<UserRecord[]> {
 }
 
 /**
- * Runs a user change: authorise, validate, then change and audit in one transaction. A refusal
+ * Runs a user change: authorize, validate, then change and audit in one transaction. A refusal
  * is audited and changes nothing.
  */
 function change<S extends z.ZodType>(

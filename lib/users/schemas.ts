@@ -43,4 +43,3 @@ export const allowLinkSchema = z.object({
 });
 export const setPasswordSchema = z.object({ userId: userIdSchema, password: passwordSchema });
 
-export type CreateUserInput = z.input<typeof createUserSchema>;
