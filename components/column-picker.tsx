@@ -2,16 +2,20 @@
 
 import type { OnChangeFn, ColumnVisibilityState as VisibilityState } from "@tanstack/react-table";
 import { useState, useTransition } from "react";
-import { setHiddenColumnsAction } from "@/app/preferences/actions";
+import type { ActionResult } from "@/lib/actions/result";
 import type { HiddenColumns, TableName } from "@/lib/tables/columns";
+
+/** The server action that keeps the columns a person hides in a table (the form: `table`, and `hidden` for each). */
+export type SaveColumnsAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 /**
  * A table's column visibility for TanStack Table, starting from the columns the person hides and
- * saving every change with their user (so each browser they use shows the same columns).
+ * saving every change with their user (so each browser they use shows the same columns) through `save`.
  */
 export function usePersonColumns(
   table: TableName,
   hidden: HiddenColumns,
+  save: SaveColumnsAction,
 ): { columnVisibility: VisibilityState; onColumnVisibilityChange: OnChangeFn<VisibilityState>; saving: boolean } {
   const [columnVisibility, setColumnVisibility] = useState<VisibilityState>(hidden);
   const [saving, startSaving] = useTransition();
@@ -21,7 +25,7 @@ export function usePersonColumns(
     const form = new FormData();
     form.set("table", table);
     for (const [column, shown] of Object.entries(next)) if (shown === false) form.append("hidden", column);
-    startSaving(() => void setHiddenColumnsAction(null, form));
+    startSaving(() => void save(null, form));
   };
   return { columnVisibility, onColumnVisibilityChange, saving };
 }

@@ -1,5 +1,6 @@
 import { redirect } from "next/navigation";
 import { Suspense } from "react";
+import { setHiddenColumnsAction } from "@/app/preferences/actions";
 import { Notices } from "@/components/notices";
 import { ExportButton } from "@/components/objects/export-button";
 import { ListPager } from "@/components/objects/list-pager";
@@ -64,14 +65,12 @@ async function ObjectList({ params }: { params: Params }) {
   const sort = sortParam(list.sort);
   // Links to other pages, orders and the export do not count all again (it may take seconds): only this page does.
   const here = { ...params, sort: sort === "name" ? undefined : sort, count: undefined };
-  const atStart = list.atStart;
   // Never the planner's estimate: a number that was counted, or "more than" one that was, or "many".
   const total = countText(list, {
     number: (n) => fmt.number(n),
     moreThan: (n) => t("count.moreThan", { n }),
     many: () => t("count.many"),
   });
-  const countAll = listHref(params, { count: "all" });
   const type = list.type ?? "all";
 
   return (
@@ -83,7 +82,7 @@ async function ObjectList({ params }: { params: Params }) {
           {list.atLeast && (
             <>
               {" "}
-              <a href={countAll} title={t("count.countAllHint")}>
+              <a href={listHref(params, { count: "all" })} title={t("count.countAllHint")}>
                 {t("count.countAll")}
               </a>
             </>
@@ -127,18 +126,19 @@ async function ObjectList({ params }: { params: Params }) {
             sort={list.sort}
             sortHrefs={sortHrefs}
             hidden={hidden}
+            saveColumns={setHiddenColumnsAction}
             selectable={canWrite}
             when={list.when}
           />
           <ListPager
-            first={atStart ? null : listHref(here, fromStart())}
+            first={list.atStart ? null : listHref(here, fromStart())}
             previous={list.previous ? listHref(here, fromStart({ before: list.previous })) : null}
             next={list.next ? listHref(here, fromStart({ after: list.next })) : null}
             last={list.atEnd ? null : listHref(here, fromStart({ last: "1" }))}
             status={t("pager.status", {
               count: rows.length,
               rows: fmt.number(rows.length),
-              position: atStart ? "start" : list.atEnd ? "end" : "middle",
+              position: list.atStart ? "start" : list.atEnd ? "end" : "middle",
               total,
             })}
           />

@@ -1,4 +1,16 @@
 import type { Metadata } from "next";
+import {
+  addSecurityKeyAction,
+  changeOwnPasswordAction,
+  confirmSecondFactorAction,
+  endOwnSessionAction,
+  removeOwnSecondFactorAction,
+  removeSecurityKeyAction,
+  renewRecoveryCodesAction,
+  securityKeyOptionsAction,
+  setOwnEmailAction,
+  startSecondFactorAction,
+} from "@/app/preferences/actions";
 import { EmailPanel } from "@/components/users/email-panel";
 import { OwnPasswordForm } from "@/components/users/own-password-form";
 import { SecondFactorPanel } from "@/components/users/second-factor-panel";
@@ -37,16 +49,31 @@ export default async function PreferencesPage({ searchParams }: { searchParams: 
           <>
             <p>{t("password.text")}</p>
             <p className="muted">{t("password.rules")}</p>
-            <OwnPasswordForm />
+            <OwnPasswordForm action={changeOwnPasswordAction} />
           </>
         ) : (
           <p>{t("password.noPassword")}</p>
         )}
       </section>
-      <SecondFactorPanel factor={factor} required={required && keys.length === 0} hasKeys={keys.length > 0} proof={account.proof} />
-      <SecurityKeysPanel keys={keys} proof={account.proof} />
-      <EmailPanel email={account.email} proof={account.proof} />
-      <SessionsPanel sessions={sessions} />
+      <SecondFactorPanel
+        factor={factor}
+        required={required && keys.length === 0}
+        hasKeys={keys.length > 0}
+        proof={account.proof}
+        actions={{
+          start: startSecondFactorAction,
+          confirm: confirmSecondFactorAction,
+          renewRecoveryCodes: renewRecoveryCodesAction,
+          remove: removeOwnSecondFactorAction,
+        }}
+      />
+      <SecurityKeysPanel
+        keys={keys}
+        proof={account.proof}
+        actions={{ options: securityKeyOptionsAction, add: addSecurityKeyAction, remove: removeSecurityKeyAction }}
+      />
+      <EmailPanel email={account.email} proof={account.proof} action={setOwnEmailAction} />
+      <SessionsPanel sessions={sessions} action={endOwnSessionAction} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { setHiddenColumnsAction } from "@/app/preferences/actions";
 import { Notices } from "@/components/notices";
 import { phaseKey, RequestFilters } from "@/components/requests/request-filters";
 import { RequestsTable } from "@/components/requests/requests-table";
@@ -69,6 +70,7 @@ export default async function RequestsPage(props: PageProps<"/requests">) {
         sort={f.upcoming ? null : { column: sortColumn, desc: f.sort.startsWith("-") }}
         sortHrefs={sortHrefs}
         hidden={hidden}
+        saveColumns={setHiddenColumnsAction}
         labels={{
           columnPicker: to("table.columnPicker"),
           showColumns: to("table.showColumns"),

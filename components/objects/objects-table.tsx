@@ -11,7 +11,7 @@ import {
   useTable,
 } from "@tanstack/react-table";
 import { useEffect, useMemo, useState } from "react";
-import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
+import { ColumnPicker, type SaveColumnsAction, usePersonColumns } from "@/components/column-picker";
 import { useTranslations } from "@/lib/i18n/client";
 import type { ObjectListPage, ObjectListRow, StateInfo } from "@/lib/objects/list";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
@@ -33,6 +33,8 @@ interface ObjectsTableProps {
   sortHrefs: Partial<Record<Column, { asc: string; desc: string }>>;
   /** The columns the signed-in person hides (kept with their user, so on every browser). */
   hidden: HiddenColumns;
+  /** Keeps the person's hidden columns when they change them. */
+  saveColumns: SaveColumnsAction;
   /** Whether the reader may make bulk changes: rows can then be chosen for one. */
   selectable: boolean;
   /**
@@ -49,10 +51,10 @@ interface ObjectsTableProps {
  * reach the browser once, as data (not as a rendered tree as well). Links are plain links: a list
  * of 50 objects must not make the browser prefetch 50 object pages.
  */
-export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, selectable, when = null }: ObjectsTableProps) {
+export function ObjectsTable({ rows, states, sort, sortHrefs, hidden, saveColumns, selectable, when = null }: ObjectsTableProps) {
   const t = useTranslations("objects");
   const tc = useTranslations("common");
-  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("objects", hidden);
+  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("objects", hidden, saveColumns);
   const [rowSelection, setRowSelection] = useState<RowSelectionState>({});
   // A badge's explanation (its hover title) is added in the browser: the page brings each state's
   // description once, with the catalogue, instead of in the HTML of every badge (25 KB of a

@@ -2,7 +2,7 @@
 
 import { type ColumnDef, columnVisibilityFeature, rowSortingFeature, tableFeatures, useTable } from "@tanstack/react-table";
 import { useMemo } from "react";
-import { ColumnPicker, usePersonColumns } from "@/components/column-picker";
+import { ColumnPicker, type SaveColumnsAction, usePersonColumns } from "@/components/column-picker";
 import type { Phase, RequestRow } from "@/lib/requests/read";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
@@ -38,6 +38,8 @@ interface RequestsTableProps {
   sortHrefs: Partial<Record<Column, { asc: string; desc: string }>>;
   /** The columns the signed-in person hides (kept with their user). */
   hidden: HiddenColumns;
+  /** Keeps the person's hidden columns when they change them. */
+  saveColumns: SaveColumnsAction;
 }
 
 /**
@@ -47,8 +49,8 @@ interface RequestsTableProps {
  * requests sent the browser 68 KB of payload for 21 KB of table). Links are plain links: a list of
  * requests must not make the browser prefetch every object page in it.
  */
-export function RequestsTable({ rows, labels, sort, sortHrefs, hidden }: RequestsTableProps) {
-  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("requests", hidden);
+export function RequestsTable({ rows, labels, sort, sortHrefs, hidden, saveColumns }: RequestsTableProps) {
+  const { columnVisibility, onColumnVisibilityChange, saving } = usePersonColumns("requests", hidden, saveColumns);
   const { none } = labels;
 
   const columns = useMemo(() => {

@@ -1,20 +1,27 @@
 "use client";
 
-import { browserSupportsWebAuthn, startRegistration } from "@simplewebauthn/browser";
+import { browserSupportsWebAuthn, type PublicKeyCredentialCreationOptionsJSON, startRegistration } from "@simplewebauthn/browser";
 import { type FormEvent, useState } from "react";
-import { addSecurityKeyAction, securityKeyOptionsAction } from "@/app/preferences/actions";
 import { ActionMessage } from "@/components/action-form";
 import type { ActionResult } from "@/lib/actions/result";
 import { keyRefusal } from "@/lib/auth/second-factor-code";
 import { useTranslations } from "@/lib/i18n/client";
 import { CurrentPasswordField, type Proof } from "./current-password";
 
+/** The server's options for a new key (a signed challenge). */
+export type KeyOptionsAction = (
+  previous: ActionResult<PublicKeyCredentialCreationOptionsJSON> | null,
+  form: FormData,
+) => Promise<ActionResult<PublicKeyCredentialCreationOptionsJSON>>;
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
 /**
  * Registers a security key or passkey: the server's options (a signed challenge), the browser's
  * navigator.credentials.create() (the person touches the key), then the server verifies the answer
  * and keeps the key under the name given.
  */
-export function AddSecurityKey({ proof }: { proof: Proof }) {
+export function AddSecurityKey({ proof, actions }: { proof: Proof; actions: { options: KeyOptionsAction; add: FormAction } }) {
   const t = useTranslations("auth.account.securityKeys");
   const [result, setResult] = useState<ActionResult<unknown> | null>(null);
   const [pending, setPending] = useState(false);
@@ -28,7 +35,7 @@ export function AddSecurityKey({ proof }: { proof: Proof }) {
     setPending(true);
     setResult(null);
     try {
-      const options = await securityKeyOptionsAction(null, new FormData());
+      const options = await actions.options(null, new FormData());
       if (!options.ok || !options.data) return setResult(options);
       let answer: unknown;
       try {
@@ -47,7 +54,7 @@ export function AddSecurityKey({ proof }: { proof: Proof }) {
       data.set("name", name);
       data.set("response", JSON.stringify(answer));
       data.set("currentPassword", String(fields.get("currentPassword") ?? ""));
-      const added = await addSecurityKeyAction(null, data);
+      const added = await actions.add(null, data);
       setResult(added);
       if (added.ok) form.reset();
     } finally {

@@ -1,15 +1,17 @@
 "use client";
 
-import { changeOwnPasswordAction } from "@/app/preferences/actions";
+import type { ActionResult } from "@/lib/actions/result";
 import { MAX_CURRENT_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "../action-form";
 
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
 /** The signed-in person's own password: the current one, and the new one twice. */
-export function OwnPasswordForm() {
+export function OwnPasswordForm({ action }: { action: FormAction }) {
   const t = useTranslations("auth.account.password");
   return (
-    <ActionForm action={changeOwnPasswordAction} className="stacked">
+    <ActionForm action={action} className="stacked">
       <label>
         {t("current")}
         <input name="currentPassword" type="password" required maxLength={MAX_CURRENT_PASSWORD_LENGTH} autoComplete="current-password" />

@@ -1,18 +1,31 @@
 "use client";
 
 import { useActionState } from "react";
-import { confirmSecondFactorAction } from "@/app/preferences/actions";
 import { ActionMessage } from "@/components/action-form";
+import type { ActionResult } from "@/lib/actions/result";
 import { useTranslations } from "@/lib/i18n/client";
 import { CurrentPasswordField, type Proof } from "./current-password";
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
 
 /**
  * The key to add to an authenticator app and the code that confirms it. Once confirmed, only the
  * answer stays, with the recovery codes it shows this once; "Done" reloads the account page.
  */
-export function SecondFactorEnrol({ base32, qrSvg, proof }: { base32: string; qrSvg: string; proof: Proof }) {
+export function SecondFactorEnrol({
+  base32,
+  qrSvg,
+  proof,
+  action: confirm,
+}: {
+  base32: string;
+  qrSvg: string;
+  proof: Proof;
+  /** Confirms the key with a code from the app (and the current password). */
+  action: FormAction;
+}) {
   const t = useTranslations("auth.account.secondFactor");
-  const [result, action, pending] = useActionState(confirmSecondFactorAction, null);
+  const [result, action, pending] = useActionState(confirm, null);
   if (result?.ok)
     return (
       <>

@@ -1,13 +1,24 @@
-import { removeSecurityKeyAction } from "@/app/preferences/actions";
 import { ActionForm } from "@/components/action-form";
 import { SimpleTable } from "@/components/simple-table";
+import type { ActionResult } from "@/lib/actions/result";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { OwnSecurityKey } from "@/lib/users/security-keys";
-import { AddSecurityKey } from "./add-security-key";
+import { AddSecurityKey, type KeyOptionsAction } from "./add-security-key";
 import { CurrentPasswordField, type Proof } from "./current-password";
 
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
 /** /preferences: the person's security keys and passkeys (WebAuthn), adding one and removing one (each with the current password). */
-export async function SecurityKeysPanel({ keys, proof }: { keys: OwnSecurityKey[]; proof: Proof }) {
+export async function SecurityKeysPanel({
+  keys,
+  proof,
+  actions,
+}: {
+  keys: OwnSecurityKey[];
+  proof: Proof;
+  /** A new key's options, adding it, removing one. */
+  actions: { options: KeyOptionsAction; add: FormAction; remove: FormAction };
+}) {
   const [t, fmt] = await Promise.all([getTranslations("auth.account.securityKeys"), getFormat()]);
   return (
     <section className="panel" id="security-keys">
@@ -24,9 +35,9 @@ export async function SecurityKeysPanel({ keys, proof }: { keys: OwnSecurityKey[
         ]}
       />
       <div className="form-row">
-        <AddSecurityKey proof={proof} />
+        <AddSecurityKey proof={proof} actions={{ options: actions.options, add: actions.add }} />
         {keys.length > 0 && (
-          <ActionForm action={removeSecurityKeyAction} className="stacked" confirm={t("removeConfirm")}>
+          <ActionForm action={actions.remove} className="stacked" confirm={t("removeConfirm")}>
             <label>
               {t("removeWhich")}
               <select name="keyId" required>

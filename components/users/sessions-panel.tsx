@@ -1,11 +1,13 @@
-import { endOwnSessionAction } from "@/app/preferences/actions";
 import { ActionForm } from "@/components/action-form";
 import { SimpleTable } from "@/components/simple-table";
+import type { ActionResult } from "@/lib/actions/result";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { OwnSession } from "@/lib/users/own-sessions";
 
-/** /preferences: every open session of the person (where, when, which browser), each of which they may end. */
-export async function SessionsPanel({ sessions }: { sessions: OwnSession[] }) {
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+/** /preferences: every open session of the person (where, when, which browser), each of which they may end (`action`, sent the session's handle). */
+export async function SessionsPanel({ sessions, action }: { sessions: OwnSession[]; action: FormAction }) {
   const [t, fmt] = await Promise.all([getTranslations("auth.account.sessions"), getFormat()]);
   return (
     <section className="panel" id="sessions">
@@ -31,7 +33,7 @@ export async function SessionsPanel({ sessions }: { sessions: OwnSession[] }) {
           {
             header: "",
             cell: (session) => (
-              <ActionForm action={endOwnSessionAction} confirm={t("endConfirm")} className="inline">
+              <ActionForm action={action} confirm={t("endConfirm")} className="inline">
                 <input type="hidden" name="session" value={session.handle} />
                 <button type="submit" className="secondary" aria-label={`${t("end")} ${session.browser} ${session.clientAddress ?? ""}`}>
                   {t("end")}

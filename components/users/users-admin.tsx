@@ -1,21 +1,24 @@
 "use client";
 
 import type { ReactNode } from "react";
-import {
-  allowAccountLinkAction,
-  createUserAction,
-  disableUserAction,
-  enableUserAction,
-  forceSignOutAction,
-  resetSecondFactorAction,
-  setUserPasswordAction,
-  setUserRoleAction,
-} from "@/app/admin/users/actions";
 import type { ActionResult } from "@/lib/actions/result";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "@/lib/auth/password-limits";
 import { isRole } from "@/lib/auth/roles";
 import { useTranslations } from "@/lib/i18n/client";
 import { ActionForm } from "../action-form";
+
+type FormAction = (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+
+/** What may be done to one user (each form sends the user's id). */
+export interface UserRowActions {
+  setRole: FormAction;
+  disable: FormAction;
+  enable: FormAction;
+  forceSignOut: FormAction;
+  resetSecondFactor: FormAction;
+  allowLink: FormAction;
+  setPassword: FormAction;
+}
 
 export interface UserRow {
   id: number;
@@ -41,10 +44,10 @@ function RoleOptions({ roles }: { roles: readonly string[] }) {
   ));
 }
 
-export function AddUserForm({ roles }: { roles: readonly string[] }) {
+export function AddUserForm({ roles, action }: { roles: readonly string[]; action: FormAction }) {
   const t = useTranslations("admin.users.add");
   return (
-    <ActionForm action={createUserAction}>
+    <ActionForm action={action}>
       <div className="form-row">
         <label>
           {t("username")}
@@ -85,7 +88,7 @@ function UserButton({
   danger = false,
   children,
 }: {
-  action: (previous: ActionResult | null, form: FormData) => Promise<ActionResult>;
+  action: FormAction;
   confirm: string;
   userId: number;
   danger?: boolean;
@@ -101,13 +104,23 @@ function UserButton({
   );
 }
 
-export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: readonly string[]; isSelf: boolean }) {
+export function UserActions({
+  user,
+  roles,
+  isSelf,
+  actions,
+}: {
+  user: UserRow;
+  roles: readonly string[];
+  isSelf: boolean;
+  actions: UserRowActions;
+}) {
   const t = useTranslations("admin.users.actions");
   const name = { user: user.username };
   return (
     <div className="actions">
       <ActionForm
-        action={setUserRoleAction}
+        action={actions.setRole}
         // What changes, before → after; the same role changes nothing and is not sent.
         confirm={(data) => {
           const to = String(data.get("role") ?? "");
@@ -125,28 +138,25 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
         </button>
       </ActionForm>
       {user.disabled ? (
-        <UserButton action={enableUserAction} confirm={t("confirmEnable", name)} userId={user.id}>
+        <UserButton action={actions.enable} confirm={t("confirmEnable", name)} userId={user.id}>
           {t("enable")}
         </UserButton>
       ) : (
         !isSelf && (
-          <UserButton action={disableUserAction} confirm={t("confirmDisable", name)} userId={user.id} danger>
+          <UserButton action={actions.disable} confirm={t("confirmDisable", name)} userId={user.id} danger>
             {t("disable")}
           </UserButton>
         )
       )}
-      <UserButton action={forceSignOutAction} confirm={t("confirmSignOut", name)} userId={user.id}>
+      <UserButton action={actions.forceSignOut} confirm={t("confirmSignOut", name)} userId={user.id}>
         {t("signOutEverywhere")}
       </UserButton>
       {user.secondFactor && (
-        <UserButton action={resetSecondFactorAction} confirm={t("confirmResetSecondFactor", name)} userId={user.id}>
+        <UserButton action={actions.resetSecondFactor} confirm={t("confirmResetSecondFactor", name)} userId={user.id}>
           {t("resetSecondFactor")}
         </UserButton>
       )}
-      <ActionForm
-        action={allowAccountLinkAction}
-        confirm={user.linkAllowedUntil ? t("confirmWithdrawLink", name) : t("confirmAllowLink", name)}
-      >
+      <ActionForm action={actions.allowLink} confirm={user.linkAllowedUntil ? t("confirmWithdrawLink", name) : t("confirmAllowLink", name)}>
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="allow" value={user.linkAllowedUntil ? "off" : "on"} />
         <button type="submit" className="secondary">
@@ -154,7 +164,7 @@ export function UserActions({ user, roles, isSelf }: { user: UserRow; roles: rea
         </button>
       </ActionForm>
       {user.source !== "directory" && (
-        <ActionForm action={setUserPasswordAction} confirm={t("confirmPassword", name)} className="inline">
+        <ActionForm action={actions.setPassword} confirm={t("confirmPassword", name)} className="inline">
           <input type="hidden" name="userId" value={user.id} />
           <input
             name="password"

@@ -1,5 +1,15 @@
 import type { Metadata } from "next";
-import { AddUserForm, UserActions } from "@/components/users/users-admin";
+import {
+  allowAccountLinkAction,
+  createUserAction,
+  disableUserAction,
+  enableUserAction,
+  forceSignOutAction,
+  resetSecondFactorAction,
+  setUserPasswordAction,
+  setUserRoleAction,
+} from "@/app/admin/users/actions";
+import { AddUserForm, UserActions, type UserRowActions } from "@/components/users/users-admin";
 import { currentActor } from "@/lib/auth/guard";
 import { forPage } from "@/lib/auth/page";
 import { isRole, ROLES } from "@/lib/auth/roles";
@@ -10,6 +20,17 @@ export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("admin");
   return { title: t("users.title") };
 }
+
+/** What the actions column does to each user. */
+const actions: UserRowActions = {
+  setRole: setUserRoleAction,
+  disable: disableUserAction,
+  enable: enableUserAction,
+  forceSignOut: forceSignOutAction,
+  resetSecondFactor: resetSecondFactorAction,
+  allowLink: allowAccountLinkAction,
+  setPassword: setUserPasswordAction,
+};
 
 export default async function UsersPage() {
   const users = await forPage(() => listUsers());
@@ -25,7 +46,7 @@ export default async function UsersPage() {
       </div>
       <section className="panel">
         <h2>{t("users.add.title")}</h2>
-        <AddUserForm roles={ROLES} />
+        <AddUserForm roles={ROLES} action={createUserAction} />
       </section>
       <table className="data-table">
         <thead>
@@ -61,6 +82,7 @@ export default async function UsersPage() {
                   user={{ ...user, lastSeen: user.lastSeen ?? "", linkAllowedUntil: user.linkAllowedUntil ?? "" }}
                   roles={ROLES}
                   isSelf={user.id === me?.userId}
+                  actions={actions}
                 />
               </td>
             </tr>
