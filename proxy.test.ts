@@ -1,7 +1,7 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { nested, streamed } from "./testing/bodies";
 import { proxy } from "./proxy";
+import { nested, streamed } from "./testing/bodies";
 
 // The proxy as Next calls it, on requests made here: what it refuses before anything parses a body,
 // and the headers it sets.

@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "../testing/free-port";
 import { startNextServer } from "../scripts/next-server";
+import { freePort } from "../testing/free-port";
 import { E2E_ADMIN_PASSWORD } from "./helpers";
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../prisma/demo/load";
+import { testBackends } from "../testing/databases";
 import { audit } from "./audit/log";
 import { type CheckResult, checkDatabase } from "./check";
 import type { Database } from "./db/client";
 import type { SqlExecutor } from "./db/driver";
 import { migrate } from "./db/migrations";
-import { testBackends } from "../testing/databases";
 
 class Rollback extends Error {
   constructor(readonly result: CheckResult) {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import type { RequestContext } from "./auth/request-context";
 import { dashboard } from "./dashboard";
 import type { Database } from "./db/client";
@@ -16,8 +18,6 @@ import {
   startOverviewCounts,
 } from "./overview-counts";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
 
 const DAY = 86_400_000;
 

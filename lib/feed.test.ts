@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { InputError } from "./actions/result";
 import type { RequestContext } from "./auth/request-context";
 import type { Database } from "./db/client";
@@ -8,8 +10,6 @@ import { cancelStateRequest } from "./requests/cancel";
 import { createStateRequest } from "./requests/create";
 import { runStateEngine } from "./states/engine";
 import { createDomain, createObject, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { createApiToken, revokeApiToken } from "./tokens";
 
 describe.each(testBackends())("the state change feed on $name", (backend) => {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "../app/api/health/route";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import type { RequestContext } from "./auth/request-context";
 import type { Database } from "./db/client";
 import type { SqlDriver } from "./db/driver";
 import { migrate } from "./db/migrations";
 import { healthReport } from "./health";
 import { runStateEngine } from "./states/engine";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
 
 describe.each(testBackends())("health on $name", (backend) => {
   let db: Database;

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET } from "../app/api/metrics/route";
+import { testBackends } from "../testing/databases";
+import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { signInWithPassword } from "./auth/sign-in";
 import type { Database } from "./db/client";
 import { metrics, observeRequest, ROUTES_MAX, routeOf, scrapeAllowed } from "./metrics";
 import { runStateEngine } from "./states/engine";
 import { createObject, registryAt, TYPE } from "./states/testing";
-import { testBackends } from "../testing/databases";
-import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { createApiToken } from "./tokens";
 
 const TOKEN = "metrics-scraper-token-0123456789abcdef";

@@ -120,7 +120,8 @@ export function routeOf(path: string): string {
       .join("/")
       .slice(0, 100);
   const store = globalThis as { [ROUTES]?: Set<string> };
-  const seen = (store[ROUTES] ??= new Set());
+  store[ROUTES] ??= new Set();
+  const seen = store[ROUTES];
   if (seen.has(route)) return route;
   if (seen.size >= ROUTES_MAX) return "other";
   seen.add(route);

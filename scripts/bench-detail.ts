@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { exitOnStartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
-import { actAs, signedInAs } from "../testing/sessions";
 import { insertUser } from "../lib/users/store";
+import { actAs, signedInAs } from "../testing/sessions";
 import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, timed, writeResults } from "./bench-registry";
 
 const REPEATS = 30;

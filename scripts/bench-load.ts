@@ -13,8 +13,8 @@ import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
 import { listObjects } from "../lib/objects/list";
 import { listRequests } from "../lib/requests/read";
-import { actAs, signedInAs } from "../testing/sessions";
 import { insertUser } from "../lib/users/store";
+import { actAs, signedInAs } from "../testing/sessions";
 import {
   BASE,
   endedBlockInstant,

@@ -1,16 +1,16 @@
-import { loadDemoIfEmpty } from "../prisma/demo/first-start";
 import { startAuditAnchoring } from "../lib/audit/anchoring";
 import { auditKeyRing } from "../lib/audit/keys";
 import { ensureAuthSecret, ensureFirstAdmin } from "../lib/auth/bootstrap";
 import { startCaseReminders } from "../lib/cases/mail";
 import { type ConsoleConfig, ownerTarget, readConfig } from "../lib/config";
-import { startOverviewCounts } from "../lib/overview-counts";
-import { applyRegistryTimeZone } from "../lib/states/parameters";
-import { startStateScheduler } from "../lib/states/scheduler";
 import { type Database, getDatabase, openDatabase } from "../lib/db/client";
 import { exitOnStartupError, StartupError } from "../lib/db/errors";
 import { prepareDatabase } from "../lib/db/prepare";
 import { actAsRuntimeRole, checkRuntimeRole, databaseIdentity, databaseRole } from "../lib/db/roles";
+import { startOverviewCounts } from "../lib/overview-counts";
+import { applyRegistryTimeZone } from "../lib/states/parameters";
+import { startStateScheduler } from "../lib/states/scheduler";
+import { loadDemoIfEmpty } from "../prisma/demo/first-start";
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { formatInstant } from "../format/datetime";
 import { msg } from "../i18n/message";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { createUser } from "../users/admin";
 import { english, render } from "./message";
 import { InputError, toActionResult } from "./result";

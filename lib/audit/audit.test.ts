@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { english } from "../actions/message";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { runScript } from "../../testing/run-script";
 import { actAs, signedInAs } from "../../testing/sessions";
+import { english } from "../actions/message";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 import { audit } from "./log";
 import { listAudit } from "./query";
 import { verifyAuditChain } from "./verify";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { runScript } from "../../testing/run-script";
 import { checkDatabase } from "../check";
 import { type Database, openDatabase } from "../db/client";
 import { migrate, readMigrations } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
-import { runScript } from "../../testing/run-script";
 import type { AuditKeyRing } from "./keys";
 import { audit } from "./log";
 import { verifyAuditChain } from "./verify";

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { TEST_CLIENT } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
-import { TEST_CLIENT } from "../../testing/sessions";
 import { ensureAuthSecret, ensureFirstAdmin, firstAdminBanner } from "./bootstrap";
 import { signInWithPassword } from "./sign-in";
 

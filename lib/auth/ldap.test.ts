@@ -1,11 +1,11 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../db/client";
-import { StartupError } from "../db/errors";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { personDn, type Slapd, startSlapd, strangerCa } from "../../testing/slapd";
+import type { Database } from "../db/client";
+import { StartupError } from "../db/errors";
+import { migrate } from "../db/migrations";
 import { allowAccountLink, listUsers, setUserPassword } from "../users/admin";
 import { confirmSecondFactor, ownSecondFactor, removeOwnSecondFactor, startSecondFactor } from "../users/second-factor";
 import { insertUser } from "../users/store";

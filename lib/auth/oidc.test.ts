@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { allowAccountLink } from "../users/admin";
 import { insertUser } from "../users/store";
 import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";

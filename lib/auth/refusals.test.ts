@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { LIMITED_LINES } from "../log";
 import { listRequests } from "../requests/read";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { AccessError } from "./guard";
 import { endSession } from "./sessions";
 

@@ -1,9 +1,9 @@
 import { Secret, TOTP } from "otpauth";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 import { listUsers } from "../users/admin";
 import { confirmSecondFactor, ownSecondFactor, resetSecondFactor, startSecondFactor } from "../users/second-factor";
 import { insertUser } from "../users/store";

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { SoftwareAuthenticator } from "../../testing/software-authenticator";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 import { listUsers } from "../users/admin";
 import { resetSecondFactor } from "../users/second-factor";
 import { addSecurityKey, MAX_SECURITY_KEYS, ownSecurityKeys, removeSecurityKey, securityKeyOptions } from "../users/security-keys";

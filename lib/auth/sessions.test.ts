@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs } from "../../testing/sessions";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 import { disableUser, forceSignOut, setUserRole } from "../users/admin";
 import { currentActor } from "./guard";
 import type { RequestContext } from "./request-context";

@@ -1,9 +1,9 @@
 import bcrypt from "bcrypt";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { TEST_CLIENT } from "../../testing/sessions";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 import { insertUser, updateUser } from "../users/store";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";

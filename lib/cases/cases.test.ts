@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
+import { startSmtp } from "../../testing/smtp";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
@@ -10,9 +13,6 @@ import { bulkStateChange } from "../requests/bulk";
 import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
-import { startSmtp } from "../../testing/smtp";
 import { createApiToken } from "../tokens";
 import { caseKindChoices, casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";

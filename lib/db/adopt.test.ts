@@ -4,9 +4,9 @@
 // schema is loaded with psql as fred-db's README says.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkDatabase } from "../check";
 import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
 import { libfredViolations } from "../../testing/libfred";
+import { checkDatabase } from "../check";
 import { planAdoption, registryAnomalies, unadopt } from "./adopt";
 import { type Database, openDatabase } from "./client";
 import { pgExecutor } from "./driver";

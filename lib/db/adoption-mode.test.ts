@@ -5,10 +5,10 @@
 // they were. PostgreSQL only: the schema is loaded with psql as fred-db's README says.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../../testing/fred";
 import { checkDatabase } from "../check";
 import { healthReport } from "../health";
 import { runStateEngine } from "../states/engine";
-import { createFredDatabase, fredSchemaAvailable, type Grant, publicGrants } from "../../testing/fred";
 import { planAdoption, unadopt } from "./adopt";
 import { moveMode } from "./adoption-mode";
 import { type CatalogEntry, catalog } from "./catalogue";

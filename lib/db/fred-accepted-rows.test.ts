@@ -3,9 +3,9 @@
 // past) get FRED's form (canceled = valid_from) and keep their instant in the metadata; rows written
 // by anyone else stay as they are and are listed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import { testBackends } from "../../testing/databases";
 import { libfredViolations, requestPairs } from "../../testing/libfred";
+import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import type { Database } from "./client";
 import { migrate, readMigrations } from "./migrations";
 

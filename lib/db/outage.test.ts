@@ -2,15 +2,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequestAction } from "../../app/objects/[id]/actions";
 import { bulkAction } from "../../app/requests/bulk/actions";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
+import { type TcpProxy, tcpProxy } from "../../testing/tcp-proxy";
 import { english } from "../actions/message";
 import { forPage } from "../auth/page";
 import { checkDatabase } from "../check";
 import { msg } from "../i18n/message";
 import { listObjects } from "../objects/list";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
-import { type TcpProxy, tcpProxy } from "../../testing/tcp-proxy";
 import { type Database, openDatabase } from "./client";
 import { isDatabaseUnavailable } from "./errors";
 

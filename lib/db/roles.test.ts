@@ -10,15 +10,6 @@ import bcrypt from "bcrypt";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
-import { audit } from "../audit/log";
-import { verifyAuditChain } from "../audit/verify";
-import { openSession } from "../auth/sessions";
-import { signInWithPassword } from "../auth/sign-in";
-import { blockObject } from "../requests/block";
-import { cancelStateRequest } from "../requests/cancel";
-import { createStateRequest } from "../requests/create";
-import { unblockObject } from "../requests/unblock";
-import { runStateEngine } from "../states/engine";
 import { testBackends } from "../../testing/databases";
 import {
   CONSOLE_RUNTIME_ROLE,
@@ -32,6 +23,15 @@ import {
   withClient,
 } from "../../testing/fred";
 import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
+import { audit } from "../audit/log";
+import { verifyAuditChain } from "../audit/verify";
+import { openSession } from "../auth/sessions";
+import { signInWithPassword } from "../auth/sign-in";
+import { blockObject } from "../requests/block";
+import { cancelStateRequest } from "../requests/cancel";
+import { createStateRequest } from "../requests/create";
+import { unblockObject } from "../requests/unblock";
+import { runStateEngine } from "../states/engine";
 import { createUser, setUserPassword } from "../users/admin";
 import { changeOwnPassword } from "../users/own-password";
 import { unadopt } from "./adopt";

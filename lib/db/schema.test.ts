@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
-import { Prisma } from "../generated/prisma/client";
 import { testBackends } from "../../testing/databases";
+import { Prisma } from "../generated/prisma/client";
 import type { Database } from "./client";
 import { migrate } from "./migrations";
 

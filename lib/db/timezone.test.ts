@@ -3,8 +3,8 @@
 // build of history, the rules, the reasons, the anomalies, "who had state X at instant T" — give
 // identical results in every session time zone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHistory } from "../states/testing";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHistory } from "../states/testing";
 import { registryAnomalies } from "./adopt";
 import type { Database } from "./client";
 import { rolledBack, type SqlExecutor } from "./driver";

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { english, type Message, render } from "../actions/message";
 import { listAudit } from "../audit/query";
 import type { RequestContext } from "../auth/request-context";
@@ -8,8 +10,6 @@ import { migrate } from "../db/migrations";
 import { objectIdByName } from "../objects/detail";
 import { listObjects } from "../objects/list";
 import { listRequests, PHASE_SQL } from "../requests/read";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 
 // Bad values in page URLs that PostgreSQL would refuse (a day not on the calendar, an integer out of
 // range, a NUL character): each is a notice on a page that still works, and nothing is written.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
+import { nested, streamed } from "../../testing/bodies";
 import { english } from "../actions/message";
 import { InputError, parseInput } from "../actions/result";
-import { nested, streamed } from "../../testing/bodies";
 import { bodyRefusal, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan } from "./body";
 
 const post = (body: BodyInit | ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>

@@ -1,11 +1,11 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import type { Locale } from "../i18n/config";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { type HistoryPeriod, objectDetail, objectIdByName, PAGE_ROWS, type RequestStatus, type StateRequest, visibleRows } from "./detail";
 import { reasonText } from "./reasons";
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
 import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
 import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
 import {
   type Catalogue,
   chooseForecastForm,

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { english, render } from "../actions/message";
 import { AccessError } from "../auth/guard";
 import type { Database } from "../db/client";
 import type { SqlDriver } from "../db/driver";
 import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { noFilter, type ObjectFilter } from "./filter";
 import {
   COUNT_FLOOR,

@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { libfredViolations as violations } from "../../testing/libfred";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import { readConfig } from "../config";
@@ -8,9 +11,6 @@ import type { SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { libfredViolations as violations } from "../../testing/libfred";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { blockObject } from "./block";
 import { currentBlock } from "./block-rules";
 import { cancelStateRequest } from "./cancel";

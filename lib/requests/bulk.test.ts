@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { render } from "../actions/message";
 import type { InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { bulkFilterPreview, bulkSelection, bulkStateChange } from "./bulk";
 
 describe.each(testBackends())("bulk requests and blocks on $name", (backend) => {

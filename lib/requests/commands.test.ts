@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { libfredViolations, requestPairs } from "../../testing/libfred";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import { AccessError } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
@@ -7,9 +10,6 @@ import type { Database } from "../db/client";
 import { formatInstant } from "../format/datetime";
 import { objectDetail } from "../objects/detail";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { libfredViolations, requestPairs } from "../../testing/libfred";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { cancelStateRequest } from "./cancel";
 import { createStateRequest } from "./create";
 import { previewStateRequest } from "./preview";

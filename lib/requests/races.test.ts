@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
 import { runStateEngine } from "../states/engine";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { blockObject } from "./block";
 import { bulkStateChange } from "./bulk";
 import { cancelStateRequest } from "./cancel";

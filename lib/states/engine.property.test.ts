@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { Rng } from "../../prisma/demo/random";
+import { testBackends } from "../../testing/databases";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
 import { runStateEngine } from "./engine";
 import { changeAt, historyProblems, wholeHistory } from "./testing";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
 import { runStateEngine } from "./engine";
 import { baseRegistry, changeAt, createDomain, createObject, createRequest, functionCalls, held, historyProblems, TYPE } from "./testing";
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import { english } from "../actions/message";
 import type { Database } from "../db/client";
 import { rolledBack, type SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { type ForecastForm, filterSql, type ObjectFilter } from "../objects/filter";
 import { exportObjects, listObjects, type ObjectListPage, type ObjectListRow, objectsMatching } from "../objects/list";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { runPlanPass, runStateEngine } from "./engine";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
 

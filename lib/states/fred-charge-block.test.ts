@@ -6,10 +6,10 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { createFredDatabase, fredSchemaAvailable, withClient } from "../../testing/fred";
 import { checkDatabase } from "../check";
 import { type Database, openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable, withClient } from "../../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";

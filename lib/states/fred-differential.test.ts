@@ -9,8 +9,6 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { TABLE_ORDER } from "../../prisma/demo/generate";
 import { seedDemo } from "../../prisma/demo/load";
-import { openDatabase } from "../db/client";
-import { migrate } from "../db/migrations";
 import {
   createFredDatabase,
   fredBugCases,
@@ -20,6 +18,8 @@ import {
   postgresProgram,
   withClient,
 } from "../../testing/fred";
+import { openDatabase } from "../db/client";
+import { migrate } from "../db/migrations";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";

@@ -7,9 +7,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
+import { createFredDatabase, fredBugCases, fredEdgeCases, fredKnownBugCauses, fredSchemaAvailable } from "../../testing/fred";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredBugCases, fredEdgeCases, fredKnownBugCauses, fredSchemaAvailable } from "../../testing/fred";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 const ZONE = "Europe/Prague";

@@ -4,12 +4,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
-import { type Database, openDatabase } from "../db/client";
-import { migrate } from "../db/migrations";
-import { objectDetail } from "../objects/detail";
 import { putBeside } from "../../testing/beside";
 import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
 import { actAs, signedInAs } from "../../testing/sessions";
+import { type Database, openDatabase } from "../db/client";
+import { migrate } from "../db/migrations";
+import { objectDetail } from "../objects/detail";
 import { fredProcedureNotice, nextFredRun } from "./fred-procedure";
 
 const adminUrl = process.env.TEST_DATABASE_URL;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
-import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { testBackends } from "../../testing/databases";
 import { runScript } from "../../testing/run-script";
+import type { Database } from "../db/client";
+import { migrate } from "../db/migrations";
 
 // Several console processes on one PostgreSQL: the state engine's work is done once, whoever asks.
 const postgres = testBackends().find((b) => b.name === "postgres");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
-import { testBackends } from "../../testing/databases";
 import { runStateEngine } from "./engine";
 import { startStateScheduler } from "./scheduler";
 import { createDomain, createObject, registryAt, TYPE } from "./testing";

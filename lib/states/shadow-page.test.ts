@@ -3,6 +3,10 @@
 // differences paged) on PGlite and PostgreSQL, and on a FRED 2.52 registry in shadow where FRED's
 // known bug and a planted difference occur (PostgreSQL).
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { fredSchemaAvailable } from "../../testing/fred";
+import { actAs, anonymous, signedInAs } from "../../testing/sessions";
+import { shadowRegistry } from "../../testing/shadow";
 import { english } from "../actions/message";
 import type { AccessError } from "../auth/guard";
 import { moveMode } from "../db/adoption-mode";
@@ -10,10 +14,6 @@ import type { Database } from "../db/client";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
 import { en } from "../i18n/messages/en";
-import { testBackends } from "../../testing/databases";
-import { fredSchemaAvailable } from "../../testing/fred";
-import { actAs, anonymous, signedInAs } from "../../testing/sessions";
-import { shadowRegistry } from "../../testing/shadow";
 import { FRED_KNOWN_BUGS, runShadow } from "./shadow";
 import { SHADOW_PAGE_SIZE, shadowPage } from "./shadow-page";
 

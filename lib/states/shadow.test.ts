@@ -2,11 +2,11 @@
 // FRED 2.52 registry in shadow mode (PostgreSQL), each difference explained; and readiness to hand
 // over, from the runs.
 import { afterAll, describe, expect, it } from "vitest";
+import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
+import { shadowRegistry } from "../../testing/shadow";
 import { moveMode, shadowReport } from "../db/adoption-mode";
 import { openDatabase } from "../db/client";
 import { migrate } from "../db/migrations";
-import { createFredDatabase, fredSchemaAvailable } from "../../testing/fred";
-import { shadowRegistry } from "../../testing/shadow";
 import { startStateScheduler } from "./scheduler";
 import { runShadow, shadowCause, shadowReadiness, shadowSummary } from "./shadow";
 

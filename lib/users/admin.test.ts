@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, signedInAs } from "../../testing/sessions";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
-import { actAs, signedInAs } from "../../testing/sessions";
 import { allowAccountLink, createUser, disableUser, setUserPassword, setUserRole } from "./admin";
 
 describe.each(testBackends())("user administration rules on $name", (backend) => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeOwnPasswordAction } from "../../app/preferences/actions";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { currentActor } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import { openSession } from "../auth/sessions";
@@ -7,8 +9,6 @@ import { signInWithPassword } from "../auth/sign-in";
 import { SIGN_IN_LIMITS } from "../auth/throttle";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { changeOwnPassword } from "./own-password";
 import { insertUser } from "./store";
 

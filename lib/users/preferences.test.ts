@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { testBackends } from "../../testing/databases";
+import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { currentActor } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import { openSession } from "../auth/sessions";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
-import { testBackends } from "../../testing/databases";
-import { actAs, anonymous, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { ownHiddenColumns, setOwnHiddenColumns, setOwnLanguage } from "./preferences";
 
 // The browser's cookie jar as Next would hand it to a server action (tests have no Next request).

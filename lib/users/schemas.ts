@@ -42,4 +42,3 @@ export const allowLinkSchema = z.object({
   allow: z.enum(["on", "off"], { error: zodError("users.allowLinkChoice") }).default("on"),
 });
 export const setPasswordSchema = z.object({ userId: userIdSchema, password: passwordSchema });
-
