@@ -7,7 +7,7 @@ export async function register(): Promise<void> {
     // Every request gets an id and is counted for the metrics; with JSON logs, an access line too.
     const { installJsonLogs, installRequestTracking } = await import("./lib/log");
     const { observeRequest } = await import("./lib/metrics");
-    if (readConfig().logFormat === "json") installJsonLogs(process.stdout, process.stderr, observeRequest);
+    if (readConfig().logFormat === "json") installJsonLogs(undefined, undefined, observeRequest);
     else installRequestTracking({ finished: observeRequest });
   } catch (error) {
     exitOnStartupError(error);

@@ -1,7 +1,16 @@
 // The pages people use most, in English and Czech, on a 1,366 px screen and on a 390 px phone:
-// each is screenshotted (test-results/) and none scrolls sideways.
+// each is screenshotted (test-results/; with DOCS_SCREENS=1 also the user guide's, into
+// docs/screens/) and none scrolls sideways.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { pragueWallTime, signInAsNewUser } from "./helpers";
+
+/** The screenshots the user guide shows (its first line lists them). */
+const GUIDE_SCREENS = (/<!-- screens: ([^>]*) -->/.exec(readFileSync("docs/guide.md", "utf8"))?.[1] ?? "")
+  .trim()
+  .split(/\s+/)
+  .map((file) => path.basename(file));
 
 const WIDTHS = [
   { name: "1366", width: 1366, height: 768 },
@@ -40,12 +49,29 @@ test("the main pages fit a laptop and a phone, in English and in Czech", async (
   await block.getByRole("button", { name: "Block", exact: true }).click();
   await expect(block).toContainText("Will be blocked");
 
+  // A case, for its page.
+  await page.goto("/cases");
+  const open = page.getByRole("region", { name: "Open a case" });
+  await open.locator("select[name=kind]").selectOption("csirt");
+  await open.getByLabel("Reference (the order's or ticket's number)").fill("CSIRT-2026-0815");
+  await open.getByLabel("Requested by").fill("CSIRT.CZ");
+  await open.getByRole("button", { name: "Open case" }).click();
+  const caseId = /^Case (\d+)/.exec((await open.getByRole("status").textContent()) as string)?.[1];
+
   const pages = [
     ["overview", "/"],
     ["objects", "/objects?type=domain&states=outzone"],
     ["object", objectPath],
     ["requests", "/requests"],
+    ["bulk", "/requests/bulk"],
+    ["cases", "/cases"],
+    ["case", `/cases/${caseId}`],
+    ["approvals", "/approvals"],
     ["audit", "/audit"],
+    ["admin-users", "/admin/users"],
+    ["admin-tokens", "/admin/tokens"],
+    ["admin-approvals", "/admin/approvals"],
+    ["preferences", "/preferences"],
   ];
   for (const language of ["en", "cs"] as const) {
     // The person's choice of language (English first, as the new user starts).
@@ -53,11 +79,15 @@ test("the main pages fit a laptop and a phone, in English and in Czech", async (
     await expect(page.locator("html")).toHaveAttribute("lang", language);
     for (const size of WIDTHS) {
       await page.setViewportSize({ width: size.width, height: size.height });
-      for (const [name, path] of pages) {
-        await page.goto(path);
+      for (const [name, address] of pages) {
+        await page.goto(address);
         await expect(page.locator("main h1").first()).toBeVisible();
-        await page.screenshot({ path: testInfo.outputPath(`${name}-${language}-${size.name}.png`), fullPage: true });
-        expect(await overflowing(page), `${path} in ${language} at ${size.width} px overflows sideways`).toEqual([]);
+        const file = `${name}-${size.name}-${language}.png`;
+        await page.screenshot({ path: testInfo.outputPath(file), fullPage: true });
+        // The user guide's pictures (docs/guide.md names them), renewed when asked: DOCS_SCREENS=1.
+        if (process.env.DOCS_SCREENS === "1" && GUIDE_SCREENS.includes(file))
+          await page.screenshot({ path: path.join("docs", "screens", file) });
+        expect(await overflowing(page), `${address} in ${language} at ${size.width} px overflows sideways`).toEqual([]);
       }
     }
   }

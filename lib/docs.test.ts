@@ -9,7 +9,6 @@ const ROOT = process.cwd();
 
 /** What a document may name although it does not exist (yet, or here), each with why. Keep it short. */
 const EXCEPTIONS: { name: RegExp; reason: string }[] = [
-  { name: /^docs\/screens\/[\w.-]+\.png$/, reason: "written by the e2e suite (e2e/screens.spec.ts)" },
   { name: /^\.data\//, reason: "the embedded database's files (its data directory, audit key and anchor), made at run time" },
   { name: /^NEXT_TELEMETRY_DISABLED$/, reason: "Next.js's own variable, read by `next build`, not by the console" },
 ];
