@@ -20,7 +20,7 @@ export default defineConfig({
     hookTimeout: 900_000,
     // Each integration file opens its own databases; PGlite is CPU-bound, two at a time suit 2 cores.
     maxWorkers: 2,
-    // Every test writes audit rows signed with this fixed key (README: Audit log), never with a key
+    // Every test writes audit rows signed with this fixed key (docs/operating.md: "Audit log: keys, anchor and verification"), never with a key
     // file generated in the developer's .data; tests of the keys themselves set their own.
     env: {
       AUDIT_KEYS: "1:test-audit-key-not-secret-0123456789abcdef",

@@ -170,7 +170,7 @@ function isTimeZone(zone: string): boolean {
 }
 
 export interface ConsoleConfig {
-  /** The running console's connection: on PostgreSQL a login role in the group console_app (README "Database roles"). */
+  /** The running console's connection: on PostgreSQL a login role in the group console_app (docs/operating.md "Database roles"). */
   databaseUrl: string | undefined;
   /**
    * The owner role's connection, for migrations, adoption and the demo loader (db:migrate, db:adopt,

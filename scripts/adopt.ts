@@ -1,6 +1,6 @@
 // `npm run db:adopt [-- --mode beside|shadow|charge] [--force] [--dry-run]`: adopts the FRED registry
 // in DATABASE_OWNER_URL, else DATABASE_URL (or migrates a console database), or moves an adopted one
-// to another mode (README "Running on an existing FRED database"). A new adoption is beside FRED
+// to another mode (docs/fred.md). A new adoption is beside FRED
 // unless --mode says otherwise; a registry adopted before keeps its mode until --mode moves it, each
 // move one transaction. charge is reached from shadow, or with --force. With --dry-run it does all of
 // that inside a transaction that is rolled back and prints exactly what it would change.

@@ -1,6 +1,6 @@
 // `npm run db:shadow [-- --days N] [--report-only]`: in shadow mode, compares the console's rules with
-// the states FRED's engine recorded, now, and prints shadow's report (README "Running on an existing
-// FRED database"): per run and per day the differences by cause, examples, and whether the registry
+// the states FRED's engine recorded, now, and prints shadow's report (docs/fred.md
+// "Running on an existing FRED database"): per run and per day the differences by cause, examples, and whether the registry
 // is ready to hand over (N days, 7 by default, of runs without an unexplained difference). It runs as
 // the running console's role (DATABASE_URL): a run only reads the registry and adds to the console's
 // shadow tables. Exit status 0 when ready, 3 when not yet.

@@ -29,8 +29,8 @@ async function prepareAsOwner(db: Database, config: ConsoleConfig): Promise<void
 /**
  * Runs once when a console server process starts: opens the database, refuses one that is not the
  * console's or whose migrations changed, migrates (as the owner role: DATABASE_OWNER_URL when set),
- * loads demo data into an empty embedded one, checks the running console's role (README "Database
- * roles"), and makes sure sessions can be signed and someone can sign in.
+ * loads demo data into an empty embedded one, checks the running console's role (docs/operating.md
+ * "Database roles"), and makes sure sessions can be signed and someone can sign in.
  */
 export async function startConsole(): Promise<void> {
   try {
@@ -80,7 +80,7 @@ export async function startConsole(): Promise<void> {
     startOverviewCounts(async () => (await getDatabase()).sql, config.registryTimeZone);
     // Reminders by mail (issue 42): reviews coming, changes waiting a day for approval.
     if (config.mail) startCaseReminders(async () => (await getDatabase()).sql);
-    // The audit log's anchor, outside the database: at once, after appends and every minute (README "Audit log").
+    // The audit log's anchor, outside the database: at once, after appends and every minute (docs/operating.md "Audit log: keys, anchor and verification").
     if (auditKeys) startAuditAnchoring(async () => (await getDatabase()).sql, auditKeys, config);
     // Next.js says "Ready" when it listens; pages are served once this start-up work is done.
     console.log(

@@ -50,11 +50,11 @@ export function createRoleSql(name: string, options: string): string {
   return `DO $$ BEGIN CREATE ROLE ${name} ${options}; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`;
 }
 
-/** The login role the console runs as in tests, a member of console_app (README "Database roles"). */
+/** The login role the console runs as in tests, a member of console_app (docs/operating.md "Database roles"). */
 export const CONSOLE_RUNTIME_ROLE = "console_runtime";
 
 /**
- * What a DBA does for the console's two roles (README "Database roles"): the group role console_app
+ * What a DBA does for the console's two roles (docs/operating.md "Database roles"): the group role console_app
  * (NOLOGIN; the owner role need not have CREATEROLE then) and a login role in it. Returns `url` with
  * that login role.
  */
@@ -112,7 +112,7 @@ export async function createFredDatabase(
 
 /**
  * Why FRED's update_object_states and the console's engine may differ on an object at instant `at`
- * (FRED's known bugs, README "States"): lib/states/shadow.ts's, which shadow's comparison uses, on a
+ * (FRED's known bugs, docs/fred.md "The state rules"): lib/states/shadow.ts's, which shadow's comparison uses, on a
  * test's client. Keys `object:state` or `object:*`; values describe the bug.
  */
 export function fredKnownBugCauses(client: pg.Client, at: string, zone: string): Promise<Map<string, string>> {

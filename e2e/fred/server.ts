@@ -27,7 +27,7 @@ const fred = await createFredDatabase(adminUrl);
 mkdirSync(".data", { recursive: true });
 writeFileSync(FRED_E2E_DATABASE, JSON.stringify({ url: fred.url, fredUrl: fred.fredUrl }));
 // Migrations and the demo load run as FRED's own role, the owner of the registry's tables; the
-// console runs as its own login role in console_app (README "Database roles"). One audit key for
+// console runs as its own login role in console_app (docs/operating.md "Database roles"). One audit key for
 // every command and the server, as in production (which refuses to start on PostgreSQL without one).
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -53,7 +53,7 @@ await npmScript("seed.ts", ["--domains", String(FRED_E2E_DOMAINS)]);
 await npmScript("migrate.ts", []);
 // Beside: FRED gets its update_object_states and its triggers back, the console keeps schema console.
 if (FRED_E2E_MODE === "beside") await npmScript("adopt.ts", ["--mode", "beside"]);
-// On PostgreSQL the operator creates the first admin (README: Running on PostgreSQL).
+// On PostgreSQL the operator creates the first admin (docs/operating.md "Running on PostgreSQL").
 env.E2E_ADMIN_PASSWORD = E2E_ADMIN_PASSWORD;
 await npmScript("user.ts", ["add", "admin", "--role", "admin", "--password-env", "E2E_ADMIN_PASSWORD"]);
 

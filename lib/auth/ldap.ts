@@ -6,8 +6,8 @@ import { USERNAME_PATTERN } from "../users/schemas";
 import type { Role } from "./roles";
 
 /**
- * Sign-in through the registry's LDAP directory (README "Signing in through the registry's
- * directory"). The person binds with their own password, found by a DN template or by a search
+ * Sign-in through the registry's LDAP directory (docs/sign-in.md
+ * "Signing in through the registry's directory"). The person binds with their own password, found by a DN template or by a search
  * with a service account; the console role comes from membership of the configured groups, the
  * highest one wins. The console never stores a directory password.
  */

@@ -6,7 +6,7 @@ import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
 import { isRole, type Role } from "./roles";
 
 /**
- * Who a single sign-on is (README "Single sign-on through OpenID Connect"). A provider's person is
+ * Who a single sign-on is (docs/sign-in.md "Single sign-on through OpenID Connect"). A provider's person is
  * their issuer and subject (`iss`, `sub` of the ID token, which next-auth and openid-client have
  * checked: signature, audience, issuer, state, PKCE and nonce): the console account linked to
  * them is found by those only, never by a user name. A person not linked yet whose user name is

@@ -4,7 +4,7 @@ import { USERNAME_PATTERN } from "../users/schemas";
 import type { Role } from "./roles";
 
 /**
- * Roles from the identity provider (README "Single sign-on through OpenID Connect"): with
+ * Roles from the identity provider (docs/sign-in.md "Single sign-on through OpenID Connect"): with
  * OIDC_ROLE_CLAIM set, a claim of the ID token or userinfo (a string or a list, such as `groups`)
  * says the role, through the values OIDC_ADMIN_VALUE, OIDC_OPERATOR_VALUE and OIDC_SUPPORT_VALUE;
  * the highest wins. Without it the console's own user list says the role.

@@ -28,7 +28,7 @@ import { CZECH_WORDS } from "./password-words-cs";
 export const MIN_SCORE = 3;
 const ESTIMATED_LENGTH = 32;
 
-/** The registry's and the console's own words, which anyone would try first (README "Sign-in and passwords"). */
+/** The registry's and the console's own words, which anyone would try first (docs/sign-in.md "Passwords"). */
 export const CONTEXT_WORDS = [
   "registry",
   "registr",

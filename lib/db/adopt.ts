@@ -8,7 +8,7 @@ import { RUNTIME_GROUP } from "./roles";
 
 /**
  * The rights the running console's group role has on FRED's tables (schema public), one line per
- * table and privilege: what adoption grants (README "Database roles"). FRED's own roles' rights
+ * table and privilege: what adoption grants (docs/operating.md "Database roles"). FRED's own roles' rights
  * are not touched.
  */
 async function runtimeGrants(tx: ScriptExecutor): Promise<string[]> {

@@ -1,4 +1,4 @@
-// The adoption modes of a FRED registry (issue 40, README "Running on an existing FRED database"):
+// The adoption modes of a FRED registry (issue 40, docs/fred.md):
 // a new adoption is beside FRED — FRED's update_object_states and triggers as it shipped them, no
 // console trigger on FRED's tables, only the listed indexes —; moves between beside, shadow and
 // charge, each one transaction, and db:unadopt from each, leave FRED's tables, rows and grants as

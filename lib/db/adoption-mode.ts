@@ -1,5 +1,5 @@
-// Moving an adopted FRED registry between the modes (issue 40, README "Running on an existing FRED
-// database"): beside and shadow leave FRED its own engine (its update_object_states and its six
+// Moving an adopted FRED registry between the modes (issue 40, docs/fred.md
+// "Running on an existing FRED database"): beside and shadow leave FRED its own engine (its update_object_states and its six
 // state triggers as FRED shipped them, no console trigger on FRED's tables, only the indexes
 // console.charge_objects marks `beside`); charge puts the console's engine in its place. Each move
 // is one transaction; its dry run is the same transaction rolled back, described from the catalogue.

@@ -335,8 +335,8 @@ export async function applyPending(tx: ScriptExecutor, migrations: Migration[], 
  */
 export interface MigrateOptions {
   /**
-   * The mode a FRED registry adopted by this run starts in (README "Running on an existing FRED
-   * database"): beside unless said otherwise. A registry adopted before keeps its mode.
+   * The mode a FRED registry adopted by this run starts in (docs/fred.md
+   * "Running on an existing FRED database"): beside unless said otherwise. A registry adopted before keeps its mode.
    */
   adoptAs?: AdoptionMode;
 }

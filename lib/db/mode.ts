@@ -1,5 +1,5 @@
-// Which engine writes an adopted FRED registry's state history (issue 40, README "Running on an
-// existing FRED database"): FRED's own (beside, shadow) or the console's (charge). The one place
+// Which engine writes an adopted FRED registry's state history (issue 40, docs/fred.md
+// "Running on an existing FRED database"): FRED's own (beside, shadow) or the console's (charge). The one place
 // the rest of the console asks.
 import type { SqlExecutor } from "./driver";
 

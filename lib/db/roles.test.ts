@@ -1,4 +1,4 @@
-// The console's two database roles (issue 26, README "Database roles"): migrations run as the
+// The console's two database roles (issue 26, docs/operating.md "Database roles"): migrations run as the
 // owner; the running console as a member of console_app, which does the console's work and nothing
 // else: no DDL, no DISABLE TRIGGER, no TRUNCATE, no rewriting of the audit log or its head, no
 // password hashes but through console.user_set_password_hash, no engine run at an instant of its
@@ -140,7 +140,7 @@ async function embeddedRoles(): Promise<Roles> {
 }
 
 /**
- * A registry the console created on PostgreSQL, set up as README "Database roles" says: the DBA
+ * A registry the console created on PostgreSQL, set up as docs/operating.md "Database roles" says: the DBA
  * creates the owner (which owns the database and may not create roles), console_app and a login role
  * in it; the owner migrates; the console runs as the login role.
  */

@@ -3,7 +3,7 @@ import { StartupError } from "./errors";
 
 /**
  * The group role of the running console (migration 20261125230000_database_roles): the console's
- * DML and nothing else. Migrations and adoption run as the owner role (README "Database roles").
+ * DML and nothing else. Migrations and adoption run as the owner role (docs/operating.md "Database roles").
  */
 export const RUNTIME_GROUP = "console_app";
 
@@ -42,8 +42,8 @@ export function ownerRightsWarning(role: string, ownerUrlSet: boolean): string {
     `the console runs with owner rights: DATABASE_URL connects as ${role}, which owns schema console, so the running console ` +
     "could alter its tables, disable the audit log's triggers and rewrite it. " +
     (ownerUrlSet
-      ? `Point DATABASE_URL at a login role that is a member of ${RUNTIME_GROUP} and not of the owner (README "Database roles").`
-      : `Set DATABASE_OWNER_URL to the owner role and DATABASE_URL to a login role that is a member of ${RUNTIME_GROUP} (README "Database roles").`)
+      ? `Point DATABASE_URL at a login role that is a member of ${RUNTIME_GROUP} and not of the owner (docs/operating.md "Database roles").`
+      : `Set DATABASE_OWNER_URL to the owner role and DATABASE_URL to a login role that is a member of ${RUNTIME_GROUP} (docs/operating.md "Database roles").`)
   );
 }
 

@@ -18,7 +18,7 @@ export const DEFAULT_SORT: Sort = { key: "name", desc: false };
  * What the object list reads its objects from: `o`, the console's copy of each object's keys
  * (id, type, name, crdate, erdate) with the list's indexes (console.object_key, issue 40: none of
  * them on FRED's object_registry, which FRED rewrites in every command). Exact in charge; beside and
- * in shadow as of the scheduler's last pass (README "Running on an existing FRED database").
+ * in shadow as of the scheduler's last pass (docs/fred.md).
  */
 export const LISTED_OBJECTS = "console.object_key o";
 

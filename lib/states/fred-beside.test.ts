@@ -1,4 +1,4 @@
-// Mode beside (issue 40, README "Running on an existing FRED database"): FRED's own engine writes
+// Mode beside (issue 40, docs/fred.md): FRED's own engine writes
 // object_state; the console writes requests and blocks as libfred does and calls FRED's
 // update_object_states(id) in the same transaction (through console.fred_state_update, the owner's),
 // its scheduler calls it for requests whose instant passed, and its feed is read from object_state

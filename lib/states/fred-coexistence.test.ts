@@ -7,7 +7,7 @@
 // close, open and link at commit.
 //
 // The objects are chosen so that no threshold of theirs is within days of now: FRED's known bugs
-// (README "States": CURRENT_DATE, valid_to counted as in force, the UTC date of an unlinked object)
+// (docs/fred.md "The state rules": CURRENT_DATE, valid_to counted as in force, the UTC date of an unlinked object)
 // cannot make its views differ from the console's rules on them.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@ import type { SqlExecutor } from "../db/driver";
 import { fredEngineRuns, registryMode } from "../db/mode";
 
 // The console's part when FRED's own engine writes object_state (modes beside and shadow, issue 40;
-// README "Running on an existing FRED database"): FRED's update_object_states(id), called as libfred
+// docs/fred.md): FRED's update_object_states(id), called as libfred
 // calls it, through the one function the running console may execute for it
 // (console.fred_state_update, migration 20261203020000_fred_engine_beside), and the change feed read
 // from object_state without a trigger (console.fred_feed_poll).

@@ -2,7 +2,7 @@
 // only): at one instant, FRED's own update_object_states (the definition the console replaced, with
 // FRED's triggers on again, as db:unadopt restores them) and, separately, the console's engine, each
 // followed by libfred's CreateStateMessages. The (registrar, message type, object) sets must be the
-// same except where one of FRED's known bugs (README "States") explains the difference; each kind is
+// same except where one of FRED's known bugs (docs/fred.md "The state rules") explains the difference; each kind is
 // counted and printed.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -2,8 +2,8 @@ import type { SqlExecutor } from "../db/driver";
 import { fredEngineRuns, registryMode } from "../db/mode";
 import { type FredKnownBug, fredKnownBugs, fredRunInstants, shadowCause } from "./shadow";
 
-// What FRED's regular procedure has not recorded yet on one object (issue 40, README "Running on an
-// existing FRED database"): beside FRED and in shadow, FRED's update_object_states(0), run by FRED's
+// What FRED's regular procedure has not recorded yet on one object (issue 40, docs/fred.md
+// "Running on an existing FRED database"): beside FRED and in shadow, FRED's update_object_states(0), run by FRED's
 // cron, records the date-driven automatic states, so between two of its runs object_state may lag
 // the rules. The object page says so, state by state, with the same comparison and causes as a shadow
 // run (lib/states/shadow.ts), for the one object.

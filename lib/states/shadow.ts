@@ -1,13 +1,13 @@
 import type { SqlExecutor, SqlReader } from "../db/driver";
 import { registryMode } from "../db/mode";
 
-// Shadow's comparison (issue 40, README "Running on an existing FRED database"): in shadow mode FRED's
+// Shadow's comparison (issue 40, docs/fred.md): in shadow mode FRED's
 // engine writes object_state, and the console's rules (console.object_state_periods) are compared
 // with it at an instant. Each (object, state) where they disagree is written to console.shadow_runs
 // and console.shadow_differences (never object_state), explained as one of FRED's known bugs, FRED's
 // procedure not yet run since the console's instant, or unexplained.
 
-/** FRED's known bugs (README "States"): why FRED's update_object_states and the console's rules differ on an object. */
+/** FRED's known bugs (docs/fred.md "The state rules"): why FRED's update_object_states and the console's rules differ on an object. */
 export const FRED_KNOWN_BUGS = {
   request_wrong_state: "a request for an automatic or another type's state (FRED applies it)",
   request_canceled_later: "a request canceled in the future (FRED drops it at once)",

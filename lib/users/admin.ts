@@ -128,7 +128,7 @@ export async function setUserPassword(input: unknown): Promise<{ message: Messag
 
 /**
  * Lets the next single sign-on or directory sign-in under this account's user name link to it
- * (README "Single sign-on", "Signing in through the registry's directory"), for
+ * (docs/sign-in.md "Single sign-on through OpenID Connect", "Signing in through the registry's directory"), for
  * LINK_ALLOWANCE_DAYS days; or withdraws that. Without it, a provider's person or a directory entry
  * of the same name is refused: a name alone takes over no account.
  */

@@ -8,7 +8,7 @@ export type AccountSource =
   | { kind: "directory"; directoryDn: string }
   | { kind: "identity provider"; oidcSubject: string; oidcIssuer: string };
 
-/** How long an administrator's "allow linking" stays open for the next sign-in (README "Single sign-on"). */
+/** How long an administrator's "allow linking" stays open for the next sign-in (docs/sign-in.md "Single sign-on through OpenID Connect"). */
 export const LINK_ALLOWANCE_DAYS = 7;
 
 /** Whether an administrator's allowance to link an existing account (console.users.link_allowed_until) is open at `now`. */
