@@ -26,7 +26,7 @@ export function auditKeyFile(config: Pick<ConsoleConfig, "pgliteDir">): string {
 
 const MISSING_IN_PRODUCTION =
   "AUDIT_KEYS is not set. On PostgreSQL in production every console instance must sign audit rows with the same secret key, kept out of the database: " +
-  "generate one with `openssl rand -base64 32` and set AUDIT_KEYS=1:<that secret> on every instance (docs/operating.md: "Audit log: keys, anchor and verification").";
+  "generate one with `openssl rand -base64 32` and set AUDIT_KEYS=1:<that secret> on every instance (docs/operating.md, “Audit log: keys, anchor and verification”).";
 
 const rings = new Map<string, AuditKeyRing>();
 
@@ -107,7 +107,7 @@ function createKeyFile(file: string): string {
       linkSync(/* turbopackIgnore: true */ temporary, /* turbopackIgnore: true */ file);
       console.log(
         `Generated the audit log's signing key in ${file} (readable by this user only). Keep it, and keep it out of database backups: ` +
-          "without it the audit log cannot be verified (docs/operating.md: "Audit log: keys, anchor and verification").",
+          "without it the audit log cannot be verified (docs/operating.md, “Audit log: keys, anchor and verification”).",
       );
       return text;
     } catch (error) {
@@ -117,7 +117,7 @@ function createKeyFile(file: string): string {
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError(
-      `cannot create the audit key file ${file}: ${(error as Error).message}. Set AUDIT_KEYS instead (docs/operating.md: "Audit log: keys, anchor and verification").`,
+      `cannot create the audit key file ${file}: ${(error as Error).message}. Set AUDIT_KEYS instead (docs/operating.md, “Audit log: keys, anchor and verification”).`,
     );
   } finally {
     try {
