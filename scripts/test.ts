@@ -15,7 +15,10 @@ const steps: [string, string[]][] = [
   ["Type check", [bin("typescript", "bin/tsc"), "--noEmit"]],
   ["Lint", [bin("@biomejs/biome", "bin/biome"), "check", "."]],
   ["Unit and integration tests", [bin("vitest", "vitest.mjs"), "run"]],
-  ["First start of a clean checkout, 3 times, port polled throughout", ["--import", "tsx", "scripts/first-start-check.ts"]],
+  [
+    "First start of a clean checkout, 3 times, port polled throughout; then 3 restarts",
+    ["--import", "tsx", "scripts/first-start-check.ts"],
+  ],
   ["Production build, twice, with no database reachable", ["--import", "tsx", "scripts/build-without-database.ts"]],
   ["End-to-end tests (Playwright, Chromium)", [bin("@playwright/test", "cli.js"), "test"]],
 ];
