@@ -3,7 +3,7 @@ import { PendingTable } from "@/components/cases/pending-table";
 import { forPage } from "@/lib/auth/page";
 import { mayWriteCases, pendingChanges } from "@/lib/cases/pending";
 import { getTranslations } from "@/lib/i18n/server";
-import { approveBatchAction, approveChangeAction, editChangeAction, rejectChangeAction, withdrawChangeAction } from "../cases/actions";
+import { PENDING_ACTIONS } from "../cases/pending-actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases.approvals");
@@ -20,21 +20,7 @@ export default async function ApprovalsPage() {
         <h1>{t("title")}</h1>
         <p className="muted">{t("intro")}</p>
       </div>
-      <PendingTable
-        changes={changes}
-        showCase
-        actions={
-          mayWrite
-            ? {
-                approve: approveChangeAction,
-                reject: rejectChangeAction,
-                withdraw: withdrawChangeAction,
-                edit: editChangeAction,
-                approveBatch: approveBatchAction,
-              }
-            : null
-        }
-      />
+      <PendingTable changes={changes} showCase actions={mayWrite ? PENDING_ACTIONS : null} />
     </>
   );
 }

@@ -11,16 +11,8 @@ import { forPage } from "@/lib/auth/page";
 import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
-import {
-  approveBatchAction,
-  approveChangeAction,
-  caseChangeAction,
-  editChangeAction,
-  endCaseAction,
-  rejectChangeAction,
-  reviewCaseAction,
-  withdrawChangeAction,
-} from "../actions";
+import { caseChangeAction, endCaseAction, reviewCaseAction } from "../actions";
+import { PENDING_ACTIONS } from "../pending-actions";
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations("cases");
@@ -53,21 +45,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
       {(waiting.length > 0 || detail.pending.length > 0) && (
         <section className="panel" aria-labelledby="case-pending">
           <h2 id="case-pending">{t("detail.pending")}</h2>
-          <PendingTable
-            changes={detail.pending}
-            showCase={false}
-            actions={
-              writable
-                ? {
-                    approve: approveChangeAction,
-                    reject: rejectChangeAction,
-                    withdraw: withdrawChangeAction,
-                    edit: editChangeAction,
-                    approveBatch: approveBatchAction,
-                  }
-                : null
-            }
-          />
+          <PendingTable changes={detail.pending} showCase={false} actions={writable ? PENDING_ACTIONS : null} />
         </section>
       )}
 

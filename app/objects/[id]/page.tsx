@@ -14,7 +14,7 @@ import { getFormat, getLocale, getTranslations } from "@/lib/i18n/server";
 import { parseId } from "@/lib/input/values";
 import { objectDetail, visibleRows } from "@/lib/objects/detail";
 import { readObjectPageParams } from "@/lib/objects/page-params";
-import { approveChangeAction, editChangeAction, rejectChangeAction, withdrawChangeAction } from "../../cases/actions";
+import { PENDING_ACTIONS } from "../../cases/pending-actions";
 import { blockAction, cancelRequestAction, changeBlockAction, createRequestAction, previewRequestAction, unblockAction } from "./actions";
 
 export async function generateMetadata() {
@@ -73,15 +73,7 @@ export default async function ObjectPage(props: PageProps<"/objects/[id]">) {
       {pending.length > 0 && (
         <section className="panel" aria-labelledby="object-pending">
           <h2 id="object-pending">{t("pending")}</h2>
-          <PendingTable
-            changes={pending}
-            showCase
-            actions={
-              mayWrite
-                ? { approve: approveChangeAction, reject: rejectChangeAction, withdraw: withdrawChangeAction, edit: editChangeAction }
-                : null
-            }
-          />
+          <PendingTable changes={pending} showCase actions={mayWrite ? PENDING_ACTIONS : null} />
         </section>
       )}
       <BlockPanel
