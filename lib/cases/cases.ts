@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import * as z from "zod";
 import { auditedChange } from "../actions/change";
 import { idSchema } from "../actions/ids";
@@ -250,12 +251,13 @@ export async function caseKindChoices(): Promise<{ code: string; name: string }[
 }
 
 /** The open cases a change may be made in (the bulk form's choice), newest first. */
-export async function openCaseChoices(): Promise<{ id: number; label: string }[]> {
+// Cached for the request: an object's page offers the choice in its block form and its request form.
+export const openCaseChoices = cache(async (): Promise<{ id: number; label: string }[]> => {
   const { db } = await authorize("cases.read", "cases.choices");
   return db.sql.query<{ id: number; label: string }>(
     "SELECT id, 'Case ' || id || ': ' || reference AS label FROM console.cases WHERE status = 'open' ORDER BY id DESC LIMIT 500",
   );
-}
+});
 
 /** What the overview asks people to look at (issue 42): cases due for review, blocks ending within a week, changes waiting. */
 export interface Attention {

@@ -30,12 +30,11 @@ export async function caseKindsAdmin(): Promise<CaseKindRow[]> {
   );
 }
 
-const name = (missing: "case.kindNameMissing") =>
-  z
-    .string({ error: zodError(missing) })
-    .trim()
-    .min(1, { error: zodError(missing) })
-    .max(100, { error: zodError("case.kindNameLong", { max: 100 }) });
+const nameSchema = z
+  .string({ error: zodError("case.kindNameMissing") })
+  .trim()
+  .min(1, { error: zodError("case.kindNameMissing") })
+  .max(100, { error: zodError("case.kindNameLong", { max: 100 }) });
 
 const codeSchema = z
   .string({ error: zodError("case.kindCodeInvalid") })
@@ -44,8 +43,8 @@ const codeSchema = z
 
 export const caseKindSchema = z.object({
   code: codeSchema,
-  nameEn: name("case.kindNameMissing"),
-  nameCs: name("case.kindNameMissing"),
+  nameEn: nameSchema,
+  nameCs: nameSchema,
   position: z.coerce
     .number({ error: zodError("case.kindPositionInvalid") })
     .int({ error: zodError("case.kindPositionInvalid") })

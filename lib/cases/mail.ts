@@ -2,7 +2,7 @@ import "server-only";
 import { render } from "../actions/message";
 import { restoredMessage } from "../audit/said";
 import type { SqlExecutor } from "../db/driver";
-import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
+import { localeOrDefault } from "../i18n/config";
 import { msg } from "../i18n/message";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 import { registryToday } from "./cases";
@@ -13,9 +13,6 @@ import { registryToday } from "./cases";
 
 /** The console's address for links in mail: NEXTAUTH_URL when set (the public URL), else none. */
 const publicUrl = () => (process.env.NEXTAUTH_URL ?? "").replace(/\/+$/, "");
-
-/** A person's language for mail: the one they chose, else the console's default. */
-const localeOf = (locale: string | null): Locale => (isLocale(locale) ? locale : DEFAULT_LOCALE);
 
 /**
  * Tells everyone who may approve the pending changes `ids` (operators and administrators with an
@@ -47,7 +44,7 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
     );
     const count = changes.length;
     for (const approver of approvers) {
-      const locale = localeOf(approver.locale);
+      const locale = localeOrDefault(approver.locale);
       const lines = changes.map((c) =>
         render(
           msg("caseMail.line", {
@@ -96,7 +93,7 @@ export async function sendReminders(db: SqlExecutor, today: string): Promise<{ o
   );
   for (const c of due)
     if (c.email) {
-      const locale = localeOf(c.locale);
+      const locale = localeOrDefault(c.locale);
       const facts = { id: String(c.id), reference: c.reference, day: c.review_by };
       inBackground(
         () =>

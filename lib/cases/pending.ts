@@ -158,6 +158,10 @@ export async function proposeChange(input: unknown): Promise<{ message: Message;
   return proposed;
 }
 
+/** A change's start when it is after `now` (a proposal waiting for it is late once it passes), else null. */
+const laterStart = (made: Made, now: Date): Date | null =>
+  made.audited.from instanceof Date && made.audited.from > now ? made.audited.from : null;
+
 /** Keeps a proposal after its dry run (the object locked, `now` read after the lock), and says so in its case's record. */
 export async function proposeIn(
   tx: SqlExecutor,
@@ -170,7 +174,6 @@ export async function proposeIn(
 ): Promise<{ id: number; made: Made }> {
   const command = commandOf(name);
   const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, { case: c, dryRun: true, change: command.change }));
-  const startsAt = made.audited.from instanceof Date ? made.audited.from : null;
   const [{ id }] = await tx.query<{ id: number }>(
     `INSERT INTO console.pending_changes (case_id, command, object_id, input, state, change, summary, starts_at, proposed_by,
                                           proposed_by_id, proposed_at, batch_id)
@@ -183,7 +186,7 @@ export async function proposeIn(
       (await command.states(tx, commandInput))[0],
       command.change,
       JSON.stringify(storedMessage(made.summary)),
-      startsAt && startsAt > now ? startsAt : null,
+      laterStart(made, now),
       actor.username,
       actor.userId,
       now,
@@ -410,7 +413,8 @@ export const editSchema = z.object({
 /** The fields a proposal's proposer may edit, as they were proposed (the form's values). */
 const editableOf = (command: string, input: Record<string, unknown>): PendingChange["editable"] => {
   const value = (name: string) => (typeof input[name] === "string" ? (input[name] as string) : "");
-  return command === "block.create" || command === "request.create"
+  // A block or request being made has a period; a lift or a cancellation has only its reason.
+  return commandOf(command).change === "make"
     ? { from: value("from"), to: value("to"), reason: value("reason") }
     : { reason: value("reason") };
 };
@@ -428,17 +432,16 @@ export async function editChange(input: unknown): Promise<{ message: Message; pe
     const now = await changeInstant(tx);
     const command = commandOf(p.command);
     const period = { ...(data.from === undefined ? {} : { from: data.from }), ...(data.to === undefined ? {} : { to: data.to }) };
-    if (Object.keys(period).length > 0 && !("from" in editableOf(p.command, p.input)))
+    if (Object.keys(period).length > 0 && command.change !== "make")
       throw new InputError(msg("case.editNoPeriod", { id: String(p.id) }), { from: [msg("field.invalid")] });
-    const commandInput = parseInput(command.schema, { ...p.input, ...period, reason: data.reason });
+    const stored = { ...p.input, ...period, reason: data.reason };
+    const commandInput = parseInput(command.schema, stored);
     const c = p.case_id ? await caseOf(tx, p.case_id, { open: true, share: true }) : null;
     const made = await dryRun(tx, () => command.work(tx, commandInput, actor, now, { case: c, dryRun: true, change: command.change }));
-    const startsAt = made.audited.from instanceof Date && made.audited.from > now ? made.audited.from : null;
-    const stored = { ...p.input, ...period, reason: data.reason };
     await tx.query(
       `UPDATE console.pending_changes SET input = $2::jsonb, summary = $3::jsonb, starts_at = $4, version = version + 1, mailed_at = NULL
         WHERE id = $1`,
-      [p.id, JSON.stringify(stored), JSON.stringify(storedMessage(made.summary)), startsAt],
+      [p.id, JSON.stringify(stored), JSON.stringify(storedMessage(made.summary)), laterStart(made, now)],
     );
     if (c) await caseEvent(tx, c.id, actor, "changed", { summary: made.summary }, { pendingId: p.id, objectId: p.object_id });
     return {

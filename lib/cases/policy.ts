@@ -6,6 +6,7 @@ import { InputError } from "../actions/result";
 import { authorize } from "../auth/guard";
 import type { SqlExecutor } from "../db/driver";
 import { type Message, msg } from "../i18n/message";
+import { caseKinds } from "./cases";
 
 // Which changes need a second person (four-eyes approval, issue 42): rules administrators set, each
 // matching a state (or any), a kind of change (making, changing, lifting; or any) and a kind of case
@@ -132,9 +133,7 @@ export async function approvalPolicyPage(): Promise<{
   const [rules, states, kinds] = await Promise.all([
     approvalRules(db.sql),
     db.sql.query<{ name: string }>("SELECT name FROM enum_object_states WHERE manual ORDER BY name"),
-    db.sql.query<{ code: string; nameEn: string; nameCs: string; retired: boolean }>(
-      `SELECT code, name_en AS "nameEn", name_cs AS "nameCs", retired_at IS NOT NULL AS retired FROM console.case_kinds ORDER BY position, code`,
-    ),
+    caseKinds(db.sql, true),
   ]);
   return { rules, states: states.map((s) => s.name), kinds };
 }

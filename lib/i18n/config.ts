@@ -29,6 +29,9 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
+/** A person's chosen language (a users row's locale), else the console's default. */
+export const localeOrDefault = (value: unknown): Locale => (isLocale(value) ? value : DEFAULT_LOCALE);
+
 /** The language code of enum_object_states_desc.lang for a console language ('EN', 'CS'). */
 export function descriptionLang(locale: Locale): string {
   return locale.toUpperCase();

@@ -2,7 +2,7 @@ import "server-only";
 import { render } from "../actions/message";
 import { authorize } from "../auth/guard";
 import { requestDatabase } from "../auth/request-context";
-import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/config";
+import { type Locale, localeOrDefault } from "../i18n/config";
 import { msg } from "../i18n/message";
 import { inBackground, mailConfigured, sendMail } from "../mail";
 import { type ChangedBy, NOTICE_KINDS, type NoticeKind } from "./notice-store";
@@ -42,7 +42,7 @@ export function mailNotice(userId: number, kind: NoticeKind, by: ChangedBy, also
     const db = await requestDatabase();
     const user = await db.prisma.user.findUnique({ where: { id: userId }, select: { username: true, email: true, locale: true } });
     if (!user) return;
-    const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+    const locale = localeOrDefault(user.locale);
     const line = noticeText({ kind, at, byUsername: by.username, clientAddress: by.clientAddress ?? null }, locale, user.username);
     for (const to of new Set([user.email, alsoTo].filter((address): address is string => Boolean(address)))) {
       await sendMail({
