@@ -125,7 +125,7 @@ export interface AuditKey {
   secret: string;
 }
 
-export const MIN_AUDIT_SECRET_LENGTH = 32;
+const MIN_AUDIT_SECRET_LENGTH = 32;
 const AUDIT_KEYS_EXAMPLE = "AUDIT_KEYS=2:<new secret>,1:<old secret>";
 
 /**

@@ -17,8 +17,6 @@ import {
   type StateCount,
 } from "./overview-counts";
 
-export type { DayChanges, DayForecast, StateCount };
-
 import { stateEngineStatus } from "./states/engine";
 import { fredEngineWrites } from "./states/fred-engine";
 

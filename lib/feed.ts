@@ -9,7 +9,7 @@ import { feedClient } from "./tokens";
 // The state change feed (migration 20261124030000_console_pages; current text in prisma/sql/functions/state_feed_*.sql): every state entered or left, in
 // commit order, for other systems holding an API token.
 
-export const FEED_PAGE_MAX = 1000;
+const FEED_PAGE_MAX = 1000;
 
 export interface StateChange {
   /** The feed's id: increasing, each change once. Ask for `after` the last one you have. */

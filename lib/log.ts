@@ -16,14 +16,14 @@ import pino from "pino";
 const requests = new AsyncLocalStorage<string>();
 
 /** The id of the request being served, if any. */
-export function currentRequestId(): string | undefined {
+function currentRequestId(): string | undefined {
   return requests.getStore();
 }
 
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /** The proxy's id when it is a usable token, otherwise a new one. */
-export function requestIdFrom(header: string | string[] | undefined): string {
+function requestIdFrom(header: string | string[] | undefined): string {
   const given = Array.isArray(header) ? header[0] : header;
   return given && SANE_ID.test(given) ? given : randomUUID();
 }
@@ -141,7 +141,7 @@ const isNextErrorPrefix = (arg: unknown) =>
  * and the bare errors it warns of (a server action id it does not know) — are rate-limited as
  * warnLimited is: anyone can send such requests, and each line carries a stack.
  */
-export function nextLimited(kind: string, write: (...args: unknown[]) => void): (...args: unknown[]) => void {
+function nextLimited(kind: string, write: (...args: unknown[]) => void): (...args: unknown[]) => void {
   return (...args) => {
     const fromNext = isNextErrorPrefix(args[0]) || args[0] instanceof Error;
     if (!fromNext) return write(...args);

@@ -6,7 +6,8 @@
 import type { Database } from "../lib/db/client";
 import type { DirectDriver, SqlDriver, SqlExecutor } from "../lib/db/driver";
 import { exitOnStartupError } from "../lib/db/errors";
-import { exportObjects, listObjects } from "../lib/objects/list";
+import { exportObjects } from "../lib/objects/export";
+import { listObjects } from "../lib/objects/list";
 import { actAs, signedInAs } from "../testing/sessions";
 import { endedBlockInstant, instantAhead, machineLine, ms, openBenchRegistry, percentile, timed, writeResults } from "./bench-registry";
 

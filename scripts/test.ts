@@ -14,6 +14,8 @@ const steps: [string, string[]][] = [
   ["Route types", [bin("next", "dist/bin/next"), "typegen"]],
   ["Type check", [bin("typescript", "bin/tsc"), "--noEmit"]],
   ["Lint", [bin("@biomejs/biome", "bin/biome"), "check", "."]],
+  // Files, exports and dependencies nothing uses (knip.jsonc).
+  ["Unused code (knip)", [bin("knip", "bin/knip.js")]],
   ["Unit and integration tests", [bin("vitest", "vitest.mjs"), "run"]],
   [
     "First start of a clean checkout, 3 times, port polled throughout; then 3 restarts",

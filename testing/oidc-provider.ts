@@ -13,8 +13,8 @@ export interface OidcAccount {
   groups: string[];
 }
 
-export const OIDC_CLIENT_ID = "registry-console";
-export const OIDC_CLIENT_SECRET = "a client secret of the console, long enough";
+const OIDC_CLIENT_ID = "registry-console";
+const OIDC_CLIENT_SECRET = "a client secret of the console, long enough";
 
 /** The console's settings for the test provider on `port`: roles from the `groups` claim. */
 export function oidcEnv(port: number): Record<string, string> {

@@ -9,7 +9,7 @@ import { migrate } from "../lib/db/migrations";
 import { seedDemo } from "../prisma/demo/load";
 import { createFredDatabase, fredBugCases } from "./fred";
 
-export const SHADOW_ZONE = "Europe/Prague";
+const SHADOW_ZONE = "Europe/Prague";
 
 export interface ShadowRegistry {
   fred: Awaited<ReturnType<typeof createFredDatabase>>;

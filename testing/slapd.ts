@@ -13,14 +13,14 @@ import { freePort } from "./free-port";
 export const SLAPD = "/usr/sbin/slapd";
 export const slapdAvailable = () => existsSync(SLAPD);
 
-export const BASE_DN = "dc=registry,dc=test";
-export const PEOPLE_DN = `ou=people,${BASE_DN}`;
+const BASE_DN = "dc=registry,dc=test";
+const PEOPLE_DN = `ou=people,${BASE_DN}`;
 const ROOT_DN = `cn=admin,${BASE_DN}`;
 const ROOT_PASSWORD = "directory-root-secret";
 /** A service account that may search people (search-then-bind). */
-export const SERVICE_DN = `cn=console,${BASE_DN}`;
-export const SERVICE_PASSWORD = "service-account-secret";
-export const groupDn = (role: Role) => `cn=console-${role},ou=groups,${BASE_DN}`;
+const SERVICE_DN = `cn=console,${BASE_DN}`;
+const SERVICE_PASSWORD = "service-account-secret";
+const groupDn = (role: Role) => `cn=console-${role},ou=groups,${BASE_DN}`;
 export const personDn = (uid: string) => `uid=${uid},${PEOPLE_DN}`;
 
 export interface Person {

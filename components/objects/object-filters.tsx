@@ -6,7 +6,7 @@ import { WallTimeInput } from "@/components/wall-time-input";
 import { useTranslations } from "@/lib/i18n/client";
 import { fromStart, listHref } from "@/lib/objects/url";
 
-export interface FilterFormValues {
+interface FilterFormValues {
   [key: string]: string | string[] | undefined;
 }
 

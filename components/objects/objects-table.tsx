@@ -13,7 +13,8 @@ import {
 import { useEffect, useMemo, useState } from "react";
 import { ColumnPicker, type SaveColumnsAction, usePersonColumns } from "@/components/column-picker";
 import { useTranslations } from "@/lib/i18n/client";
-import type { ObjectListPage, ObjectListRow, StateInfo } from "@/lib/objects/list";
+import type { ObjectListPage, StateInfo } from "@/lib/objects/list";
+import type { ObjectListRow } from "@/lib/objects/list-query";
 import { type HiddenColumns, renderCell, TABLE_COLUMNS, type TableColumn } from "@/lib/tables/columns";
 
 type Column = TableColumn<"objects">;

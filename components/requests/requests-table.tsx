@@ -15,7 +15,7 @@ export type RequestsTableRow = Pick<RequestRow, "id" | "objectId" | "object" | "
 
 type Column = TableColumn<"requests">;
 
-export interface RequestsTableLabels {
+interface RequestsTableLabels {
   columns: Record<Column, string>;
   /** Each object type's (of the rows shown) and each phase's name. */
   types: Record<string, string>;

@@ -4,7 +4,7 @@ import type { Locale } from "../i18n/config";
 import { type Args, type Message, type MessageKey, msg, type Text, type Translated } from "../i18n/message";
 import { translator } from "../i18n/server";
 
-export type { Message, MessageKey, MessageValue, Text, Translated } from "../i18n/message";
+export type { Message, MessageKey, Text } from "../i18n/message";
 
 type Render = (key: string, values?: Record<string, string | number>) => string;
 // One translator per language, kept: it keeps the messages it has compiled.

@@ -7,7 +7,7 @@ import { answerLocale, answerTo } from "./answer";
 import { InputError } from "./input-error";
 import { english, render, schemaMessage, zodOwnMessage } from "./message";
 
-export type { Message, Text } from "../i18n/message";
+export type { Text } from "../i18n/message";
 export { InputError } from "./input-error";
 export { english } from "./message";
 

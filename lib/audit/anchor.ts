@@ -42,7 +42,7 @@ export function auditAnchorFile(config: AnchorConfig, database: string): string 
   return path.join(path.dirname(config.pgliteDir), name);
 }
 
-export async function currentDatabase(db: SqlExecutor): Promise<string> {
+async function currentDatabase(db: SqlExecutor): Promise<string> {
   const [row] = await db.query<{ name: string }>("SELECT current_database() AS name");
   return row.name;
 }
@@ -70,7 +70,7 @@ export function signAnchor(
 }
 
 /** Why `anchor` cannot be believed (it is not of this database, or not signed with a configured key), or null. */
-export function anchorProblem(anchor: AuditAnchor, ring: AuditKeyRing | null, database: string, file: string): string | null {
+function anchorProblem(anchor: AuditAnchor, ring: AuditKeyRing | null, database: string, file: string): string | null {
   const key = ring?.keys.find((k) => k.id === anchor.keyId);
   if (!key) {
     return `the audit log's anchor in ${file} is signed with audit key ${anchor.keyId}, which is not configured${ring ? ` (${ring.source} has key ${ring.keys.map((k) => k.id).join(", ")})` : " (set AUDIT_KEYS)"}`;

@@ -4,7 +4,7 @@ import type { SqlDriver, SqlExecutor } from "../db/driver";
 import { auditAppended } from "./anchoring";
 import { auditKeyRing, auditMac, UTC_MICROSECONDS } from "./keys";
 
-export type AuditResult = "ok" | "refused" | "error";
+type AuditResult = "ok" | "refused" | "error";
 
 export interface AuditEntry {
   action: string;

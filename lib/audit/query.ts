@@ -35,7 +35,7 @@ export interface AuditPage {
 const PAGE_SIZE = 50;
 
 /** Whether `action` is one of the log's `actions`, or a group of them (the words before a dot: "request" of "request.create"). */
-export function actionKnown(action: string, actions: readonly string[]): boolean {
+function actionKnown(action: string, actions: readonly string[]): boolean {
   return actions.some((known) => known === action || known.startsWith(`${action}.`));
 }
 

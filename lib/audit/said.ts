@@ -9,7 +9,7 @@ import type { MessageKey, MessageValue, Translated } from "../i18n/message";
 import { MESSAGES } from "../i18n/messages";
 
 /** A message's value as JSON: an instant as { instant: ISO 8601 }, a nested message as a stored message. */
-export type StoredValue = string | number | { instant: string } | StoredMessage | Translated;
+type StoredValue = string | number | { instant: string } | StoredMessage | Translated;
 export interface StoredMessage {
   key: string;
   values?: Record<string, StoredValue>;

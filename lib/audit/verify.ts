@@ -32,7 +32,7 @@ export interface VerifyOptions {
 }
 
 /** An anchored row as the anchor file names it: every one of its values must match. */
-export interface StoredAnchorRow {
+interface StoredAnchorRow {
   id: number;
   hash: string;
   mac: string | null;

@@ -4,10 +4,10 @@
 // is a 400 with a short message, and a cookie holding one is removed so the browser recovers.
 
 /** The cookies next-auth keeps the callbackUrl in (over http and over https). */
-export const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"] as const;
+const CALLBACK_URL_COOKIES = ["next-auth.callback-url", "__Secure-next-auth.callback-url"] as const;
 
 /** next-auth's own test of a callbackUrl (core/lib/assert.js isValidHttpUrl). */
-export function isHttpUrl(url: string, base: string): boolean {
+function isHttpUrl(url: string, base: string): boolean {
   try {
     return /^https?:/.test(new URL(url, url.startsWith("/") ? base : undefined).protocol);
   } catch {

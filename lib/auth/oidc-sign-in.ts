@@ -22,7 +22,7 @@ export interface OidcAccount {
 }
 
 /** Why a single sign-on was refused: next-auth's AccessDenied, or the name of an account not linked to this person. */
-export type OidcRefusal = "AccessDenied" | "AccountNotLinked";
+type OidcRefusal = "AccessDenied" | "AccountNotLinked";
 
 export type OidcAdmission = { ok: true; account: OidcAccount } | { ok: false; refusal: OidcRefusal };
 

@@ -25,11 +25,11 @@ import { CZECH_WORDS } from "./password-words-cs";
  * long one whose first 32 characters are themselves weak.
  */
 
-export const MIN_SCORE = 3;
+const MIN_SCORE = 3;
 const ESTIMATED_LENGTH = 32;
 
 /** The registry's and the console's own words, which anyone would try first (docs/sign-in.md "Passwords"). */
-export const CONTEXT_WORDS = [
+const CONTEXT_WORDS = [
   "registry",
   "registr",
   "console",
@@ -56,7 +56,7 @@ export const CONTEXT_WORDS = [
 ];
 
 /** Seasons and months, English and Czech: with a year, the most tried passwords of all (Summer2024!). */
-export const SEASON_WORDS = [
+const SEASON_WORDS = [
   ...["spring", "summer", "autumn", "fall", "winter"],
   ...["jaro", "leto", "léto", "podzim", "zima"],
   ...["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"],
@@ -104,7 +104,7 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
  * its parts (split on spaces and . _ @ -), with and without diacritics; and the words of the
  * console's own address (NEXTAUTH_URL's host name, such as console.registry.cz).
  */
-export function personalWords(userInputs: readonly (string | null | undefined)[], env: Record<string, string | undefined> = process.env) {
+function personalWords(userInputs: readonly (string | null | undefined)[], env: Record<string, string | undefined> = process.env) {
   let host: string[] = [];
   try {
     host = env.NEXTAUTH_URL ? new URL(env.NEXTAUTH_URL).hostname.split(".") : [];

@@ -8,7 +8,7 @@ import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from "../i18n/c
 import { sessionCookie } from "./session-cookie";
 
 /** What the signed session cookie says: which console session it belongs to. */
-export interface SessionClaims {
+interface SessionClaims {
   sid: string;
   uid: number;
 }

@@ -2,7 +2,7 @@
 export const ROLES = ["admin", "operator", "support"] as const;
 export type Role = (typeof ROLES)[number];
 
-export const PERMISSIONS = {
+const PERMISSIONS = {
   /** Objects, states, history, requests and the audit entries of objects. */
   "registry.read": ["admin", "operator", "support"],
   /** Create and cancel state requests, block and unblock. */

@@ -85,7 +85,7 @@ export function recoveryIndex(hashes: string[], code: string): number {
 }
 
 /** Which second factors a person has: an authenticator app (with its recovery codes), security keys. */
-export interface SecondFactorMethods {
+interface SecondFactorMethods {
   totp: boolean;
   key: boolean;
 }

@@ -82,7 +82,7 @@ export const registrationResponseSchema = credentialAnswer({
     .transform((list) => list?.filter((t) => TRANSPORTS.includes(t))),
 });
 /** What a browser sends back from navigator.credentials.get(). */
-export const authenticationResponseSchema = credentialAnswer({
+const authenticationResponseSchema = credentialAnswer({
   authenticatorData: base64url.max(4000),
   signature: base64url.max(1000),
   userHandle: base64url.max(200).optional(),

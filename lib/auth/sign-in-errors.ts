@@ -7,7 +7,7 @@ import { parseThrottledCode } from "./throttled-code";
  * so only these codes are ever raised there (lib/auth/options.ts), never an exception's own message
  * (a database's or a library's text). Shared by the server and the form: no server imports.
  */
-export const SIGN_IN_ERRORS = [
+const SIGN_IN_ERRORS = [
   "CredentialsSignin",
   "AccessDenied",
   /** A single sign-on or directory identity named like a console account not linked to it. */

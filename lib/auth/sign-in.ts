@@ -15,7 +15,7 @@ import { openSession } from "./sessions";
 import { forgetOldFailures, reserveAttempt, settleAttempt } from "./throttle";
 import type { ThrottleScope } from "./throttled-code";
 
-export interface SignedIn {
+interface SignedIn {
   userId: number;
   username: string;
   role: Role;
@@ -33,7 +33,7 @@ export type SignInResult =
   | { ok: false; reason: "second_factor_required" | "second_factor_wrong"; ask: SecondFactorAsk }
   | { ok: false; reason: "throttled"; scope: ThrottleScope; retryAfterSeconds: number };
 
-export function normalizeUsername(typed: string): string {
+function normalizeUsername(typed: string): string {
   return typed.trim().toLowerCase().slice(0, 200);
 }
 

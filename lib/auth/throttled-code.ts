@@ -5,10 +5,10 @@
  * Shared by the server (lib/auth/options.ts) and the form (a client component): no server imports.
  */
 
-export const THROTTLED = "Throttled";
+const THROTTLED = "Throttled";
 
 /** Which limit refused: this address's attempts, the account's hourly ceiling, or all accounts' together. */
-export const THROTTLE_SCOPES = ["address", "account", "global"] as const;
+const THROTTLE_SCOPES = ["address", "account", "global"] as const;
 export type ThrottleScope = (typeof THROTTLE_SCOPES)[number];
 
 export function throttledCode(scope: ThrottleScope, retryAfterSeconds: number): string {

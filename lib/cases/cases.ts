@@ -21,7 +21,7 @@ import { keySchema } from "../requests/rules";
 // internal decision — with its reference, who asked, a review date and everything done under it.
 
 /** The longest reference: it goes into FRED's reason rows (300 characters) before the reason. */
-export const REFERENCE_MAX = 60;
+const REFERENCE_MAX = 60;
 /** How far ahead a review date may lie. */
 const REVIEW_YEARS = 10;
 
@@ -34,7 +34,7 @@ const text = (max: number, missing: Parameters<typeof zodError>[0]) =>
     .min(1, { error: zodError(missing) })
     .max(max, { error: zodError("case.tooLong", { max }) });
 
-export const caseSchema = z.object({
+const caseSchema = z.object({
   kind: text(40, "case.kindMissing"),
   reference: text(REFERENCE_MAX, "case.referenceMissing"),
   requestedBy: text(200, "case.requestedByMissing"),
@@ -48,7 +48,7 @@ export const caseSchema = z.object({
   idempotencyKey: keySchema,
 });
 
-export const reviewSchema = z.object({
+const reviewSchema = z.object({
   caseId: caseIdSchema,
   note: text(1000, "case.noteMissing"),
   nextReview: z.string().trim().optional().default(""),
@@ -142,9 +142,6 @@ export async function caseOf(
   if (options.open && row.status !== "open") throw new InputError(msg("case.ended", { id: String(caseId), at: row.endedAt as Date }));
   return named(row, "en");
 }
-
-/** The label a case's changes carry into FRED's reason rows, so FRED's own admin shows it too. */
-export const caseTag = (c: Pick<CaseRow, "id" | "reference">): string => `Case ${c.id} (${c.reference})`;
 
 /** Opens a case, owned by the person who opens it. Two submissions of one form at once: the second finds the first. */
 export async function openCase(input: unknown): Promise<{ message: Message; caseId: number }> {

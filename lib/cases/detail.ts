@@ -6,7 +6,7 @@ import { roleAllows } from "../auth/roles";
 import { readConfig } from "../config";
 import { wallTime, zoneOffsetMinutes } from "../format/instant";
 import { getLocale } from "../i18n/server";
-import { csvField } from "../objects/list";
+import { csvField } from "../objects/export";
 import { type CaseRow, caseKinds, caseOf } from "./cases";
 import { type PendingChange, pendingChanges } from "./pending";
 

@@ -41,7 +41,7 @@ const codeSchema = z
   .trim()
   .regex(/^[a-z][a-z0-9_]{0,39}$/, { error: zodError("case.kindCodeInvalid") });
 
-export const caseKindSchema = z.object({
+const caseKindSchema = z.object({
   code: codeSchema,
   nameEn: nameSchema,
   nameCs: nameSchema,
@@ -73,7 +73,7 @@ export function saveCaseKind(input: unknown): Promise<{ message: Message }> {
   });
 }
 
-export const retireCaseKindSchema = z.object({
+const retireCaseKindSchema = z.object({
   code: codeSchema,
   /** True: retire it; false: offer it again. */
   retire: z.boolean(),

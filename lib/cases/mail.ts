@@ -67,7 +67,7 @@ export function mailApprovers(db: SqlExecutor, ids: number[]): void {
 }
 
 /** How often the console looks for reviews coming and changes waiting long. */
-export const REMINDERS_EVERY_MS = 15 * 60_000;
+const REMINDERS_EVERY_MS = 15 * 60_000;
 
 /**
  * Reminders (issue 42): a case's owner hears the day before its review date (once per date), and

@@ -104,7 +104,7 @@ const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 const COMMAND_NAMES = Object.keys(COMMANDS) as [CommandName, ...CommandName[]];
 
-export const proposeSchema = z.object({
+const proposeSchema = z.object({
   command: z.enum(COMMAND_NAMES, { error: zodError("case.commandUnknown") }),
   caseId: caseIdSchema.optional(),
   input: z.record(z.string(), z.unknown(), { error: zodError("case.commandUnknown") }),
@@ -113,7 +113,7 @@ export const proposeSchema = z.object({
 
 const pendingIdSchema = idSchema("change");
 
-export const approveSchema = z.object({
+const approveSchema = z.object({
   pendingId: pendingIdSchema,
   /** The version the approver saw: a change its proposer edited since is approved anew. */
   version: z.coerce
@@ -124,8 +124,8 @@ export const approveSchema = z.object({
   fromNow: z.boolean().optional().default(false),
 });
 
-export const rejectSchema = z.object({ pendingId: pendingIdSchema, reason: reasonSchema });
-export const withdrawSchema = z.object({ pendingId: pendingIdSchema });
+const rejectSchema = z.object({ pendingId: pendingIdSchema, reason: reasonSchema });
+const withdrawSchema = z.object({ pendingId: pendingIdSchema });
 
 /** A command's work as it would be done now, undone (a savepoint): its summary, or its refusal. */
 async function dryRun(tx: SqlExecutor, run: () => Promise<Made>): Promise<Made> {
@@ -400,7 +400,7 @@ export function withdrawChange(input: unknown): Promise<{ message: Message }> {
   });
 }
 
-export const editSchema = z.object({
+const editSchema = z.object({
   pendingId: pendingIdSchema,
   /** The version the proposer edited: an edit of an older one (another tab's) is refused. */
   version: approveSchema.shape.version,
@@ -517,7 +517,7 @@ export async function mayWriteCases(): Promise<boolean> {
   return roleAllows(actor.role, "cases.write");
 }
 
-export const endCaseSchema = z.object({ caseId: caseIdSchema, reason: reasonSchema });
+const endCaseSchema = z.object({ caseId: caseIdSchema, reason: reasonSchema });
 
 /**
  * Ends a case: everything it holds is lifted (blocks as when lifted by hand: the prohibitions they cut
@@ -596,7 +596,7 @@ export async function endCase(input: unknown): Promise<{ message: Message }> {
   return ended;
 }
 
-export const approveBatchSchema = z.object({
+const approveBatchSchema = z.object({
   batchId: z.uuid({ error: zodError("form.batchDamaged") }),
   fromNow: z.boolean().optional().default(false),
 });

@@ -12,7 +12,7 @@ import { caseKinds } from "./cases";
 // matching a state (or any), a kind of change (making, changing, lifting; or any) and a kind of case
 // (or any, changes made without a case included). The rule itself is console.change_needs_approval.
 
-export const CHANGE_KINDS = ["make", "change", "lift"] as const;
+const CHANGE_KINDS = ["make", "change", "lift"] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
 export interface ApprovalRule {
@@ -25,17 +25,11 @@ export interface ApprovalRule {
 }
 
 /** The rules in force, most general first. */
-export async function approvalRules(db: SqlExecutor): Promise<ApprovalRule[]> {
+async function approvalRules(db: SqlExecutor): Promise<ApprovalRule[]> {
   return db.query<ApprovalRule>(
     `SELECT id, state, change, case_kind AS "caseKind", created_by AS "createdBy", created_at AS "createdAt"
        FROM console.approval_rules ORDER BY state NULLS FIRST, change NULLS FIRST, case_kind NULLS FIRST, id`,
   );
-}
-
-/** The policy as the settings page shows it (administrators only). */
-export async function readApprovalPolicy(): Promise<ApprovalRule[]> {
-  const { db } = await authorize("cases.policy", "approval.read");
-  return approvalRules(db.sql);
 }
 
 /** Whether a change of `state` of kind `change`, in a case of `caseKind` (null: none), waits for a second person. */
@@ -67,7 +61,7 @@ const choice = (max: number, missing: "case.ruleChooseState" | "case.ruleChooseK
     .max(max, { error: zodError("field.invalid") })
     .transform((v) => (v === "any" ? null : v));
 
-export const approvalRuleSchema = z.object({
+const approvalRuleSchema = z.object({
   state: choice(50, "case.ruleChooseState"),
   change: z
     .enum(["any", ...CHANGE_KINDS], { error: zodError("case.changeKindUnknown") })

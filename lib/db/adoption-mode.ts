@@ -71,7 +71,7 @@ async function chargeObjects(tx: ScriptExecutor) {
  * the planner evaluates get_object_type_id whenever it plans a query on object_registry; without
  * pg_temp last, a caller's pg_temp.enum_object_type would stand for FRED's table inside it.
  */
-export async function toBeside(tx: ScriptExecutor, all: boolean): Promise<void> {
+async function toBeside(tx: ScriptExecutor, all: boolean): Promise<void> {
   await tx.query("SELECT console.charge_objects_capture($1)", [all]);
   const functions = await tx.query<{ definition: string }>(
     `SELECT r.definition FROM console.replaced_fred_objects r

@@ -57,7 +57,7 @@ const DATE_OID = 1082;
 // as UTC, whatever the process's own time zone is.
 const TIMESTAMP_OID = 1114;
 
-export function parseUtcTimestamp(value: string): Date {
+function parseUtcTimestamp(value: string): Date {
   if (value === "infinity") return new Date(8.64e15);
   if (value === "-infinity") return new Date(-8.64e15);
   const bc = value.endsWith(" BC");

@@ -25,11 +25,11 @@ export interface MigrationResult {
 /** The first line that marks the migration creating FRED's registry tables. */
 const REGISTRY_MARKER = "-- console:registry";
 /** FRED data model versions (enum_parameters id 1, model_version) whose registry the console adopts. */
-export const SUPPORTED_FRED_VERSIONS = ["2.52.0"];
+const SUPPORTED_FRED_VERSIONS = ["2.52.0"];
 /** Migrations of console versions before the registry became FRED's own schema (timestamptz, 18 states). */
 const RETIRED_MIGRATIONS = /^2026112[23]\d{6}_/;
 
-export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
+const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 // One advisory lock key for schema changes, so console processes starting together on one
 // PostgreSQL apply each migration once.
 const MIGRATION_LOCK_KEY = 7_353_001;
@@ -59,14 +59,10 @@ interface AppliedRow {
   checksum: string;
 }
 
-export type DatabaseKind =
-  | { kind: "console" }
-  | { kind: "empty" }
-  | { kind: "fred"; modelVersion: string }
-  | { kind: "foreign"; tables: number };
+type DatabaseKind = { kind: "console" } | { kind: "empty" } | { kind: "fred"; modelVersion: string } | { kind: "foreign"; tables: number };
 
 /** What the database holds: the console's, nothing, a FRED registry, or something else. */
-export async function inspectDatabase(db: SqlExecutor): Promise<DatabaseKind> {
+async function inspectDatabase(db: SqlExecutor): Promise<DatabaseKind> {
   const [row] = await db.query<{ tracked: boolean; tables: number; fred: boolean }>(
     `SELECT to_regclass('console.schema_migrations') IS NOT NULL AS tracked,
             (SELECT count(*)::int FROM information_schema.tables

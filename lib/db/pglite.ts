@@ -34,7 +34,7 @@ function readHolder(lockPath: string): LockHolder | undefined {
  * A lock file beside the directory (not inside it, where initdb expects an empty folder) records
  * the owner; a lock left by a process that no longer runs is taken over.
  */
-export function lockDataDirectory(dataDir: string): () => void {
+function lockDataDirectory(dataDir: string): () => void {
   const lockPath = `${dataDir}.lock`;
   mkdirSync(path.dirname(lockPath), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {

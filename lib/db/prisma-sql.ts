@@ -47,7 +47,7 @@ interface AdapterCause {
 const CONNECTION_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TlsConnectionError", "TooManyConnections"]);
 
 /** The PostgreSQL error inside a Prisma error, as a DatabaseError; anything else unchanged. */
-export function fromPrisma(error: unknown): unknown {
+function fromPrisma(error: unknown): unknown {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return error;
   const cause = (error.meta?.driverAdapterError as { cause?: AdapterCause } | undefined)?.cause;
   if (!cause) return error;

@@ -37,7 +37,7 @@ export async function databaseIdentity(db: SqlExecutor): Promise<string> {
 }
 
 /** Printed at start-up when the running console acts with the owner's rights. */
-export function ownerRightsWarning(role: string, ownerUrlSet: boolean): string {
+function ownerRightsWarning(role: string, ownerUrlSet: boolean): string {
   return (
     `the console runs with owner rights: DATABASE_URL connects as ${role}, which owns schema console, so the running console ` +
     "could alter its tables, disable the audit log's triggers and rewrite it. " +

@@ -9,7 +9,8 @@ import { actAs, signedInAs } from "../../testing/sessions";
 import type { ActionResult } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
-import { exportObjects, listObjects } from "../objects/list";
+import { exportObjects } from "../objects/export";
+import { listObjects } from "../objects/list";
 import { listRequests } from "../requests/read";
 import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 

@@ -41,7 +41,7 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
 }
 
 /** The body's bytes when there are at most `max`; null (and the rest left unread) when there are more. */
-export async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+async function readAtMost(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let length = 0;

@@ -1,11 +1,11 @@
 import "server-only";
 import { authorize } from "../auth/guard";
-import { roleAllows } from "../auth/roles";
+import { type Role, roleAllows } from "../auth/roles";
 import { readConfig } from "../config";
 import { type Anomaly, registryAnomalies } from "../db/adopt";
 import { pageReads } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
-import { descriptionLang } from "../i18n/config";
+import { descriptionLang, type Locale } from "../i18n/config";
 import { getLocale } from "../i18n/server";
 import { hasNul, isId } from "../input/values";
 import { currentBlock } from "../requests/block-rules";
@@ -21,7 +21,7 @@ export interface ObjectRef {
   name: string;
 }
 
-export interface CurrentState {
+interface CurrentState {
   name: string;
   description: string;
   manual: boolean;
@@ -197,19 +197,35 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
   const { db, actor } = await authorize("registry.read", "objects.detail");
   if (!isId(id)) return null;
   const sql = pageReads(db);
-  const [object] = await sql.query<{
-    id: number;
-    roid: string;
-    name: string;
-    type: string;
-    sponsoring: string | null;
-    creating: string;
-    updating: string | null;
-    crdate: Date;
-    update: Date | null;
-    trdate: Date | null;
-    erdate: Date | null;
-  }>(
+  const object = await readObject(sql, id);
+  if (!object) return null;
+
+  const canWrite = roleAllows(actor.role, "requests.write");
+  const locale = await getLocale();
+  const lang = descriptionLang(locale);
+  const rows = await readObjectRows(sql, object, { role: actor.role, canWrite, lang });
+  const blocks = await blockHistory(sql, id);
+  return assembleDetail(object, rows, blocks, { canWrite, locale });
+}
+
+/** The object's registry row: its id, names, type, registrars and dates. */
+interface ObjectRow {
+  id: number;
+  roid: string;
+  name: string;
+  type: string;
+  sponsoring: string | null;
+  creating: string;
+  updating: string | null;
+  crdate: Date;
+  update: Date | null;
+  trdate: Date | null;
+  erdate: Date | null;
+}
+
+/** Reads the object itself (deleted ones too) with its registrars; undefined when there is none. */
+async function readObject(sql: SqlExecutor, id: number): Promise<ObjectRow | undefined> {
+  const [object] = await sql.query<ObjectRow>(
     `SELECT o.id, o.roid, o.name, t.name AS type, sp.handle AS sponsoring, cr.handle AS creating, up.handle AS updating,
             o.crdate, ob.update, ob.trdate, o.erdate
        FROM object_registry o JOIN enum_object_type t ON t.id = o.type
@@ -220,52 +236,93 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
       WHERE o.id = $1`,
     [id],
   );
-  if (!object) return null;
+  return object;
+}
 
-  const canWrite = roleAllows(actor.role, "requests.write");
-  const locale = await getLocale();
-  const lang = descriptionLang(locale);
+/** Everything else the page shows of the object, read at once (in this order) once the object is known. */
+async function readObjectRows(sql: SqlExecutor, object: ObjectRow, caller: { role: Role; canWrite: boolean; lang: string }) {
+  const { id } = object;
   const [states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies, fredProcedure] = await Promise.all(
     [
-      sql.query<{
-        name: string;
-        description: string | null;
-        manual: boolean;
-        external: boolean;
-        valid_from: Date;
-        code: string | null;
-        args: Record<string, unknown> | null;
-        request_id: number | null;
-      }>(
-        `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
+      readCurrentStates(sql, id, caller.lang),
+      readStateHistory(sql, id),
+      readRequests(sql, id),
+      readProjected(sql, id),
+      readRefusals(sql, id),
+      readAudit(sql, id, roleAllows(caller.role, "audit.read")),
+      typeSpecific(sql, object.type, id),
+      readRequestable(sql, id, caller.lang, caller.canWrite && !object.erdate),
+      currentBlock(sql, id),
+      registryAnomalies(sql, id),
+      fredProcedureNotice(sql, id, { everyMinutes: readConfig().fredProcedureEveryMinutes }),
+    ],
+  );
+  return { states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies, fredProcedure };
+}
+
+type ObjectRows = Awaited<ReturnType<typeof readObjectRows>>;
+
+interface CurrentStateRow {
+  name: string;
+  description: string | null;
+  manual: boolean;
+  external: boolean;
+  valid_from: Date;
+  code: string | null;
+  args: Record<string, unknown> | null;
+  request_id: number | null;
+}
+
+/** Reads the states the object holds now, most important first, with their descriptions and the rules' reasons. */
+function readCurrentStates(sql: SqlExecutor, id: number, lang: string): Promise<CurrentStateRow[]> {
+  return sql.query<CurrentStateRow>(
+    `SELECT s.name, ${DESCRIPTION} AS description, s.manual, s.external, os.valid_from, r.code, r.args, r.request_id
          FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
          LEFT JOIN console.state_reasons($1) r ON r.state_id = os.state_id
         WHERE os.object_id = $1 AND os.valid_to IS NULL ORDER BY s.importance DESC NULLS LAST, s.id`,
-        [id, lang],
-      ),
-      sql.query<{ name: string; manual: boolean; external: boolean; valid_from: Date; valid_to: Date | null }>(
-        `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
+    [id, lang],
+  );
+}
+
+interface StateHistoryRow {
+  name: string;
+  manual: boolean;
+  external: boolean;
+  valid_from: Date;
+  valid_to: Date | null;
+}
+
+/** Reads every period of every state the object has held or holds, oldest first. */
+function readStateHistory(sql: SqlExecutor, id: number): Promise<StateHistoryRow[]> {
+  return sql.query<StateHistoryRow>(
+    `SELECT s.name, s.manual, s.external, os.valid_from, os.valid_to FROM object_state os JOIN enum_object_states s ON s.id = os.state_id
         WHERE os.object_id = $1 ORDER BY os.valid_from, s.id`,
-        [id],
-      ),
-      sql.query<{
-        id: number;
-        name: string;
-        valid_from: Date;
-        valid_to: Date | null;
-        crdate: Date;
-        canceled: Date | null;
-        reason_creation: string | null;
-        reason_cancellation: string | null;
-        status: RequestStatus;
-        author: string | null;
-        canceled_by: string | null;
-        block_id: number | null;
-        block_request_id: number | null;
-      }>(
-        // Each request's block: the blocks' requests unnested once and hash-joined (a lateral search of
-        // the blocks per request took 7 ms for an object with 250 blocks among 500 requests).
-        `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1),
+    [id],
+  );
+}
+
+interface RequestRow {
+  id: number;
+  name: string;
+  valid_from: Date;
+  valid_to: Date | null;
+  crdate: Date;
+  canceled: Date | null;
+  reason_creation: string | null;
+  reason_cancellation: string | null;
+  status: RequestStatus;
+  author: string | null;
+  canceled_by: string | null;
+  block_id: number | null;
+  block_request_id: number | null;
+}
+
+/** Reads the object's state requests, newest first, with their reasons, authors, phase and block. */
+function readRequests(sql: SqlExecutor, id: number): Promise<RequestRow[]> {
+  return sql.query<RequestRow>(
+    // Each request's block: the blocks' requests unnested once and hash-joined (a lateral search of
+    // the blocks per request took 7 ms for an object with 250 blocks among 500 requests).
+    `WITH blocks AS MATERIALIZED (SELECT block_id, request_id, request_ids FROM console.object_blocks WHERE object_id = $1),
             members AS (SELECT DISTINCT ON (m.id) m.id, x.block_id, x.request_id
                           FROM blocks x CROSS JOIN LATERAL unnest(x.request_id || x.request_ids) m(id) ORDER BY m.id, x.request_id)
        SELECT r.id, s.name, r.valid_from, r.valid_to, r.crdate, ${CANCELED_SQL} AS canceled, rr.reason_creation, rr.reason_cancellation,
@@ -275,54 +332,98 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
          LEFT JOIN console.request_meta m ON m.request_id = r.id
          LEFT JOIN members b ON b.id = r.id
         WHERE r.object_id = $1 ORDER BY r.valid_from DESC, r.id DESC`,
-        [id],
-      ),
-      sql.query<{ name: string; valid_from: Date; valid_to: Date | null }>(
-        // The per-object gatherer (cached plans, index lookups): the set-based one is planned anew on
-        // every call, 8-19 ms at 1.5 million domains.
-        `SELECT s.name, greatest(p.lo, now()) AS valid_from, p.hi AS valid_to
+    [id],
+  );
+}
+
+interface ProjectedRow {
+  name: string;
+  valid_from: Date;
+  valid_to: Date | null;
+}
+
+/** Reads the state periods the rules foresee from now on if nothing changes. */
+function readProjected(sql: SqlExecutor, id: number): Promise<ProjectedRow[]> {
+  return sql.query<ProjectedRow>(
+    // The per-object gatherer (cached plans, index lookups): the set-based one is planned anew on
+    // every call, 8-19 ms at 1.5 million domains.
+    `SELECT s.name, greatest(p.lo, now()) AS valid_from, p.hi AS valid_to
          FROM unnest(console.object_state_periods_of($1::int, now())) p JOIN enum_object_states s ON s.id = p.state_id
         WHERE p.hi IS NULL OR p.hi > now() ORDER BY p.lo, s.id`,
-        [id],
-      ),
-      sql.query<{ command: string; states: string[] }>(
-        `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
+    [id],
+  );
+}
+
+/** Reads the EPP commands the current states refuse, each with the states that refuse it. */
+function readRefusals(sql: SqlExecutor, id: number): Promise<{ command: string; states: string[] }[]> {
+  return sql.query<{ command: string; states: string[] }>(
+    `SELECT c.command, array_agg(s.name ORDER BY s.id) AS states
          FROM console.object_state_command_refusal c JOIN enum_object_states s ON s.id = c.state_id
          JOIN object_state os ON os.state_id = c.state_id AND os.object_id = $1 AND os.valid_to IS NULL
         GROUP BY c.command ORDER BY min(array_position(ARRAY['update','delete','transfer','renew'], c.command::text))`,
+    [id],
+  );
+}
+
+interface AuditRow {
+  at: Date;
+  actor: string | null;
+  action: string;
+  result: string;
+}
+
+/** Reads the object's newest audit entries when the caller may read the audit log; else null. */
+function readAudit(sql: SqlExecutor, id: number, allowed: boolean): Promise<AuditRow[] | null> {
+  return allowed
+    ? sql.query<AuditRow>(
+        "SELECT at, actor, action, result FROM console.audit_log WHERE object_ids @> ARRAY[$1::int] ORDER BY id DESC LIMIT 100",
         [id],
-      ),
-      roleAllows(actor.role, "audit.read")
-        ? sql.query<{ at: Date; actor: string | null; action: string; result: string }>(
-            "SELECT at, actor, action, result FROM console.audit_log WHERE object_ids @> ARRAY[$1::int] ORDER BY id DESC LIMIT 100",
-            [id],
-          )
-        : Promise.resolve(null),
-      typeSpecific(sql, object.type, id),
-      canWrite && !object.erdate
-        ? sql.query<{ name: string; description: string | null; refuses: string[] }>(
-            `SELECT s.name, ${DESCRIPTION} AS description,
+      )
+    : Promise.resolve(null);
+}
+
+interface RequestableRow {
+  name: string;
+  description: string | null;
+  refuses: string[];
+}
+
+/** Reads the manual states valid for the object's type, with what each refuses, when the caller may request them; else none. */
+function readRequestable(sql: SqlExecutor, id: number, lang: string, allowed: boolean): Promise<RequestableRow[]> {
+  return allowed
+    ? sql.query<RequestableRow>(
+        `SELECT s.name, ${DESCRIPTION} AS description,
                   ARRAY(SELECT c.command::text FROM console.object_state_command_refusal c WHERE c.state_id = s.id ORDER BY c.command) AS refuses
              FROM enum_object_states s JOIN object_registry o ON o.id = $1 AND o.type = ANY (s.types)
             WHERE s.manual ORDER BY s.importance DESC NULLS LAST, s.id`,
-            [id, lang],
-          )
-        : Promise.resolve([]),
-      currentBlock(sql, id),
-      registryAnomalies(sql, id),
-      fredProcedureNotice(sql, id, { everyMinutes: readConfig().fredProcedureEveryMinutes }),
-    ],
-  );
+        [id, lang],
+      )
+    : Promise.resolve([]);
+}
 
-  const blocks = await blockHistory(sql, id);
+/** When "linked" last started or ended, from the state history; null if it never held. */
+function lastLinkedChange(history: StateHistoryRow[]): Date | null {
   const linked = history.filter((h) => h.name === "linked");
-  const lastLinkedChange = linked
-    .flatMap((h) => [h.valid_from, h.valid_to])
-    .reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
-  const deleteCandidate = states.some((s) => s.name === "deleteCandidate")
+  return linked.flatMap((h) => [h.valid_from, h.valid_to]).reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
+}
+
+/** When the object is foreseen to become a delete candidate; null if it is one already or none is foreseen. */
+function deleteCandidateAt(states: CurrentStateRow[], projected: ProjectedRow[]): Date | null {
+  return states.some((s) => s.name === "deleteCandidate")
     ? null
     : (projected.find((p) => p.name === "deleteCandidate")?.valid_from ?? null);
+}
 
+/** Puts the object page's data together from the rows read: dates as ISO strings, descriptions and reasons in the caller's language. */
+function assembleDetail(
+  object: ObjectRow,
+  rows: ObjectRows,
+  blocks: ObjectDetail["blockHistory"],
+  caller: { canWrite: boolean; locale: Locale },
+): ObjectDetail {
+  const { states, history, requests, projected, refusals, audit, typeData, requestable, block, anomalies, fredProcedure } = rows;
+  const linkedChanged = lastLinkedChange(history);
+  const deleteCandidate = deleteCandidateAt(states, projected);
   return {
     id: object.id,
     roid: object.roid,
@@ -336,47 +437,19 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     transferred: iso(object.trdate),
     deleted: iso(object.erdate),
     ...typeData,
-    states: states.map((s) => ({
-      name: s.name,
-      description: s.description ?? s.name,
-      manual: s.manual,
-      external: s.external,
-      since: s.valid_from.toISOString(),
-      reason: s.code ? reasonText({ code: s.code, args: s.args ?? {} }, locale) : null,
-      requestId: s.request_id,
-    })),
-    history: history.map((h) => ({
-      state: h.name,
-      manual: h.manual,
-      external: h.external,
-      from: h.valid_from.toISOString(),
-      to: iso(h.valid_to),
-    })),
-    requests: requests.map((r) => ({
-      id: r.id,
-      state: r.name,
-      from: r.valid_from.toISOString(),
-      to: iso(r.valid_to),
-      created: r.crdate.toISOString(),
-      canceled: iso(r.canceled),
-      reason: r.reason_creation,
-      cancelReason: r.reason_cancellation,
-      status: r.status,
-      author: r.author,
-      canceledBy: r.canceled_by,
-      blockId: r.block_id,
-      blockRequestId: r.block_request_id,
-    })),
+    states: currentStates(states, caller.locale),
+    history: historyPeriods(history),
+    requests: stateRequests(requests),
     projected: projected.map((p) => ({ state: p.name, from: p.valid_from.toISOString(), to: iso(p.valid_to) })),
     metadata: {
       lastUpdate: iso(object.update),
       references: typeData.references,
-      referencesChanged: iso(lastLinkedChange),
+      referencesChanged: iso(linkedChanged),
       deleteCandidateAt: iso(deleteCandidate),
     },
     refusals: refusals.map((r) => ({ command: r.command, states: r.states })),
     inZone: object.type === "domain" ? !states.some((s) => s.name === "outzone") : null,
-    canWrite,
+    canWrite: caller.canWrite,
     block,
     blockHistory: blocks,
     requestable: requestable.map((r) => ({ name: r.name, description: r.description ?? r.name, refuses: r.refuses })),
@@ -384,6 +457,49 @@ export async function objectDetail(id: number): Promise<ObjectDetail | null> {
     anomalies,
     fredProcedure,
   };
+}
+
+/** The current states as the page shows them: a description (else the name) and the reason in the caller's language. */
+function currentStates(states: CurrentStateRow[], locale: Locale): CurrentState[] {
+  return states.map((s) => ({
+    name: s.name,
+    description: s.description ?? s.name,
+    manual: s.manual,
+    external: s.external,
+    since: s.valid_from.toISOString(),
+    reason: s.code ? reasonText({ code: s.code, args: s.args ?? {} }, locale) : null,
+    requestId: s.request_id,
+  }));
+}
+
+/** The state history as the page shows it. */
+function historyPeriods(history: StateHistoryRow[]): HistoryPeriod[] {
+  return history.map((h) => ({
+    state: h.name,
+    manual: h.manual,
+    external: h.external,
+    from: h.valid_from.toISOString(),
+    to: iso(h.valid_to),
+  }));
+}
+
+/** The state requests as the page shows them. */
+function stateRequests(requests: RequestRow[]): StateRequest[] {
+  return requests.map((r) => ({
+    id: r.id,
+    state: r.name,
+    from: r.valid_from.toISOString(),
+    to: iso(r.valid_to),
+    created: r.crdate.toISOString(),
+    canceled: iso(r.canceled),
+    reason: r.reason_creation,
+    cancelReason: r.reason_cancellation,
+    status: r.status,
+    author: r.author,
+    canceledBy: r.canceled_by,
+    blockId: r.block_id,
+    blockRequestId: r.block_request_id,
+  }));
 }
 
 async function typeSpecific(sql: SqlExecutor, type: string, id: number) {

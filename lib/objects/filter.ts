@@ -14,8 +14,8 @@ export type { Params } from "../input/params";
 // The date and instant rules are lib/input/values.ts's; exported here too for the request forms.
 export { parseDate, parseInstant } from "../input/values";
 
-export type StateMode = "now" | "at" | "during" | "entered" | "left" | "not";
-export type DeletedMode = "exclude" | "include" | "only";
+type StateMode = "now" | "at" | "during" | "entered" | "left" | "not";
+type DeletedMode = "exclude" | "include" | "only";
 
 export interface StateFilter {
   /** State ids, from the catalogue. */

@@ -9,21 +9,12 @@ import type { Database } from "../db/client";
 import type { SqlDriver } from "../db/driver";
 import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
+import { COUNT_FLOOR, COUNT_LIMIT, countMatches, NAME_COUNT_LIMIT } from "./count";
+import { csvField, exportObjects } from "./export";
 import { noFilter, type ObjectFilter } from "./filter";
-import {
-  COUNT_FLOOR,
-  COUNT_LIMIT,
-  countMatches,
-  countMatching,
-  csvField,
-  exportObjects,
-  forecastFormOf,
-  listObjects,
-  NAME_COUNT_LIMIT,
-  nameReading,
-  type ObjectListPage,
-  objectsMatching,
-} from "./list";
+import { listObjects, type ObjectListPage } from "./list";
+import { forecastFormOf, nameReading } from "./list-plan";
+import { countMatching, objectsMatching } from "./matching";
 
 /** An object filter with nothing chosen but `choices`. */
 const filterWith = (choices: Partial<ObjectFilter>): ObjectFilter => ({ ...noFilter(), ...choices });

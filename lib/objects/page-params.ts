@@ -7,7 +7,7 @@ import { type Params, readParams } from "../input/params";
 import { parseId } from "../input/values";
 
 /** The parameters an object page reads: history and requests take only "all", case a case's number. */
-export const OBJECT_PAGE_PARAMS = ["history", "requests", "case"] as const;
+const OBJECT_PAGE_PARAMS = ["history", "requests", "case"] as const;
 
 export interface ObjectPageParams {
   showAllHistory: boolean;

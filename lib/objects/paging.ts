@@ -12,7 +12,7 @@ export interface Sort {
 /** Where a page starts: after or before a row (its sort value as the database prints it, and id), or the last page. */
 export type Position = { kind: "first" } | { kind: "last" } | { kind: "after" | "before"; value: string; id: number };
 
-export const DEFAULT_SORT: Sort = { key: "name", desc: false };
+const DEFAULT_SORT: Sort = { key: "name", desc: false };
 
 /**
  * What the object list reads its objects from: `o`, the console's copy of each object's keys

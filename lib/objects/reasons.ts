@@ -126,7 +126,7 @@ export function reasonText({ code, args }: ReasonCode, locale: Locale): string |
  * An instant as the language writes it, in `zone`, without the zone's abbreviation (the message
  * names the zone): English "2026-08-31 14:00", Czech "31. 8. 2026 14:00".
  */
-export function wallTime(value: string, locale: Locale, zone: string): string {
+function wallTime(value: string, locale: Locale, zone: string): string {
   if (!value || Number.isNaN(Date.parse(value))) return value;
   let formatted: string;
   try {

@@ -2,7 +2,7 @@
 // the server page (pager, sort links) and the browser (filter form, export), so it stays pure.
 
 /** Parameters that place a page; a new filter or order starts again from the first page. */
-export const POSITION_KEYS = ["after", "before", "last", "page"];
+const POSITION_KEYS = ["after", "before", "last", "page"];
 
 export type Changes = Record<string, string | null | undefined>;
 

@@ -29,7 +29,7 @@ export const blockSchema = z.object({
  * Which block a change is about: the console's block id, or the block's serverBlocked request (a
  * block FRED made has only that).
  */
-export const blockRef = { blockId: idSchema("block").optional(), blockRequestId: idSchema("request").optional() };
+const blockRef = { blockId: idSchema("block").optional(), blockRequestId: idSchema("request").optional() };
 
 export const unblockSchema = z.object({ ...blockRef, reason: reasonSchema });
 
@@ -38,7 +38,7 @@ export const lockBlock = (ref: { blockId?: number; blockRequestId?: number }): [
   ref.blockId !== undefined ? [LOCK_OBJECT.byBlock, ref.blockId] : [LOCK_OBJECT.byRequest, ref.blockRequestId ?? 0];
 
 /** Who made a block or request the console did not make (FRED's programs, SQL). */
-export const OUTSIDE = "outside the console";
+const OUTSIDE = "outside the console";
 
 export async function insertRequest(
   tx: SqlExecutor,

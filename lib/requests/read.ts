@@ -5,17 +5,17 @@ import { pageReads } from "../db/client";
 import { type Message, msg } from "../i18n/message";
 import { type Params, readParams } from "../input/params";
 import { DB_INT_MAX, parseId, parseInstant, readInstant } from "../input/values";
+import { COUNT_BUDGET_MS, countWithin } from "../objects/count";
 import type { MatchCount } from "../objects/count-text";
-import { COUNT_BUDGET_MS, countWithin } from "../objects/list";
 
 export const PHASES = ["scheduled", "in force", "ended", "canceled"] as const;
 export type Phase = (typeof PHASES)[number];
 const PAGE = 50;
 /** The request list counts its matches up to this many; past it, "more than 10,000". */
-export const REQUEST_COUNT_LIMIT = 10_000;
+const REQUEST_COUNT_LIMIT = 10_000;
 /** The request list's orders (the URL's `sort`): by start (the period column) or by request id (creation order), "-": newest first. */
-export const REQUEST_SORTS = ["-start", "start", "-id", "id"] as const;
-export type RequestSort = (typeof REQUEST_SORTS)[number];
+const REQUEST_SORTS = ["-start", "start", "-id", "id"] as const;
+type RequestSort = (typeof REQUEST_SORTS)[number];
 
 export interface RequestRow {
   id: number;

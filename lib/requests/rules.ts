@@ -17,8 +17,6 @@ import { REASON_MAX, START_GRACE_MS } from "./limits";
 // input schemas, the rules a request must pass, the instant and lock of a change, and the one way a
 // change runs (requestChange). Each command is a file of its own beside this one.
 
-export { REASON_MAX } from "./limits";
-
 export const reasonSchema = z
   .string({ error: zodError("reason.missing") })
   .trim()
@@ -151,7 +149,7 @@ export async function checkRequest(
 }
 
 /** A block of the object not lifted whose period meets the checked one. */
-export async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "from" | "to">) {
+async function blockOver(tx: SqlExecutor, c: Pick<Checked, "object" | "from" | "to">) {
   const [block] = await tx.query<{ id: number; from: Date; to: Date | null }>(
     `SELECT b.id, r.valid_from AS from, r.valid_to AS to FROM console.blocks b JOIN object_state_request r ON r.id = b.blocked_request_id
       WHERE b.object_id = $1 AND b.unblocked_at IS NULL

@@ -5,8 +5,11 @@ import { english } from "../actions/message";
 import type { Database } from "../db/client";
 import { rolledBack, type SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
+import { exportObjects } from "../objects/export";
 import { type ForecastForm, filterSql, type ObjectFilter } from "../objects/filter";
-import { exportObjects, listObjects, type ObjectListPage, type ObjectListRow, objectsMatching } from "../objects/list";
+import { listObjects, type ObjectListPage } from "../objects/list";
+import type { ObjectListRow } from "../objects/list-query";
+import { objectsMatching } from "../objects/matching";
 import { runPlanPass, runStateEngine } from "./engine";
 import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
 

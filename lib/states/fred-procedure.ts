@@ -8,7 +8,7 @@ import { type FredKnownBug, fredKnownBugs, fredRunInstants, shadowCause } from "
 // the rules. The object page says so, state by state, with the same comparison and causes as a shadow
 // run (lib/states/shadow.ts), for the one object.
 
-export interface FredPendingState {
+interface FredPendingState {
   state: string;
   /** true: the rules give it now and FRED has not recorded it; false: FRED has it in force and the rules end it. */
   consoleHas: boolean;

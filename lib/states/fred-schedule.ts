@@ -11,7 +11,7 @@ import { catchUpObjectKeys, fredStateUpdate, pollFredFeed } from "./fred-engine"
  * committed after a pass had moved past its start (FRED's function is idempotent: calling it again
  * for an object whose states are right changes nothing).
  */
-export const FRED_PASS_OVERLAP_MS = 5_000;
+const FRED_PASS_OVERLAP_MS = 5_000;
 
 export interface FredPass {
   kind: "fred";

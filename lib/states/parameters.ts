@@ -7,7 +7,7 @@ import type { SqlExecutor } from "../db/driver";
  * from now on move. An adopted FRED registry's parameters are FRED's and are never rewritten: there
  * the function only reports a difference.
  */
-export async function syncRegistryTimeZone(
+async function syncRegistryTimeZone(
   db: SqlExecutor,
   zone: string,
 ): Promise<{ changed: true } | { changed: false; registryZone: string | null }> {

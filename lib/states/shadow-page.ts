@@ -25,7 +25,7 @@ import {
 /** Differences shown per page. */
 export const SHADOW_PAGE_SIZE = 100;
 /** Runs listed. */
-export const SHADOW_RUNS_LISTED = 20;
+const SHADOW_RUNS_LISTED = 20;
 const CAUSE = /^(unexplained|fred_not_yet_run|fred_bug:[a-z_]{1,60})$/;
 
 export interface ShadowPageData {

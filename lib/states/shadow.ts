@@ -84,7 +84,7 @@ export async function fredKnownBugCauses(db: SqlExecutor, at: Date | string, zon
 
 export type ShadowCause = `fred_bug:${FredKnownBug}` | "fred_not_yet_run" | "unexplained";
 
-export interface ShadowDifference {
+interface ShadowDifference {
   objectId: number;
   stateId: number;
   /** The console's start of the state (it has it) or end (FRED has it); the run's instant when the console never had it. */

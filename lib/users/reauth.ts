@@ -36,7 +36,7 @@ export interface ProofRefusal {
 }
 
 /** "12 seconds" or "5 minutes", said in the person's language. */
-export function waitText(seconds: number): Message {
+function waitText(seconds: number): Message {
   return seconds <= 90 ? msg("users.waitSeconds", { count: seconds }) : msg("users.waitMinutes", { count: Math.ceil(seconds / 60) });
 }
 
@@ -55,7 +55,7 @@ export async function checkOwnPassword(db: Database, actor: Actor, hash: string,
 }
 
 /** Whether the person at `actor`'s session is who signed in: null when proven, else why not. */
-export async function proveIdentity(db: Database, actor: Actor, password: string, now = new Date()): Promise<ProofRefusal | null> {
+async function proveIdentity(db: Database, actor: Actor, password: string, now = new Date()): Promise<ProofRefusal | null> {
   const user = await db.prisma.user.findUniqueOrThrow({ where: { id: actor.userId }, select: { passwordHash: true, directoryDn: true } });
   const ldap = user.directoryDn ? readLdapConfig() : null;
   if ((ldap || user.passwordHash) && !password) return { errorCode: "no_password_given", message: msg("users.enterCurrentPassword") };

@@ -13,14 +13,14 @@ export const usernameSchema = z
   .toLowerCase()
   .regex(USERNAME_PATTERN, { error: zodError("users.usernameForm") });
 
-export const roleSchema = z.enum(ROLES, { error: zodError("users.chooseRole", { roles: ROLES.join(", ") }) });
+const roleSchema = z.enum(ROLES, { error: zodError("users.chooseRole", { roles: ROLES.join(", ") }) });
 
 export const passwordSchema = z
   .string({ error: zodError("users.enterPassword") })
   .min(MIN_PASSWORD_LENGTH, { error: zodError("users.passwordTooShort", { min: MIN_PASSWORD_LENGTH }) })
   .max(MAX_PASSWORD_LENGTH, { error: zodError("users.passwordTooLong", { max: MAX_PASSWORD_LENGTH }) });
 
-export const userIdSchema = idSchema("user");
+const userIdSchema = idSchema("user");
 
 export const createUserSchema = z.object({
   username: usernameSchema,

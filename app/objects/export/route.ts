@@ -1,7 +1,7 @@
 import { answerHeaders, answerText, answerTo } from "@/lib/actions/answer";
 import { registryZone } from "@/lib/format/datetime";
 import { wallTime } from "@/lib/format/instant";
-import { exportObjects } from "@/lib/objects/list";
+import { exportObjects } from "@/lib/objects/export";
 
 /**
  * GET /objects/export?<the list's filters>: the whole filtered result as a streamed CSV file (in

@@ -9,7 +9,7 @@ const NEXT_STATES = ["outzoneUnguardedWarning", "outzone", "deleteWarning"] as c
  * Scheduled requests as the panel says them: one line per block (its states together, they begin
  * and end together), one per request outside a block; in the order they were given (soonest first).
  */
-export function scheduledLines(
+function scheduledLines(
   scheduled: StateRequest[],
 ): { from: string; to: string | null; blockId: number | null; states: string[]; ids: number[] }[] {
   const lines = new Map<string, { from: string; to: string | null; blockId: number | null; states: string[]; ids: number[] }>();
