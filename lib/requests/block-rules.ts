@@ -5,7 +5,8 @@ import { InputError } from "../actions/result";
 import type { Actor } from "../auth/sessions";
 import type { SqlExecutor } from "../db/driver";
 import { msg } from "../i18n/message";
-import { keySchema, LOCK_OBJECT, materialise, reasonSchema } from "./rules";
+import { LOCK_OBJECT, materialise } from "./command";
+import { keySchema, reasonSchema } from "./rules";
 
 // What the block commands share (block.ts, unblock.ts, change-block.ts, and bulk): the schemas,
 // the prohibitions, the block's requests and how a block is found, locked, ended and undone.

@@ -6,7 +6,8 @@ import { type ChangeContext, checkPolicy, formContext, metaOf, reasonIn } from "
 import type { SqlExecutor } from "../db/driver";
 import { type Message, msg } from "../i18n/message";
 import { blockSchema, DEFAULT_PROHIBITIONS, insertRequest, isProhibition } from "./block-rules";
-import { checkRequest, LOCK_OBJECT, materialise, requestChange } from "./rules";
+import { LOCK_OBJECT, materialise, requestChange } from "./command";
+import { checkRequest } from "./rules";
 
 // Blocking an object: serverBlocked and the chosen prohibitions, from a start (now or later).
 

@@ -16,8 +16,9 @@ import { getLocale } from "../i18n/server";
 import { countMatching, objectsMatching } from "../objects/matching";
 import { blockWork } from "./block";
 import { blockSchema, DEFAULT_PROHIBITIONS, isProhibition } from "./block-rules";
+import { changeInstant } from "./command";
 import { createWork } from "./create";
-import { changeInstant, createRequestSchema, reasonSchema } from "./rules";
+import { createRequestSchema, reasonSchema } from "./rules";
 
 /** Notices one after the other, as one message (each said in the reader's language). */
 const noticeList = (notices: Message[]): Message =>

@@ -5,7 +5,8 @@ import type { Actor } from "../auth/sessions";
 import { type ChangeContext, caseOfItem, checkPolicy, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { type Message, msg } from "../i18n/message";
-import { cancelRequestSchema, LOCK_OBJECT, materialise, requestChange } from "./rules";
+import { LOCK_OBJECT, materialise, requestChange } from "./command";
+import { cancelRequestSchema } from "./rules";
 
 // Canceling a manual state request.
 

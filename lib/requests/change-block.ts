@@ -17,7 +17,7 @@ import {
   restoreDisplaced,
   restoreStates,
 } from "./block-rules";
-import { materialise, requestChange } from "./rules";
+import { materialise, requestChange } from "./command";
 
 // Changing a block: its end, a start still ahead, its prohibitions. What the change does not name
 // stays as it was.

@@ -5,7 +5,8 @@ import type { Actor } from "../auth/sessions";
 import { type ChangeContext, checkPolicy, formContext, metaOf, reasonIn } from "../cases/context";
 import type { SqlExecutor } from "../db/driver";
 import { type Message, msg } from "../i18n/message";
-import { checkRequest, createRequestSchema, isCode, LOCK_OBJECT, materialise, requestChange } from "./rules";
+import { isCode, LOCK_OBJECT, materialise, requestChange } from "./command";
+import { checkRequest, createRequestSchema } from "./rules";
 
 // Creating a manual state request (from the object page's form, or for each object of a bulk change).
 

@@ -6,7 +6,7 @@ import { type ChangeContext, caseOfItem, checkPolicy, reasonIn } from "../cases/
 import type { SqlExecutor } from "../db/driver";
 import { type Message, msg } from "../i18n/message";
 import { blockIdOf, endBlock, lockBlock, lockedBlock, restoreAsFred, restoreDisplaced, restoreStates, unblockSchema } from "./block-rules";
-import { materialise, requestChange } from "./rules";
+import { materialise, requestChange } from "./command";
 
 // Lifting a block: its requests end now, or never begin; the states it displaced come back.
 
