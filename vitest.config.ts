@@ -17,6 +17,8 @@ export default defineConfig({
     // cases, and these limits only stop a test that hangs (a busy 2-core machine took 83 s for one
     // property test that takes 8 s alone).
     testTimeout: 900_000,
+    // The databases every file starts from, built once per run (testing/databases.ts copies them).
+    globalSetup: ["testing/global-setup.ts"],
     hookTimeout: 900_000,
     // Each integration file opens its own databases; PGlite is CPU-bound, two at a time suit 2 cores.
     maxWorkers: 2,

@@ -5,7 +5,6 @@ import { audit } from "./audit/log";
 import { type CheckResult, checkDatabase } from "./check";
 import type { Database } from "./db/client";
 import type { SqlExecutor } from "./db/driver";
-import { migrate } from "./db/migrations";
 
 class Rollback extends Error {
   constructor(readonly result: CheckResult) {
@@ -18,8 +17,7 @@ describe.each(testBackends())("npm run db:check on $name", (backend) => {
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await seedDemo(db.direct, { domains: 300, seed: 5, now: new Date(), timeZone: "Europe/Prague" });
     await audit(db.sql, { action: "test.start", result: "ok", actor: { username: "test", clientAddress: null }, input: {} });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testBackends } from "../testing/databases";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../testing/registry";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import type { RequestContext } from "./auth/request-context";
 import { dashboard } from "./dashboard";
@@ -17,7 +18,6 @@ import {
   recountAfter,
   startOverviewCounts,
 } from "./overview-counts";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "./states/testing";
 
 const DAY = 86_400_000;
 
@@ -28,7 +28,7 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
   let admin: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "OVERVIEW-HOLDER", "2020-01-01T00:00:00Z");
       const nsset = await createObject(tx, TYPE.nsset, "OVERVIEW-NS", "2020-01-01T00:00:00Z");
       for (let i = 1; i <= 5; i++) {

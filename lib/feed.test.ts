@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../testing/registry";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { InputError } from "./actions/result";
 import type { RequestContext } from "./auth/request-context";
@@ -9,7 +10,6 @@ import { type FeedPage, readStateChanges, type StateChange } from "./feed";
 import { cancelStateRequest } from "./requests/cancel";
 import { createStateRequest } from "./requests/create";
 import { runStateEngine } from "./states/engine";
-import { createDomain, createObject, registryAt, TYPE } from "./states/testing";
 import { createApiToken, revokeApiToken } from "./tokens";
 
 describe.each(testBackends())("the state change feed on $name", (backend) => {
@@ -21,7 +21,7 @@ describe.each(testBackends())("the state change feed on $name", (backend) => {
   const ids: number[] = [];
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "FEED-HOLDER", "2020-01-01T00:00:00Z");
       const nsset = await createObject(tx, TYPE.nsset, "FEED-NS", "2020-01-01T00:00:00Z");
       for (let i = 1; i <= 6; i++)

@@ -161,7 +161,8 @@ describe("the project's imports", () => {
       "scripts/bench-fred.ts",
       "scripts/bench-registry.ts",
       // test fixtures
-      "lib/states/testing.ts",
+      "testing/registry.ts",
+      "testing/global-setup.ts",
       "testing/databases.ts",
       "testing/beside.ts",
       "testing/fred.ts",

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET } from "../app/api/metrics/route";
 import { testBackends } from "../testing/databases";
+import { createObject, registryAt, TYPE } from "../testing/registry";
 import { actAs, anonymous, signedInAs } from "../testing/sessions";
 import { signInWithPassword } from "./auth/sign-in";
 import type { Database } from "./db/client";
 import { metrics, observeRequest, ROUTES_MAX, routeOf, scrapeAllowed } from "./metrics";
 import { runStateEngine } from "./states/engine";
-import { createObject, registryAt, TYPE } from "./states/testing";
 import { createApiToken } from "./tokens";
 
 const TOKEN = "metrics-scraper-token-0123456789abcdef";
@@ -42,7 +42,7 @@ describe.each(testBackends())("GET /api/metrics on $name", (backend) => {
   let drop: () => Promise<void>;
   let objectId: number;
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       objectId = await createObject(tx, TYPE.contact, "METRICS-HOLDER", "2020-01-01T00:00:00Z");
     }));
   });

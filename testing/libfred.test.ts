@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../lib/db/client";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "../lib/states/testing";
 import { testBackends } from "./databases";
 import { libfredViolations, requestPairs } from "./libfred";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "./registry";
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -14,7 +14,7 @@ describe.each(testBackends())("libfred's request rules as a test oracle on $name
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(now), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(now), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       ids.domain = await createDomain(tx, {
         name: "a.cz",

@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { formatInstant } from "../format/datetime";
 import { msg } from "../i18n/message";
 import { createUser } from "../users/admin";
@@ -56,8 +55,7 @@ describe.each(testBackends())("a server action's answer in the request's languag
   let support: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     admin = await signedInAs(db, "admin");
     support = await signedInAs(db, "support");
   });

@@ -4,18 +4,17 @@ import path from "node:path";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { baseRegistry, createDomain, createObject, TYPE } from "../../testing/registry";
 import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { SoftwareAuthenticator } from "../../testing/software-authenticator";
 import { listAudit } from "../audit/query";
 import { readConfig } from "../config";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { objectDetail, objectIdByName } from "../objects/detail";
 import { exportObjects } from "../objects/export";
 import { listObjects } from "../objects/list";
 import { listRequests } from "../requests/read";
 import { currentStates, objectsInStateAt, stateHistory } from "../states/read";
-import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
 import { listUsers } from "../users/admin";
 import { ownAccount } from "../users/own-password";
 import { sessionHandle } from "../users/own-sessions";
@@ -354,8 +353,7 @@ describe.each(testBackends())("access matrix on $name", (backend) => {
   let fixtures: Fixtures;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await baseRegistry(db.sql);
     const holder = await createObject(db.sql, TYPE.contact, "MATRIX-HOLDER", "2020-01-01T00:00:00Z");
     const domain = await createDomain(db.sql, {

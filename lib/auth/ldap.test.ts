@@ -5,7 +5,6 @@ import { actAs, signedInAs } from "../../testing/sessions";
 import { personDn, type Slapd, startSlapd, strangerCa } from "../../testing/slapd";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
-import { migrate } from "../db/migrations";
 import { allowAccountLink, listUsers, setUserPassword } from "../users/admin";
 import { confirmSecondFactor, ownSecondFactor, removeOwnSecondFactor, startSecondFactor } from "../users/second-factor";
 import { insertUser } from "../users/store";
@@ -53,8 +52,7 @@ describe.each(testBackends())("sign-in through a real OpenLDAP directory on $nam
   let slapd: Slapd;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await insertUser(db.sql, { username: "local", role: "support", password: LOCAL_PASSWORD });
     await insertUser(db.sql, { username: "admin2", role: "admin", password: ADMIN2_PASSWORD });
     slapd = await startSlapd([
@@ -240,8 +238,7 @@ describe("sign-in through a directory over TLS (ldaps:// and StartTLS)", () => {
   const [pglite] = testBackends();
 
   beforeAll(async () => {
-    ({ db, drop } = await pglite.create());
-    await migrate(db.direct);
+    ({ db, drop } = await pglite.createMigrated());
     slapd = await startSlapd([{ uid: "tina", password: "tina's directory password", name: "Tina", groups: ["support"] }], { tls: true });
   });
   afterAll(async () => {

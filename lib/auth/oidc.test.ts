@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
-import { migrate } from "../db/migrations";
 import { allowAccountLink } from "../users/admin";
 import { insertUser } from "../users/store";
 import { readOidcRoles, roleFromClaims, usernameFromClaims } from "./oidc";
@@ -72,8 +71,7 @@ describe.each(testBackends())("who a single sign-on may be, on $name", (backend)
   let admin: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     admin = await signedInAs(db, "admin", "root-admin");
     await insertUser(db.sql, { username: "admin", role: "admin", password: "the console admin's own password" });
     const victim = await insertUser(db.sql, { username: "victim", role: "support", password: "the victim's own password" });

@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { listAudit } from "../audit/query";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { LIMITED_LINES } from "../log";
 import { listRequests } from "../requests/read";
 import { AccessError } from "./guard";
@@ -15,8 +14,7 @@ describe.each(testBackends())("refusals on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
   });
   afterAll(() => drop());
 

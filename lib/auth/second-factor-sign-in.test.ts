@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { listUsers } from "../users/admin";
 import { confirmSecondFactor, ownSecondFactor, resetSecondFactor, startSecondFactor } from "../users/second-factor";
 import { insertUser } from "../users/store";
@@ -24,8 +23,7 @@ describe.each(testBackends())("two-step sign-in on $name", (backend) => {
   let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await insertUser(db.sql, { username: "ada", role: "operator", password: PASSWORD });
   });
   afterAll(() => drop());

@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs, TEST_CLIENT } from "../../testing/sessions";
 import { SoftwareAuthenticator } from "../../testing/software-authenticator";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { listUsers } from "../users/admin";
 import { resetSecondFactor } from "../users/second-factor";
 import { addSecurityKey, MAX_SECURITY_KEYS, ownSecurityKeys, removeSecurityKey, securityKeyOptions } from "../users/security-keys";
@@ -55,8 +54,7 @@ describe.each(testBackends())("security keys on $name", (backend) => {
   const authenticator = new SoftwareAuthenticator();
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     userId = await insertUser(db.sql, { username: "grace", role: "operator", password: PASSWORD });
   });
   afterAll(() => drop());

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { disableUser, forceSignOut, setUserRole } from "../users/admin";
 import { currentActor } from "./guard";
 import type { RequestContext } from "./request-context";
@@ -16,8 +15,7 @@ describe.each(testBackends())("sessions on $name", (backend) => {
   let admin: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     admin = await signedInAs(db, "admin");
   });
   afterAll(() => drop());

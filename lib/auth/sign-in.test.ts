@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testBackends } from "../../testing/databases";
 import { TEST_CLIENT } from "../../testing/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { insertUser, updateUser } from "../users/store";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, openSession } from "./sessions";
 import { signInWithPassword } from "./sign-in";
@@ -21,8 +20,7 @@ describe.each(testBackends())("password sign-in on $name", (backend) => {
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await insertUser(db.sql, { username: "alice", role: "operator", password: PASSWORD });
   });
   afterAll(() => drop());

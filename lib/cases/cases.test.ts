@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, anonymous, signedInAs } from "../../testing/sessions";
 import { startSmtp } from "../../testing/smtp";
 import { english, InputError } from "../actions/result";
@@ -12,7 +13,6 @@ import { blockObject } from "../requests/block";
 import { bulkStateChange } from "../requests/bulk";
 import { changeBlock } from "../requests/change-block";
 import { createStateRequest } from "../requests/create";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { createApiToken } from "../tokens";
 import { caseKindChoices, casesAttention, listCases, openCase, registryToday, reviewCase } from "./cases";
 import { caseRecordCsv } from "./detail";
@@ -56,7 +56,7 @@ describe.each(testBackends())("cases and four-eyes approval on $name", (backend)
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "CASE-HOLDER", "2020-01-01T00:00:00Z");
       for (const name of [
         "phish-1.cz",

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
 import { libfredViolations, requestPairs } from "../../testing/libfred";
-import { baseRegistry, createDomain, createObject, TYPE } from "../states/testing";
+import { baseRegistry, createDomain, createObject, TYPE } from "../../testing/registry";
 import type { Database } from "./client";
 import { migrate, readMigrations } from "./migrations";
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRequestAction } from "../../app/objects/[id]/actions";
 import { bulkAction } from "../../app/requests/bulk/actions";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { type TcpProxy, tcpProxy } from "../../testing/tcp-proxy";
 import { english } from "../actions/message";
@@ -10,7 +11,6 @@ import { forPage } from "../auth/page";
 import { checkDatabase } from "../check";
 import { msg } from "../i18n/message";
 import { listObjects } from "../objects/list";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { type Database, openDatabase } from "./client";
 import { isDatabaseUnavailable } from "./errors";
 
@@ -33,7 +33,7 @@ describe.runIf(postgres)("a database outage (PostgreSQL)", () => {
 
   beforeAll(async () => {
     if (!postgres) return;
-    const created = await registryAt(postgres.create, new Date(), async (tx) => {
+    const created = await registryAt(postgres, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "OUTAGE-HOLDER", "2020-01-01T00:00:00Z");
       for (const name of ["one.cz", "two.cz", "three.cz"])
         ids[name] = await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });

@@ -3,7 +3,6 @@ import { seedDemo } from "../../prisma/demo/load";
 import { testBackends } from "../../testing/databases";
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "./client";
-import { migrate } from "./migrations";
 
 // FRED's names (fred-db 2.52, see shared/STATES.md): a FRED-shaped database must look the same.
 const FRED_COLUMNS: Record<string, string[]> = {
@@ -126,8 +125,7 @@ describe.each(testBackends())("registry schema on $name", (backend) => {
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await seedDemo(db.direct, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
   });
   afterAll(() => drop());

@@ -4,7 +4,7 @@
 // identical results in every session time zone.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
-import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHistory } from "../states/testing";
+import { createDomain, createObject, createRequest, registryAt, TYPE, wholeHistory } from "../../testing/registry";
 import { registryAnomalies } from "./adopt";
 import type { Database } from "./client";
 import { rolledBack, type SqlExecutor } from "./driver";
@@ -68,7 +68,7 @@ describe.each(testBackends())("session time zones on $name", (backend) => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, AT, build));
+    ({ db, drop } = await registryAt(backend, AT, build));
   });
   afterAll(() => drop());
 

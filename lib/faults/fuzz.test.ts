@@ -5,6 +5,7 @@ import * as objectActions from "../../app/objects/[id]/actions";
 import * as preferences from "../../app/preferences/actions";
 import * as bulk from "../../app/requests/bulk/actions";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import type { ActionResult } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
@@ -12,7 +13,6 @@ import type { Database } from "../db/client";
 import { exportObjects } from "../objects/export";
 import { listObjects } from "../objects/list";
 import { listRequests } from "../requests/read";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 
 // Hostile input, generated: every server action with arbitrary form fields, and the object and
 // request lists with arbitrary URL parameters. Never an unexpected error (the 500 of an action is
@@ -55,7 +55,7 @@ describe.each(testBackends())("hostile input on $name", (backend) => {
   const known: string[] = [];
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "FUZZ-HOLDER", "2020-01-01T00:00:00Z");
       for (const name of ["fuzz-a.cz", "fuzz-b.cz"])
         known.push(

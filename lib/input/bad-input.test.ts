@@ -6,7 +6,6 @@ import { english, type Message, render } from "../actions/message";
 import { listAudit } from "../audit/query";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { objectIdByName } from "../objects/detail";
 import { listObjects } from "../objects/list";
 import { listRequests, PHASE_SQL } from "../requests/read";
@@ -25,8 +24,7 @@ describe.each(testBackends())("bad URL values on $name", (backend) => {
   let before: unknown[];
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await seedDemo(db.direct, { domains: 120, seed: 3, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
     admin = await signedInAs(db, "admin");
     writes = () =>

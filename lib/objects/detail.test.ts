@@ -2,10 +2,10 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import type { Locale } from "../i18n/config";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { type HistoryPeriod, objectDetail, objectIdByName, PAGE_ROWS, type RequestStatus, type StateRequest, visibleRows } from "./detail";
 import { reasonText } from "./reasons";
 
@@ -29,7 +29,7 @@ describe.each(testBackends())("why an object has its states, on $name", (backend
   }
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+    ({ db, drop } = await registryAt(backend, NOW, async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       ids.HOLDER = holder;
       ids.LONELY = await createObject(tx, TYPE.contact, "LONELY", "2025-01-01T00:00:00Z");

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../../testing/registry";
 import { english, render } from "../actions/message";
 import type { Database } from "../db/client";
-import { createDomain, createObject, createRegistrar, createRequest, registryAt, TYPE } from "../states/testing";
 import {
   type Catalogue,
   chooseForecastForm,
@@ -247,7 +247,7 @@ describe.each(testBackends())("object list filters on $name: known answers", (ba
   };
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+    ({ db, drop } = await registryAt(backend, NOW, async (tx) => {
       await createRegistrar(tx, 2, "REG-OTHER", "Other registrar");
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");

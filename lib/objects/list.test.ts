@@ -7,7 +7,6 @@ import { english, render } from "../actions/message";
 import { AccessError } from "../auth/guard";
 import type { Database } from "../db/client";
 import type { SqlDriver } from "../db/driver";
-import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { COUNT_FLOOR, COUNT_LIMIT, countMatches, NAME_COUNT_LIMIT } from "./count";
 import { csvField, exportObjects } from "./export";
@@ -27,8 +26,7 @@ describe.each(testBackends())("object list on $name", (backend) => {
   let exportAs: typeof exportObjects;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await seedDemo(db.direct, { domains: 150, seed: 5, now: new Date("2026-11-22T10:00:00Z"), timeZone: "Europe/Prague" });
     [{ live }] = await db.sql.query<{ live: number }>("SELECT count(*)::int AS live FROM object_registry WHERE erdate IS NULL");
     const support = await signedInAs(db, "support");

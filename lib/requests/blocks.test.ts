@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
 import { libfredViolations as violations } from "../../testing/libfred";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
@@ -10,7 +11,6 @@ import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { wallTime } from "../format/instant";
 import { objectDetail } from "../objects/detail";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { blockObject } from "./block";
 import { currentBlock } from "./block-rules";
 import { cancelStateRequest } from "./cancel";
@@ -173,7 +173,7 @@ describe.each(testBackends())("administrative blocking on $name", (backend) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       for (const name of [
         "now.cz",

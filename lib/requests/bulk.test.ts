@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { render } from "../actions/message";
 import type { InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { bulkFilterPreview, bulkSelection, bulkStateChange } from "./bulk";
 
 describe.each(testBackends())("bulk requests and blocks on $name", (backend) => {
@@ -15,7 +15,7 @@ describe.each(testBackends())("bulk requests and blocks on $name", (backend) => 
   let operator: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "BULK-HOLDER", "2020-01-01T00:00:00Z");
       for (const name of ["one.cz", "two.cz", "three.cz", "four.cz"])
         await createDomain(tx, { name, crdate: "2021-01-01T00:00:00Z", exdate: "2030-01-01", registrant: holder, nsset: null });

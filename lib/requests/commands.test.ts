@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
 import { libfredViolations, requestPairs } from "../../testing/libfred";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import { AccessError } from "../auth/guard";
@@ -9,7 +10,6 @@ import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
 import { formatInstant } from "../format/datetime";
 import { objectDetail } from "../objects/detail";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "../states/testing";
 import { cancelStateRequest } from "./cancel";
 import { createStateRequest } from "./create";
 import { previewStateRequest } from "./preview";
@@ -27,7 +27,7 @@ describe.each(testBackends())("manual state requests on $name", (backend) => {
   let n = 0;
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(backend, new Date(), async (tx) => {
       ids.HOLDER = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T00:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NS-1", "2020-01-01T00:00:00Z");
       for (const name of ["a.cz", "b.cz", "c.cz", "d.cz", "e.cz", "race.cz", "gone.cz"])

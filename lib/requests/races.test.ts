@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { english, InputError } from "../actions/result";
 import type { RequestContext } from "../auth/request-context";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
 import { runStateEngine } from "../states/engine";
-import { createDomain, createObject, registryAt, TYPE } from "../states/testing";
 import { blockObject } from "./block";
 import { bulkStateChange } from "./bulk";
 import { cancelStateRequest } from "./cancel";
@@ -51,7 +51,7 @@ describe.runIf(postgres)("racing writers on the same objects (PostgreSQL)", () =
 
   beforeAll(async () => {
     if (!postgres) return;
-    ({ db, drop } = await registryAt(postgres.create, new Date(), async (tx) => {
+    ({ db, drop } = await registryAt(postgres, new Date(), async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "RACE-HOLDER", "2020-01-01T00:00:00Z");
       for (let i = 1; i <= 4; i++) {
         const name = `race-${i}.cz`;

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { seedDemo } from "../../prisma/demo/load";
 import { Rng } from "../../prisma/demo/random";
 import { testBackends } from "../../testing/databases";
+import { changeAt, historyProblems, wholeHistory } from "../../testing/registry";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { migrate } from "../db/migrations";
 import { runStateEngine } from "./engine";
-import { changeAt, historyProblems, wholeHistory } from "./testing";
 
 // Properties of the engine on random registries (the demo generator with other seeds), stepped
 // through random instants over a year and a half with random changes made between the steps.

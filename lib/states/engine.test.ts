@@ -1,9 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import {
+  baseRegistry,
+  changeAt,
+  createDomain,
+  createObject,
+  createRequest,
+  functionCalls,
+  held,
+  historyProblems,
+  TYPE,
+} from "../../testing/registry";
 import type { Database } from "../db/client";
 import { migrate } from "../db/migrations";
 import { runStateEngine } from "./engine";
-import { baseRegistry, changeAt, createDomain, createObject, createRequest, functionCalls, held, historyProblems, TYPE } from "./testing";
 
 // The registry's zone is Europe/Prague: CET (UTC+1) in winter, CEST (UTC+2) in summer. Summer
 // time ends on 2026-10-25 (03:00 CEST -> 02:00 CET) and starts on 2027-03-28 (02:00 CET -> 03:00 CEST).
@@ -191,8 +201,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
     let drop: () => Promise<void>;
     let f: Fixture;
     beforeAll(async () => {
-      ({ db, drop } = await backend.create());
-      await migrate(db.direct);
+      ({ db, drop } = await backend.createMigrated());
       f = await buildFixture(db);
       await runStateEngine(db.sql, { at: new Date(HORIZON), full: true });
     });
@@ -252,8 +261,7 @@ describe.each(testBackends())("state engine on $name", (backend) => {
     let drop: () => Promise<void>;
     let f: Fixture;
     beforeAll(async () => {
-      ({ db, drop } = await backend.create());
-      await migrate(db.direct);
+      ({ db, drop } = await backend.createMigrated());
       f = await db.sql.transaction(async (tx) => {
         await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
         await baseRegistry(tx);

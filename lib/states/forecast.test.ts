@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, createRequest, registryAt, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { english } from "../actions/message";
 import type { Database } from "../db/client";
@@ -11,7 +12,6 @@ import { listObjects, type ObjectListPage } from "../objects/list";
 import type { ObjectListRow } from "../objects/list-query";
 import { objectsMatching } from "../objects/matching";
 import { runPlanPass, runStateEngine } from "./engine";
-import { createDomain, createObject, createRequest, registryAt, TYPE } from "./testing";
 
 // The forecast (console.state_forecast, and the object list's filters past now) against the engine
 // itself: the forecast for an instant T ahead, taken now, must be what the engine records when it
@@ -91,7 +91,7 @@ describe.each(withPlan)("registry-wide forecast on $name, $how", (backend) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+    ({ db, drop } = await registryAt(backend, NOW, async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
       // A domain expiring on every day from 75 days ago to 35 days ahead: each day of a window
@@ -241,7 +241,7 @@ describe.each(withPlan)("the object list says when, on $name, $how", (backend) =
   const wall = (instant: Date) => wallTime(instant.getTime(), ZONE);
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+    ({ db, drop } = await registryAt(backend, NOW, async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
       await expiringDomains(tx, ids, { holder, ns }, -75, -25);
@@ -437,7 +437,7 @@ describe.each(testBackends())("the forecast's stored plan on $name", (backend) =
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, NOW, async (tx) => {
+    ({ db, drop } = await registryAt(backend, NOW, async (tx) => {
       const holder = await createObject(tx, TYPE.contact, "HOLDER", "2020-01-01T10:00:00Z");
       const ns = await createObject(tx, TYPE.nsset, "NSS-MAIN", "2020-01-01T10:00:00Z");
       ids.ns = ns;

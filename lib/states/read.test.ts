@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { baseRegistry, createObject, TYPE } from "../../testing/registry";
 import { actAs, signedInAs } from "../../testing/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { objectsInStateAt } from "./read";
-import { baseRegistry, createObject, TYPE } from "./testing";
 
 describe.each(testBackends())("objects that had a state at an instant, on $name", (backend) => {
   let db: Database;
@@ -12,8 +11,7 @@ describe.each(testBackends())("objects that had a state at an instant, on $name"
   const ids: number[] = [];
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     await baseRegistry(db.sql);
     for (const name of ["AT-A", "AT-B", "AT-C", "AT-D"]) ids.push(await createObject(db.sql, TYPE.contact, name, "2025-01-01T00:00:00Z"));
     const [a, b, c, d] = ids;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
+import { createDomain, createObject, registryAt, TYPE } from "../../testing/registry";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
 import { runStateEngine } from "./engine";
 import { startStateScheduler } from "./scheduler";
-import { createDomain, createObject, registryAt, TYPE } from "./testing";
 
 // The scheduler with an injected clock, across the end of summer time in Europe/Prague
 // (2026-10-25 03:00 CEST → 02:00 CET) and through clock jumps back and forward.
@@ -25,7 +25,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, drop } = await registryAt(backend.create, START, build));
+    ({ db, drop } = await registryAt(backend, START, build));
   });
   afterAll(() => drop());
 
@@ -81,7 +81,7 @@ describe.each(testBackends())("the state scheduler's clock on $name", (backend) 
       expect(lines.some((l) => /state engine: incremental run over \d+ object\(s\), \d+ state\(s\) opened/.test(l))).toBe(true);
 
       // The same history as one run straight to the end on a fresh copy of the registry.
-      const reference = await registryAt(backend.create, START, build);
+      const reference = await registryAt(backend, START, build);
       try {
         await runStateEngine(reference.db.sql, { at: now });
         expect(rows).toEqual(await history(reference.db));

@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { actAs, signedInAs } from "../../testing/sessions";
 import type { RequestContext } from "../auth/request-context";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { allowAccountLink, createUser, disableUser, setUserPassword, setUserRole } from "./admin";
 
 describe.each(testBackends())("user administration rules on $name", (backend) => {
@@ -12,8 +11,7 @@ describe.each(testBackends())("user administration rules on $name", (backend) =>
   let admin: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     admin = await signedInAs(db, "admin", "root-admin");
   });
   afterAll(() => drop());

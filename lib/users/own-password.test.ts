@@ -8,7 +8,6 @@ import { openSession } from "../auth/sessions";
 import { signInWithPassword } from "../auth/sign-in";
 import { SIGN_IN_LIMITS } from "../auth/throttle";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { changeOwnPassword } from "./own-password";
 import { insertUser } from "./store";
 
@@ -20,8 +19,7 @@ describe.each(testBackends())("changing one's own password on $name", (backend) 
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
   });
   afterAll(() => drop());
 

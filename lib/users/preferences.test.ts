@@ -5,7 +5,6 @@ import { currentActor } from "../auth/guard";
 import type { RequestContext } from "../auth/request-context";
 import { openSession } from "../auth/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { getLocale } from "../i18n/server";
 import { ownHiddenColumns, setOwnHiddenColumns, setOwnLanguage } from "./preferences";
 
@@ -23,8 +22,7 @@ describe.each(testBackends())("each user's language on $name", (backend) => {
   let support: RequestContext;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     support = await signedInAs(db, "support", "jana");
   });
   afterAll(() => drop());

@@ -10,7 +10,6 @@ import type { RequestContext } from "../auth/request-context";
 import { newRecoveryCodes, newSecret, sealSecret } from "../auth/second-factor";
 import { endSession, openSession, validateSession } from "../auth/sessions";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { mailSettled } from "../mail";
 import { setUserPassword } from "./admin";
 import { takeOwnNotices } from "./notices";
@@ -48,8 +47,7 @@ describe.each(testBackends())("changing how one signs in, on $name", (backend) =
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     smtp = await startSmtp();
   });
   afterAll(async () => {

@@ -173,8 +173,7 @@ describe.each(testBackends())("demo registry on $name", (backend) => {
   let schemaBefore: string[];
 
   beforeAll(async () => {
-    ({ db, drop } = await backend.create());
-    await migrate(db.direct);
+    ({ db, drop } = await backend.createMigrated());
     schemaBefore = (await db.sql.query<{ item: string }>(SCHEMA_SQL)).map((r) => r.item);
     await seedDemo(db.direct, OPTIONS);
   });

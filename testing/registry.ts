@@ -1,7 +1,6 @@
-import type { Database } from "../db/client";
-import type { SqlExecutor } from "../db/driver";
-import { migrate } from "../db/migrations";
-import { runStateEngine } from "./engine";
+import type { SqlExecutor } from "../lib/db/driver";
+import { runStateEngine } from "../lib/states/engine";
+import type { TestBackend, TestDatabase } from "./databases";
 
 /** Building blocks for state engine tests: objects with FRED's tables, written as a registry would. */
 export const TYPE = { contact: 1, nsset: 2, domain: 3, keyset: 4 } as const;
@@ -152,12 +151,11 @@ export async function changeAt<T>(
  * object at the real clock.
  */
 export async function registryAt(
-  create: () => Promise<{ db: Database; drop(): Promise<void>; url?: string }>,
+  backend: Pick<TestBackend, "createMigrated">,
   at: Date,
   build: (tx: SqlExecutor) => Promise<void>,
-): Promise<{ db: Database; drop(): Promise<void>; url?: string }> {
-  const created = await create();
-  await migrate(created.db.direct);
+): Promise<TestDatabase> {
+  const created = await backend.createMigrated();
   await created.db.sql.transaction(async (tx) => {
     await tx.query("SELECT set_config('registry.state_marks', 'off', true)");
     await baseRegistry(tx);
