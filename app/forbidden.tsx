@@ -8,7 +8,9 @@ export default async function Forbidden() {
       <h1>{t("forbidden.title")}</h1>
       <p>{t("forbidden.text")}</p>
       <p>
-        <Link href="/objects">{t("forbidden.back")}</Link>
+        <Link prefetch={false} href="/objects">
+          {t("forbidden.back")}
+        </Link>
       </p>
     </section>
   );

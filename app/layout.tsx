@@ -41,20 +41,51 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             {t("skipToContent")}
           </a>
           <header className="topbar">
-            <Link href="/" className="brand">
+            <Link prefetch={false} href="/" className="brand">
               {t("brand")}
             </Link>
+            {/* No link prefetches (prefetch={false} on every Link of the console): its pages are dynamic, and
+                a prefetch renders a whole page on the server and reads the database for a person who
+                may never open it. With the default, every page view rendered the ten pages of this
+                menu in the background: 13,500 requests where the end-to-end suite asked for about
+                3,000, half the server's time. */}
             {actor && (
               <nav className="main-nav" aria-label={t("nav.label")}>
-                <Link href="/">{t("nav.overview")}</Link>
-                <Link href="/objects">{t("nav.objects")}</Link>
-                <Link href="/requests">{t("nav.requests")}</Link>
-                <Link href="/cases">{t("nav.cases")}</Link>
-                <Link href="/approvals">{t("nav.approvals")}</Link>
-                {roleAllows(actor.role, "audit.read") && <Link href="/audit">{t("nav.audit")}</Link>}
-                {roleAllows(actor.role, "users.manage") && <Link href="/admin/users">{t("nav.users")}</Link>}
-                {roleAllows(actor.role, "users.manage") && <Link href="/admin/tokens">{t("nav.tokens")}</Link>}
-                {roleAllows(actor.role, "cases.policy") && <Link href="/admin/approvals">{t("nav.policy")}</Link>}
+                <Link prefetch={false} href="/">
+                  {t("nav.overview")}
+                </Link>
+                <Link prefetch={false} href="/objects">
+                  {t("nav.objects")}
+                </Link>
+                <Link prefetch={false} href="/requests">
+                  {t("nav.requests")}
+                </Link>
+                <Link prefetch={false} href="/cases">
+                  {t("nav.cases")}
+                </Link>
+                <Link prefetch={false} href="/approvals">
+                  {t("nav.approvals")}
+                </Link>
+                {roleAllows(actor.role, "audit.read") && (
+                  <Link prefetch={false} href="/audit">
+                    {t("nav.audit")}
+                  </Link>
+                )}
+                {roleAllows(actor.role, "users.manage") && (
+                  <Link prefetch={false} href="/admin/users">
+                    {t("nav.users")}
+                  </Link>
+                )}
+                {roleAllows(actor.role, "users.manage") && (
+                  <Link prefetch={false} href="/admin/tokens">
+                    {t("nav.tokens")}
+                  </Link>
+                )}
+                {roleAllows(actor.role, "cases.policy") && (
+                  <Link prefetch={false} href="/admin/approvals">
+                    {t("nav.policy")}
+                  </Link>
+                )}
               </nav>
             )}
             {actor && (
@@ -82,7 +113,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               {actor && (
                 <>
                   <span>
-                    <Link href="/preferences" title={t("nav.account")}>
+                    <Link prefetch={false} href="/preferences" title={t("nav.account")}>
                       {actor.username}
                     </Link>{" "}
                     <span className="role">{t(`roles.${actor.role}`)}</span>

@@ -15,7 +15,9 @@ export default async function NotFound() {
       <h1>{t("notFound.title")}</h1>
       <p>{t("notFound.text")}</p>
       <p>
-        <Link href="/">{t("notFound.back")}</Link>
+        <Link prefetch={false} href="/">
+          {t("notFound.back")}
+        </Link>
       </p>
     </section>
   );

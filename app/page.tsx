@@ -81,6 +81,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
                           <span key={e.state}>
                             {i > 0 && ", "}
                             <Link
+                              prefetch={false}
                               href={listHref({}, { states: e.state, mode: "entered", from: day.from, to: day.to })}
                               title={t("upcoming.entryTitle", { count: e.objects, state: e.state, day: fmt.day(day.day) })}
                             >
@@ -92,7 +93,9 @@ export default async function OverviewPage(props: PageProps<"/">) {
                 ))}
               </ul>
               <p>
-                <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
+                <Link prefetch={false} href="/requests?upcoming=1">
+                  {t("upcoming.requests", { count: d.upcoming })}
+                </Link>
               </p>
             </>
           )}
@@ -120,7 +123,9 @@ export default async function OverviewPage(props: PageProps<"/">) {
           {/* An adopted registry's modes: shadow's report (what shadow compared, and whether to hand over). */}
           {d.mode && d.mode.mode !== "created" && (
             <p>
-              <Link href="/shadow">{t("engine.shadowReport")}</Link>
+              <Link prefetch={false} href="/shadow">
+                {t("engine.shadowReport")}
+              </Link>
             </p>
           )}
         </section>
@@ -137,7 +142,9 @@ export default async function OverviewPage(props: PageProps<"/">) {
                 </li>
               ))}
               <li>
-                <Link href="/audit">{t("recent.all")}</Link>
+                <Link prefetch={false} href="/audit">
+                  {t("recent.all")}
+                </Link>
               </li>
             </ul>
           )}

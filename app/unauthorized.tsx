@@ -8,7 +8,7 @@ export default async function Unauthorized() {
       <h1>{t("unauthorized.title")}</h1>
       <p>{t("unauthorized.text")}</p>
       <p>
-        <Link className="button" href="/login">
+        <Link prefetch={false} className="button" href="/login">
           {t("unauthorized.signIn")}
         </Link>
       </p>

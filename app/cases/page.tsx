@@ -81,7 +81,7 @@ export default async function CasesPage(props: PageProps<"/cases">) {
           {
             header: t("columns.case"),
             cell: (c) => (
-              <Link href={`/cases/${c.id}`}>
+              <Link prefetch={false} href={`/cases/${c.id}`}>
                 {c.id}: {c.reference}
               </Link>
             ),

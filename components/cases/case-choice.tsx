@@ -23,7 +23,9 @@ export async function CaseChoice({ objectId, selected }: { objectId: number; sel
           ))}
         </select>
       </label>{" "}
-      <Link href={`/cases?for=${objectId}`}>{t("choice.open")}</Link>
+      <Link prefetch={false} href={`/cases?for=${objectId}`}>
+        {t("choice.open")}
+      </Link>
       {selected !== null && !known && (
         <p className="form-error" role="alert">
           {t("choice.notOpen", { id: String(selected) })}

@@ -27,7 +27,11 @@ export async function CaseEvents({ events }: { events: CaseEvent[] }) {
           {e.object && e.objectId && (
             <>
               {" "}
-              (<Link href={`/objects/${e.objectId}`}>{e.object}</Link>)
+              (
+              <Link prefetch={false} href={`/objects/${e.objectId}`}>
+                {e.object}
+              </Link>
+              )
             </>
           )}
         </li>

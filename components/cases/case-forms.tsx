@@ -17,7 +17,10 @@ export async function AddChangeForm({ caseId, action }: { caseId: number; action
     <section className="panel" aria-labelledby="case-add">
       <h2 id="case-add">{t("detail.add.title")}</h2>
       <p className="muted">
-        {t("detail.add.hint")} <Link href={`/requests/bulk?case=${caseId}`}>{t("detail.add.bulk")}</Link>
+        {t("detail.add.hint")}{" "}
+        <Link prefetch={false} href={`/requests/bulk?case=${caseId}`}>
+          {t("detail.add.bulk")}
+        </Link>
       </p>
       <ActionForm action={action} className="case-form">
         <input type="hidden" name="caseId" value={caseId} />

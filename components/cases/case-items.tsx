@@ -13,7 +13,14 @@ export async function CaseItems({ items }: { items: CaseItem[] }) {
       className="case-items"
       empty={t("detail.itemsEmpty")}
       columns={[
-        { header: t("detail.columns.object"), cell: (i) => <Link href={`/objects/${i.objectId}`}>{i.object}</Link> },
+        {
+          header: t("detail.columns.object"),
+          cell: (i) => (
+            <Link prefetch={false} href={`/objects/${i.objectId}`}>
+              {i.object}
+            </Link>
+          ),
+        },
         {
           header: t("detail.columns.change"),
           cell: (i) =>

@@ -9,7 +9,9 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
     <section className="panel" aria-labelledby="attention">
       <h2 id="attention">{t("attention.title")}</h2>
       <p>
-        <Link href="/approvals">{t("attention.waiting", { count: attention.waiting })}</Link>
+        <Link prefetch={false} href="/approvals">
+          {t("attention.waiting", { count: attention.waiting })}
+        </Link>
       </p>
       <h3>{t("attention.due")}</h3>
       {attention.dueCases.length === 0 ? (
@@ -18,7 +20,9 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
         <ul className="attention-cases">
           {attention.dueCases.map((c) => (
             <li key={c.id}>
-              <Link href={`/cases/${c.id}`}>{t("attention.case", { id: String(c.id), reference: c.reference })}</Link>{" "}
+              <Link prefetch={false} href={`/cases/${c.id}`}>
+                {t("attention.case", { id: String(c.id), reference: c.reference })}
+              </Link>{" "}
               {t("attention.reviewBy", { day: fmt.day(c.reviewBy), owner: c.owner })}
             </li>
           ))}
@@ -31,11 +35,18 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
         <ul className="attention-blocks">
           {attention.endingBlocks.map((b) => (
             <li key={b.blockId}>
-              <Link href={`/objects/${b.objectId}`}>{b.object}</Link> {t("attention.ends", { at: fmt.instant(b.ends) })}
+              <Link prefetch={false} href={`/objects/${b.objectId}`}>
+                {b.object}
+              </Link>{" "}
+              {t("attention.ends", { at: fmt.instant(b.ends) })}
               {b.caseId !== null && (
                 <>
                   {" "}
-                  (<Link href={`/cases/${b.caseId}`}>{t("attention.inCase", { id: String(b.caseId) })}</Link>)
+                  (
+                  <Link prefetch={false} href={`/cases/${b.caseId}`}>
+                    {t("attention.inCase", { id: String(b.caseId) })}
+                  </Link>
+                  )
                 </>
               )}
             </li>

@@ -9,7 +9,13 @@ export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string |
       <h1>{t("title")}</h1>
       {asOf === null ? (
         <p className="notice" role="status">
-          {t.rich("counting", { refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link> })}
+          {t.rich("counting", {
+            refresh: (chunks) => (
+              <Link prefetch={false} href="/?refresh=1">
+                {chunks}
+              </Link>
+            ),
+          })}
         </p>
       ) : (
         <p className="muted">
@@ -18,7 +24,11 @@ export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string |
             asOf: fmt.instant(asOf),
             minutes,
             time: (chunks) => <time dateTime={asOf}>{chunks}</time>,
-            refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
+            refresh: (chunks) => (
+              <Link prefetch={false} href="/?refresh=1">
+                {chunks}
+              </Link>
+            ),
           })}
         </p>
       )}

@@ -18,7 +18,14 @@ export async function InheritedAnomalies({ object, requestHref }: InheritedAnoma
   if (object.anomalies.length === 0) return null;
   const t = await getTranslations("object");
   const fmt = await getFormat();
-  const link = (id: number | null) => (chunks: ReactNode) => (id === null ? chunks : <Link href={requestHref(id)}>{chunks}</Link>);
+  const link = (id: number | null) => (chunks: ReactNode) =>
+    id === null ? (
+      chunks
+    ) : (
+      <Link prefetch={false} href={requestHref(id)}>
+        {chunks}
+      </Link>
+    );
 
   const sentence = (a: ObjectDetail["anomalies"][number]): ReactNode => {
     const values = {

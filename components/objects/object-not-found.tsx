@@ -28,7 +28,11 @@ export function ObjectNotFound() {
         <p className="notice" role="status">
           {t.rich("badName", {
             problem: segment === null ? "encoding" : "nul",
-            link: (chunks) => <Link href="/objects">{chunks}</Link>,
+            link: (chunks) => (
+              <Link prefetch={false} href="/objects">
+                {chunks}
+              </Link>
+            ),
           })}
         </p>
       </div>
@@ -41,7 +45,11 @@ export function ObjectNotFound() {
       <p>
         {t.rich("search", {
           asked: asked.slice(0, 60),
-          link: (chunks) => <Link href={`/objects?q=${encodeURIComponent(asked)}&jump=no&deleted=include`}>{chunks}</Link>,
+          link: (chunks) => (
+            <Link prefetch={false} href={`/objects?q=${encodeURIComponent(asked)}&jump=no&deleted=include`}>
+              {chunks}
+            </Link>
+          ),
         })}
       </p>
     </div>

@@ -36,7 +36,9 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
           {diff.cause === null ? (
             <strong>{t("differences.all", { count: fmt.number(run.differences) })}</strong>
           ) : (
-            <Link href={href({ run: run.id, cause: null })}>{t("differences.all", { count: fmt.number(run.differences) })}</Link>
+            <Link prefetch={false} href={href({ run: run.id, cause: null })}>
+              {t("differences.all", { count: fmt.number(run.differences) })}
+            </Link>
           )}
           {diff.causes.map(([cause, n]) => (
             <span key={cause}>
@@ -44,7 +46,9 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
               {diff.cause === cause ? (
                 <strong>{t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}</strong>
               ) : (
-                <Link href={href({ run: run.id, cause })}>{t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}</Link>
+                <Link prefetch={false} href={href({ run: run.id, cause })}>
+                  {t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}
+                </Link>
               )}
             </span>
           ))}
@@ -64,7 +68,9 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
                 d.name === null ? (
                   t("differences.unknownObject", { id: String(d.objectId) })
                 ) : (
-                  <Link href={`/objects/${d.objectId}`}>{d.name}</Link>
+                  <Link prefetch={false} href={`/objects/${d.objectId}`}>
+                    {d.name}
+                  </Link>
                 ),
             },
             { header: t("differences.columns.state"), cell: (d) => d.state, className: "mono" },

@@ -61,7 +61,9 @@ export async function ShadowRuns({
               r.id === shownRun ? (
                 <span aria-current="true">{t("runs.shown", { id: String(r.id) })}</span>
               ) : (
-                <Link href={href(r.id)}>{t("runs.show", { id: String(r.id) })}</Link>
+                <Link prefetch={false} href={href(r.id)}>
+                  {t("runs.show", { id: String(r.id) })}
+                </Link>
               ),
             className: "nowrap",
           },

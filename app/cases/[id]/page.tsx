@@ -59,7 +59,9 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
       <section className="panel" aria-labelledby="case-record">
         <h2 id="case-record">{t("detail.record")}</h2>
         <p className="case-record-links">
-          <Link href={`/cases/${c.id}/record`}>{t("detail.printable")}</Link>
+          <Link prefetch={false} href={`/cases/${c.id}/record`}>
+            {t("detail.printable")}
+          </Link>
           <a href={`/cases/${c.id}/record.csv`} download>
             {t("detail.csv")}
           </a>

@@ -61,7 +61,7 @@ export async function RequestsPanel({
       {requestRows.length < object.requests.length && (
         <p className="muted">
           {t("requests.shown", { shown: fmt.number(requestRows.length), total: fmt.number(object.requests.length) })} ·{" "}
-          <Link href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
+          <Link prefetch={false} href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
             {t("requests.showAll", { total: fmt.number(object.requests.length) })}
           </Link>
         </p>

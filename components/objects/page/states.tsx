@@ -101,7 +101,7 @@ export async function HistoryPanel({
         {historyRows.length < object.history.length && (
           <p className="muted">
             {t("history.newest", { shown: fmt.number(historyRows.length), total: fmt.number(object.history.length) })} ·{" "}
-            <Link href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
+            <Link prefetch={false} href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
               {t("history.showAll", { total: fmt.number(object.history.length) })}
             </Link>
           </p>

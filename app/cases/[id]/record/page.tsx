@@ -30,7 +30,9 @@ export default async function CaseRecordPage(props: PageProps<"/cases/[id]/recor
         </h1>
         <CaseFacts c={c} showDue={false} />
         <p className="case-record-links no-print">
-          <Link href={`/cases/${c.id}`}>{t("detail.back")}</Link>
+          <Link prefetch={false} href={`/cases/${c.id}`}>
+            {t("detail.back")}
+          </Link>
           <a href={`/cases/${c.id}/record.csv`} download>
             {t("detail.csv")}
           </a>
