@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { getTranslations } from "@/lib/i18n/server";
 
 export default async function Forbidden() {
@@ -8,9 +8,7 @@ export default async function Forbidden() {
       <h1>{t("forbidden.title")}</h1>
       <p>{t("forbidden.text")}</p>
       <p>
-        <Link prefetch={false} href="/objects">
-          {t("forbidden.back")}
-        </Link>
+        <Link href="/objects">{t("forbidden.back")}</Link>
       </p>
     </section>
   );

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { getTranslations } from "@/lib/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,9 +15,7 @@ export default async function NotFound() {
       <h1>{t("notFound.title")}</h1>
       <p>{t("notFound.text")}</p>
       <p>
-        <Link prefetch={false} href="/">
-          {t("notFound.back")}
-        </Link>
+        <Link href="/">{t("notFound.back")}</Link>
       </p>
     </section>
   );

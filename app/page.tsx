@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AttentionPanel } from "@/components/dashboard/attention";
 import { BarChart, LineChart } from "@/components/dashboard/charts";
 import { OverviewHead } from "@/components/dashboard/overview-head";
+import { Link } from "@/components/link";
 import { forPage } from "@/lib/auth/page";
 import { casesAttention } from "@/lib/cases/cases";
 import { dashboard } from "@/lib/dashboard";
@@ -81,7 +81,6 @@ export default async function OverviewPage(props: PageProps<"/">) {
                           <span key={e.state}>
                             {i > 0 && ", "}
                             <Link
-                              prefetch={false}
                               href={listHref({}, { states: e.state, mode: "entered", from: day.from, to: day.to })}
                               title={t("upcoming.entryTitle", { count: e.objects, state: e.state, day: fmt.day(day.day) })}
                             >
@@ -93,9 +92,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
                 ))}
               </ul>
               <p>
-                <Link prefetch={false} href="/requests?upcoming=1">
-                  {t("upcoming.requests", { count: d.upcoming })}
-                </Link>
+                <Link href="/requests?upcoming=1">{t("upcoming.requests", { count: d.upcoming })}</Link>
               </p>
             </>
           )}
@@ -123,9 +120,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
           {/* An adopted registry's modes: shadow's report (what shadow compared, and whether to hand over). */}
           {d.mode && d.mode.mode !== "created" && (
             <p>
-              <Link prefetch={false} href="/shadow">
-                {t("engine.shadowReport")}
-              </Link>
+              <Link href="/shadow">{t("engine.shadowReport")}</Link>
             </p>
           )}
         </section>
@@ -142,9 +137,7 @@ export default async function OverviewPage(props: PageProps<"/">) {
                 </li>
               ))}
               <li>
-                <Link prefetch={false} href="/audit">
-                  {t("recent.all")}
-                </Link>
+                <Link href="/audit">{t("recent.all")}</Link>
               </li>
             </ul>
           )}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { getTranslations } from "@/lib/i18n/server";
 
 export default async function Unauthorized() {
@@ -8,7 +8,7 @@ export default async function Unauthorized() {
       <h1>{t("unauthorized.title")}</h1>
       <p>{t("unauthorized.text")}</p>
       <p>
-        <Link prefetch={false} className="button" href="/login">
+        <Link className="button" href="/login">
           {t("unauthorized.signIn")}
         </Link>
       </p>

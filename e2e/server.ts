@@ -25,6 +25,10 @@ if (!existsSync(path.join(".next", "BUILD_ID"))) {
 }
 rmSync(dataDir, { recursive: true, force: true });
 rmSync(`${dataDir}.lock`, { force: true });
+// The audit log's anchor goes with the database it anchors: a new database each run, a new anchor
+// (one left from an earlier run made the server report that run's rows as removed).
+const anchorFile = `${dataDir}.audit-anchor`;
+rmSync(anchorFile, { force: true });
 const port = process.env.E2E_PORT ?? "3100";
 // The server's log goes to the terminal and to a file the log test reads.
 rmSync(E2E_SERVER_LOG, { force: true });
@@ -54,6 +58,7 @@ const server = serveBuild(
     ...process.env,
     DATABASE_URL: "",
     PGLITE_DIR: dataDir,
+    AUDIT_ANCHOR_FILE: anchorFile,
     // The overview takes its figures again after 5 s at least (e2e/overview.spec.ts sees them renewed).
     OVERVIEW_COUNTS_SECONDS: "5",
     METRICS_TOKEN: E2E_METRICS_TOKEN,

@@ -102,6 +102,9 @@ describe("the project's imports", () => {
     // One way to the messages: nothing re-exports msg for others to import it through.
     const reexports = [...edges.keys()].filter((file) => /export\s*\{[^}]*\bmsg\b[^}]*\}\s*from/.test(readFileSync(file, "utf8")));
     expect(reexports.map((file) => path.relative(ROOT, file))).toEqual([]);
+    // One way to link: components/link.tsx, which never prefetches (e2e/prefetch.spec.ts).
+    const nextLink = [...edges.keys()].filter((file) => /from "next\/link"/.test(readFileSync(file, "utf8")));
+    expect(nextLink.map((file) => path.relative(ROOT, file))).toEqual(["components/link.tsx"]);
   });
 
   it("finds a layer crossing when there is one", () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
+import { Link } from "@/components/link";
 import { SimpleTable } from "@/components/simple-table";
 import { WallTimeInput } from "@/components/wall-time-input";
 import { forPage } from "@/lib/auth/page";
@@ -81,7 +81,7 @@ export default async function CasesPage(props: PageProps<"/cases">) {
           {
             header: t("columns.case"),
             cell: (c) => (
-              <Link prefetch={false} href={`/cases/${c.id}`}>
+              <Link href={`/cases/${c.id}`}>
                 {c.id}: {c.reference}
               </Link>
             ),

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { openCaseChoices } from "@/lib/cases/cases";
 import { getTranslations } from "@/lib/i18n/server";
 
@@ -23,9 +23,7 @@ export async function CaseChoice({ objectId, selected }: { objectId: number; sel
           ))}
         </select>
       </label>{" "}
-      <Link prefetch={false} href={`/cases?for=${objectId}`}>
-        {t("choice.open")}
-      </Link>
+      <Link href={`/cases?for=${objectId}`}>{t("choice.open")}</Link>
       {selected !== null && !known && (
         <p className="form-error" role="alert">
           {t("choice.notOpen", { id: String(selected) })}

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { render } from "@/lib/actions/message";
 import { restoredMessage } from "@/lib/audit/said";
 import type { CaseEvent } from "@/lib/cases/detail";
@@ -27,11 +27,7 @@ export async function CaseEvents({ events }: { events: CaseEvent[] }) {
           {e.object && e.objectId && (
             <>
               {" "}
-              (
-              <Link prefetch={false} href={`/objects/${e.objectId}`}>
-                {e.object}
-              </Link>
-              )
+              (<Link href={`/objects/${e.objectId}`}>{e.object}</Link>)
             </>
           )}
         </li>

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { ActionForm } from "@/components/action-form";
+import { Link } from "@/components/link";
 import { WallTimeInput } from "@/components/wall-time-input";
 import type { ActionResult } from "@/lib/actions/result";
 import { getTranslations } from "@/lib/i18n/server";
@@ -17,10 +17,7 @@ export async function AddChangeForm({ caseId, action }: { caseId: number; action
     <section className="panel" aria-labelledby="case-add">
       <h2 id="case-add">{t("detail.add.title")}</h2>
       <p className="muted">
-        {t("detail.add.hint")}{" "}
-        <Link prefetch={false} href={`/requests/bulk?case=${caseId}`}>
-          {t("detail.add.bulk")}
-        </Link>
+        {t("detail.add.hint")} <Link href={`/requests/bulk?case=${caseId}`}>{t("detail.add.bulk")}</Link>
       </p>
       <ActionForm action={action} className="case-form">
         <input type="hidden" name="caseId" value={caseId} />

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { SimpleTable } from "@/components/simple-table";
 import type { CaseItem } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -15,11 +15,7 @@ export async function CaseItems({ items }: { items: CaseItem[] }) {
       columns={[
         {
           header: t("detail.columns.object"),
-          cell: (i) => (
-            <Link prefetch={false} href={`/objects/${i.objectId}`}>
-              {i.object}
-            </Link>
-          ),
+          cell: (i) => <Link href={`/objects/${i.objectId}`}>{i.object}</Link>,
         },
         {
           header: t("detail.columns.change"),

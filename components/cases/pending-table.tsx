@@ -1,5 +1,5 @@
-import Link from "next/link";
 import { ActionForm, ActionNotices } from "@/components/action-form";
+import { Link } from "@/components/link";
 import { WallTimeInput } from "@/components/wall-time-input";
 import { render } from "@/lib/actions/message";
 import type { ActionResult } from "@/lib/actions/result";
@@ -59,24 +59,12 @@ export async function PendingTable({
               <tr key={p.id} data-pending={p.id}>
                 <td data-label={t("columns.change")}>
                   <div>
-                    <strong>#{p.id}</strong>{" "}
-                    <Link prefetch={false} href={`/objects/${p.objectId}`}>
-                      {p.object}
-                    </Link>
-                    : {render(p.summary, locale)}
+                    <strong>#{p.id}</strong> <Link href={`/objects/${p.objectId}`}>{p.object}</Link>: {render(p.summary, locale)}
                     {p.late && <p className="form-warning">{t("late")}</p>}
                   </div>
                 </td>
                 {showCase && (
-                  <td data-label={t("columns.case")}>
-                    {p.caseId ? (
-                      <Link prefetch={false} href={`/cases/${p.caseId}`}>
-                        {p.caseId}
-                      </Link>
-                    ) : (
-                      t("noCase")
-                    )}
-                  </td>
+                  <td data-label={t("columns.case")}>{p.caseId ? <Link href={`/cases/${p.caseId}`}>{p.caseId}</Link> : t("noCase")}</td>
                 )}
                 <td data-label={t("columns.proposed")} className="nowrap">
                   {t("proposed", { by: p.proposedBy, at: fmt.instant(p.proposedAt) })}

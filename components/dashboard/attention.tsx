@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import type { Attention } from "@/lib/cases/cases";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 
@@ -9,9 +9,7 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
     <section className="panel" aria-labelledby="attention">
       <h2 id="attention">{t("attention.title")}</h2>
       <p>
-        <Link prefetch={false} href="/approvals">
-          {t("attention.waiting", { count: attention.waiting })}
-        </Link>
+        <Link href="/approvals">{t("attention.waiting", { count: attention.waiting })}</Link>
       </p>
       <h3>{t("attention.due")}</h3>
       {attention.dueCases.length === 0 ? (
@@ -20,9 +18,7 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
         <ul className="attention-cases">
           {attention.dueCases.map((c) => (
             <li key={c.id}>
-              <Link prefetch={false} href={`/cases/${c.id}`}>
-                {t("attention.case", { id: String(c.id), reference: c.reference })}
-              </Link>{" "}
+              <Link href={`/cases/${c.id}`}>{t("attention.case", { id: String(c.id), reference: c.reference })}</Link>{" "}
               {t("attention.reviewBy", { day: fmt.day(c.reviewBy), owner: c.owner })}
             </li>
           ))}
@@ -35,18 +31,11 @@ export async function AttentionPanel({ attention }: { attention: Attention }) {
         <ul className="attention-blocks">
           {attention.endingBlocks.map((b) => (
             <li key={b.blockId}>
-              <Link prefetch={false} href={`/objects/${b.objectId}`}>
-                {b.object}
-              </Link>{" "}
-              {t("attention.ends", { at: fmt.instant(b.ends) })}
+              <Link href={`/objects/${b.objectId}`}>{b.object}</Link> {t("attention.ends", { at: fmt.instant(b.ends) })}
               {b.caseId !== null && (
                 <>
                   {" "}
-                  (
-                  <Link prefetch={false} href={`/cases/${b.caseId}`}>
-                    {t("attention.inCase", { id: String(b.caseId) })}
-                  </Link>
-                  )
+                  (<Link href={`/cases/${b.caseId}`}>{t("attention.inCase", { id: String(b.caseId) })}</Link>)
                 </>
               )}
             </li>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 
 /** The overview's title and what its counts are: as of when, or (the first count since the start still running) coming. */
@@ -10,11 +10,7 @@ export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string |
       {asOf === null ? (
         <p className="notice" role="status">
           {t.rich("counting", {
-            refresh: (chunks) => (
-              <Link prefetch={false} href="/?refresh=1">
-                {chunks}
-              </Link>
-            ),
+            refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
           })}
         </p>
       ) : (
@@ -24,11 +20,7 @@ export async function OverviewHead({ asOf, timeZone, minutes }: { asOf: string |
             asOf: fmt.instant(asOf),
             minutes,
             time: (chunks) => <time dateTime={asOf}>{chunks}</time>,
-            refresh: (chunks) => (
-              <Link prefetch={false} href="/?refresh=1">
-                {chunks}
-              </Link>
-            ),
+            refresh: (chunks) => <Link href="/?refresh=1">{chunks}</Link>,
           })}
         </p>
       )}

@@ -1,5 +1,5 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { Link } from "@/components/link";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail } from "@/lib/objects/detail";
 
@@ -18,14 +18,7 @@ export async function InheritedAnomalies({ object, requestHref }: InheritedAnoma
   if (object.anomalies.length === 0) return null;
   const t = await getTranslations("object");
   const fmt = await getFormat();
-  const link = (id: number | null) => (chunks: ReactNode) =>
-    id === null ? (
-      chunks
-    ) : (
-      <Link prefetch={false} href={requestHref(id)}>
-        {chunks}
-      </Link>
-    );
+  const link = (id: number | null) => (chunks: ReactNode) => (id === null ? chunks : <Link href={requestHref(id)}>{chunks}</Link>);
 
   const sentence = (a: ObjectDetail["anomalies"][number]): ReactNode => {
     const values = {

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { Link } from "@/components/link";
 import { useTranslations } from "@/lib/i18n/client";
 
 /** The last part of the path as text; null when its %-encoding is broken. */
@@ -28,11 +28,7 @@ export function ObjectNotFound() {
         <p className="notice" role="status">
           {t.rich("badName", {
             problem: segment === null ? "encoding" : "nul",
-            link: (chunks) => (
-              <Link prefetch={false} href="/objects">
-                {chunks}
-              </Link>
-            ),
+            link: (chunks) => <Link href="/objects">{chunks}</Link>,
           })}
         </p>
       </div>
@@ -45,11 +41,7 @@ export function ObjectNotFound() {
       <p>
         {t.rich("search", {
           asked: asked.slice(0, 60),
-          link: (chunks) => (
-            <Link prefetch={false} href={`/objects?q=${encodeURIComponent(asked)}&jump=no&deleted=include`}>
-              {chunks}
-            </Link>
-          ),
+          link: (chunks) => <Link href={`/objects?q=${encodeURIComponent(asked)}&jump=no&deleted=include`}>{chunks}</Link>,
         })}
       </p>
     </div>

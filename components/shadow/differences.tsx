@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { SimpleTable } from "@/components/simple-table";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ShadowDifferenceRow, ShadowRunRow } from "@/lib/states/shadow";
@@ -36,9 +36,7 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
           {diff.cause === null ? (
             <strong>{t("differences.all", { count: fmt.number(run.differences) })}</strong>
           ) : (
-            <Link prefetch={false} href={href({ run: run.id, cause: null })}>
-              {t("differences.all", { count: fmt.number(run.differences) })}
-            </Link>
+            <Link href={href({ run: run.id, cause: null })}>{t("differences.all", { count: fmt.number(run.differences) })}</Link>
           )}
           {diff.causes.map(([cause, n]) => (
             <span key={cause}>
@@ -46,9 +44,7 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
               {diff.cause === cause ? (
                 <strong>{t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}</strong>
               ) : (
-                <Link prefetch={false} href={href({ run: run.id, cause })}>
-                  {t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}
-                </Link>
+                <Link href={href({ run: run.id, cause })}>{t("cause.count", { count: fmt.number(n), cause: causeText(cause) })}</Link>
               )}
             </span>
           ))}
@@ -68,9 +64,7 @@ export async function ShadowDifferences({ run, diff, href }: { run: ShadowRunRow
                 d.name === null ? (
                   t("differences.unknownObject", { id: String(d.objectId) })
                 ) : (
-                  <Link prefetch={false} href={`/objects/${d.objectId}`}>
-                    {d.name}
-                  </Link>
+                  <Link href={`/objects/${d.objectId}`}>{d.name}</Link>
                 ),
             },
             { header: t("differences.columns.state"), cell: (d) => d.state, className: "mono" },

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { SimpleTable } from "@/components/simple-table";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ShadowDay, ShadowRunRow } from "@/lib/states/shadow";
@@ -61,9 +61,7 @@ export async function ShadowRuns({
               r.id === shownRun ? (
                 <span aria-current="true">{t("runs.shown", { id: String(r.id) })}</span>
               ) : (
-                <Link prefetch={false} href={href(r.id)}>
-                  {t("runs.show", { id: String(r.id) })}
-                </Link>
+                <Link href={href(r.id)}>{t("runs.show", { id: String(r.id) })}</Link>
               ),
             className: "nowrap",
           },

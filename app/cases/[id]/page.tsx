@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ActionNotices } from "@/components/action-form";
 import { CaseEvents } from "@/components/cases/case-events";
@@ -7,6 +6,7 @@ import { CaseFacts } from "@/components/cases/case-facts";
 import { AddChangeForm, EndCaseForm, ReviewForm } from "@/components/cases/case-forms";
 import { CaseItems } from "@/components/cases/case-items";
 import { PendingTable } from "@/components/cases/pending-table";
+import { Link } from "@/components/link";
 import { forPage } from "@/lib/auth/page";
 import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -59,9 +59,7 @@ export default async function CasePage(props: PageProps<"/cases/[id]">) {
       <section className="panel" aria-labelledby="case-record">
         <h2 id="case-record">{t("detail.record")}</h2>
         <p className="case-record-links">
-          <Link prefetch={false} href={`/cases/${c.id}/record`}>
-            {t("detail.printable")}
-          </Link>
+          <Link href={`/cases/${c.id}/record`}>{t("detail.printable")}</Link>
           <a href={`/cases/${c.id}/record.csv`} download>
             {t("detail.csv")}
           </a>

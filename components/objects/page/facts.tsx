@@ -1,17 +1,10 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { Link } from "@/components/link";
 import { SimpleTable } from "@/components/simple-table";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
 import type { ObjectDetail, ObjectRef } from "@/lib/objects/detail";
 
-const ref = (r: ObjectRef | null, none: string) =>
-  r ? (
-    <Link prefetch={false} href={`/objects/${r.id}`}>
-      {r.name}
-    </Link>
-  ) : (
-    none
-  );
+const ref = (r: ObjectRef | null, none: string) => (r ? <Link href={`/objects/${r.id}`}>{r.name}</Link> : none);
 const refList = (list: ObjectRef[], none: string) =>
   list.length === 0
     ? none

@@ -1,6 +1,6 @@
-import Link from "next/link";
 import { ActionForm, ActionNotices } from "@/components/action-form";
 import { CaseChoice } from "@/components/cases/case-choice";
+import { Link } from "@/components/link";
 import { InheritedAnomalies } from "@/components/objects/inherited-anomalies";
 import { RequestForm } from "@/components/objects/request-form";
 import { SimpleTable } from "@/components/simple-table";
@@ -61,7 +61,7 @@ export async function RequestsPanel({
       {requestRows.length < object.requests.length && (
         <p className="muted">
           {t("requests.shown", { shown: fmt.number(requestRows.length), total: fmt.number(object.requests.length) })} ·{" "}
-          <Link prefetch={false} href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
+          <Link href={`/objects/${object.id}?requests=all${showAllHistory ? "&history=all" : ""}#requests`}>
             {t("requests.showAll", { total: fmt.number(object.requests.length) })}
           </Link>
         </p>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/link";
 import { StateTimeline, type TimelineBar } from "@/components/objects/state-timeline";
 import { SimpleTable } from "@/components/simple-table";
 import { readConfig } from "@/lib/config";
@@ -101,7 +101,7 @@ export async function HistoryPanel({
         {historyRows.length < object.history.length && (
           <p className="muted">
             {t("history.newest", { shown: fmt.number(historyRows.length), total: fmt.number(object.history.length) })} ·{" "}
-            <Link prefetch={false} href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
+            <Link href={`/objects/${object.id}?history=all${showAllRequests ? "&requests=all" : ""}#history-table`}>
               {t("history.showAll", { total: fmt.number(object.history.length) })}
             </Link>
           </p>

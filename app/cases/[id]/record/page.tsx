@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CaseEvents } from "@/components/cases/case-events";
 import { CaseFacts } from "@/components/cases/case-facts";
 import { CaseItems } from "@/components/cases/case-items";
+import { Link } from "@/components/link";
 import { forPage } from "@/lib/auth/page";
 import { caseDetail } from "@/lib/cases/detail";
 import { getFormat, getTranslations } from "@/lib/i18n/server";
@@ -30,9 +30,7 @@ export default async function CaseRecordPage(props: PageProps<"/cases/[id]/recor
         </h1>
         <CaseFacts c={c} showDue={false} />
         <p className="case-record-links no-print">
-          <Link prefetch={false} href={`/cases/${c.id}`}>
-            {t("detail.back")}
-          </Link>
+          <Link href={`/cases/${c.id}`}>{t("detail.back")}</Link>
           <a href={`/cases/${c.id}/record.csv`} download>
             {t("detail.csv")}
           </a>
