@@ -13,6 +13,8 @@ export function fredConfig(mode: "charge" | "beside", port: number) {
     ...base,
     testDir: "./e2e/fred",
     testIgnore: [],
+    // One registry database and server: its specs run one after another.
+    workers: 1,
     outputDir: mode === "charge" ? "test-results/fred" : `test-results/fred-${mode}`,
     use: { ...base.use, baseURL: `http://127.0.0.1:${port}` },
     webServer: {

@@ -19,6 +19,8 @@ export default defineConfig({
     testTimeout: 900_000,
     // The databases every file starts from, built once per run (testing/databases.ts copies them).
     globalSetup: ["testing/global-setup.ts"],
+    // Passwords hashed at bcrypt's lowest cost in tests (testing/quick-bcrypt.ts says why).
+    setupFiles: ["testing/quick-bcrypt.ts"],
     hookTimeout: 900_000,
     // Each integration file opens its own databases; PGlite is CPU-bound, two at a time suit 2 cores.
     maxWorkers: 2,

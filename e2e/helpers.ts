@@ -3,11 +3,22 @@ import { expect, type Page } from "@playwright/test";
 /** The e2e server's first admin gets this password through CONSOLE_ADMIN_PASSWORD. */
 export const E2E_ADMIN_PASSWORD = "e2e admin heron quartz 2026";
 
+/**
+ * Which of the suite's consoles this process works with. The suite runs two Playwright workers on a
+ * 2-core machine, each against a console of its own (playwright.config.ts starts both): worker n
+ * (TEST_PARALLEL_INDEX, set by Playwright) uses console n, and e2e/server.ts is told its number by
+ * E2E_INSTANCE. Each console has its own database, log, mail, directory and identity provider, so
+ * a spec sees only its own worker's work, as with one worker.
+ */
+export const E2E_INSTANCE = Number(process.env.E2E_INSTANCE ?? process.env.TEST_PARALLEL_INDEX ?? 0);
+/** A file of this process's console, in .data. */
+export const e2eFile = (name: string) => `.data/e2e-${E2E_INSTANCE}-${name}`;
+
 /** Where e2e/server.ts keeps the server's log. */
-export const E2E_SERVER_LOG = ".data/e2e-server.log";
+export const E2E_SERVER_LOG = e2eFile("server.log");
 
 /** The mails the e2e server's SMTP server received, as JSON ({ to, text }[]): e2e/server.ts writes it. */
-export const E2E_MAILS = ".data/e2e-mails.json";
+export const E2E_MAILS = e2eFile("mails.json");
 
 /** The token the e2e server's metrics scraper sends (e2e/metrics.spec.ts). */
 export const E2E_METRICS_TOKEN = "e2e-metrics-scraper-0123456789";
@@ -23,9 +34,9 @@ export const E2E_SSO_PEOPLE = {
   "sso-petr": { name: "Petr Single-Sign-On", groups: ["staff"] },
 };
 /** Where e2e/server.ts says how to reach and control the OpenID provider. */
-export const E2E_OIDC_INFO = ".data/e2e-oidc.json";
+export const E2E_OIDC_INFO = e2eFile("oidc.json");
 /** Where e2e/server.ts says how to reach and control that directory. */
-export const E2E_SLAPD_INFO = ".data/e2e-slapd.json";
+export const E2E_SLAPD_INFO = e2eFile("slapd.json");
 
 /**
  * Signs in on the suite's server, or on another console at `base` (http://host:port), and lands on

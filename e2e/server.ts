@@ -15,10 +15,11 @@ import {
   E2E_SERVER_LOG,
   E2E_SLAPD_INFO,
   E2E_SSO_PEOPLE,
+  e2eFile,
 } from "./helpers";
 import { serveBuild } from "./serve";
 
-const dataDir = path.resolve(".data", "e2e-pglite");
+const dataDir = path.resolve(e2eFile("pglite"));
 if (!existsSync(path.join(".next", "BUILD_ID"))) {
   console.error("No production build to test: run `npm run build` first (npm test does).");
   process.exit(1);
@@ -42,8 +43,8 @@ writeFileSync(E2E_SLAPD_INFO, JSON.stringify(slapd.info));
 const oidc: OidcProviderInfo = {
   port: await freePort(),
   consoleUrl: `http://127.0.0.1:${port}`,
-  accountsFile: path.resolve(".data", "e2e-oidc-accounts.json"),
-  pidfile: path.resolve(".data", "e2e-oidc.pid"),
+  accountsFile: path.resolve(e2eFile("oidc-accounts.json")),
+  pidfile: path.resolve(e2eFile("oidc.pid")),
 };
 writeOidcAccounts(oidc.accountsFile, E2E_SSO_PEOPLE);
 await spawnOidcProvider(oidc);

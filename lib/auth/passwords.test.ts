@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+
+// The real bcrypt at the console's own cost, not the other tests' quick one (testing/quick-bcrypt.ts).
+vi.unmock("bcrypt");
 
 describe("password hashes", () => {
   it("checks a password against its own hash only, and writes the current form", async () => {
