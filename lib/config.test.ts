@@ -51,7 +51,7 @@ describe("configuration", () => {
       expect(() => readConfig({ OVERVIEW_COUNTS_SECONDS: value }), value).toThrow(`configuration: OVERVIEW_COUNTS_SECONDS: ${message}`);
   });
 
-  it("takes COMPRESS as true or false (next.config.ts reads it) and refuses anything else", () => {
+  it("takes COMPRESS as true or false (next.config.mjs reads it) and refuses anything else", () => {
     for (const value of ["true", "false"]) expect(() => readConfig({ COMPRESS: value })).not.toThrow();
     for (const value of ["yes", "1", "gzip"])
       expect(() => readConfig({ COMPRESS: value }), value).toThrow("configuration: COMPRESS: COMPRESS must be true or false");

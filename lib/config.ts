@@ -49,7 +49,7 @@ const envSchema = z.object({
       .optional(),
   ),
   LOG_FORMAT: z.enum(["json", "text"], { error: "LOG_FORMAT must be json or text" }).optional(),
-  // Read by next.config.ts (whether the server gzips its pages); checked here with the rest.
+  // Read by next.config.mjs (whether the server gzips its pages); checked here with the rest.
   COMPRESS: z.enum(["true", "false"], { error: "COMPRESS must be true or false" }).optional(),
   AUDIT_KEYS: z
     .string()

@@ -9,7 +9,7 @@ import { exitOnStartupError } from "../lib/db/errors";
 import { NEXT_BIN, serveInForeground } from "./next-server";
 
 const root = process.cwd();
-const SOURCES = ["app", "components", "lib", "server", "instrumentation.ts", "next.config.ts", "package.json", "prisma/schema.prisma"];
+const SOURCES = ["app", "components", "lib", "server", "instrumentation.ts", "next.config.mjs", "package.json", "prisma/schema.prisma"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
