@@ -6,14 +6,16 @@ import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { startNextServer } from "../scripts/next-server";
+import { freePort } from "../testing/free-port";
 import { E2E_ADMIN_PASSWORD, signIn } from "./helpers";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 test.skip(!adminUrl, "needs a PostgreSQL server: set TEST_DATABASE_URL");
 test.describe.configure({ mode: "serial" });
 
-const A = "http://127.0.0.1:3101";
-const B = "http://127.0.0.1:3102";
+// Ports nothing listens on: the suite's own consoles take E2E_PORT and the ports after it.
+let A: string;
+let B: string;
 const database = `rsc_e2e_multi_${randomBytes(4).toString("hex")}`;
 let databaseUrl: string;
 const servers: ChildProcess[] = [];
@@ -73,7 +75,9 @@ test.beforeAll(async () => {
   if (user.status !== 0) throw new Error(`npm run user failed: ${user.stderr}${user.stdout}`);
   // One secret for all instances, as in production.
   const secret = randomBytes(32).toString("base64");
+  A = `http://127.0.0.1:${await freePort()}`;
   await startConsole(A, secret);
+  B = `http://127.0.0.1:${await freePort()}`; // chosen once A listens, so never A's port
   await startConsole(B, secret);
 });
 
