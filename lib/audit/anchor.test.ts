@@ -7,7 +7,6 @@ import { testBackends } from "../../testing/databases";
 import { runScript } from "../../testing/run-script";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { type AuditAnchor, advanceAuditAnchor, auditAnchorFile, readAnchor, replaceAnchor, signAnchor, verifyAuditLog } from "./anchor";
 import { startAuditAnchoring } from "./anchoring";
 import type { AuditKeyRing } from "./keys";
@@ -69,10 +68,9 @@ describe.each(testBackends())("the audit log's anchor outside the database on $n
     await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
   });
   async function fresh(): Promise<{ db: Database; url?: string; file: string }> {
-    const { db, drop, url } = await backend.create();
+    const { db, drop, url } = await backend.createMigrated();
     const dir = await mkdtemp(path.join(tmpdir(), "rsc-anchor-"));
     cleanups.push(drop, () => rm(dir, { recursive: true, force: true }));
-    await migrate(db.direct);
     return { db, url, file: path.join(dir, "audit.anchor") };
   }
   const stored = (file: string) => (readAnchor(file) as { anchor: AuditAnchor | null }).anchor;

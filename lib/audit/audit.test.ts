@@ -4,7 +4,6 @@ import { runScript } from "../../testing/run-script";
 import { actAs, signedInAs } from "../../testing/sessions";
 import { english } from "../actions/message";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { audit } from "./log";
 import { listAudit } from "./query";
 import { verifyAuditChain } from "./verify";
@@ -28,9 +27,8 @@ describe.each(testBackends())("audit log on $name", (backend) => {
     await Promise.all(drops.splice(0).map((d) => d()));
   });
   async function fresh(): Promise<Database> {
-    const { db, drop } = await backend.create();
+    const { db, drop } = await backend.createMigrated();
     drops.push(drop);
-    await migrate(db.direct);
     return db;
   }
 
@@ -128,9 +126,8 @@ describe.each(testBackends())("audit log on $name", (backend) => {
 describe("npm run audit:verify", () => {
   it("reports an altered log with a non-zero exit status", async () => {
     const [backend] = testBackends();
-    const { db, drop } = await backend.create();
+    const { db, drop } = await backend.createMigrated();
     try {
-      await migrate(db.direct);
       await withAuditRows(db, 3);
       await tamper(db, "UPDATE console.audit_log SET actor = 'mallory' WHERE id = 2");
       const dir = (db.sql.location.match(/embedded database (.*)$/) ?? [])[1];

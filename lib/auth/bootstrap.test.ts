@@ -3,7 +3,6 @@ import { testBackends } from "../../testing/databases";
 import { TEST_CLIENT } from "../../testing/sessions";
 import type { Database } from "../db/client";
 import { StartupError } from "../db/errors";
-import { migrate } from "../db/migrations";
 import { ensureAuthSecret, ensureFirstAdmin, firstAdminBanner } from "./bootstrap";
 import { signInWithPassword } from "./sign-in";
 
@@ -13,9 +12,8 @@ describe.each(testBackends())("first start on $name", (backend) => {
     await Promise.all(drops.splice(0).map((d) => d()));
   });
   async function fresh(): Promise<Database> {
-    const { db, drop } = await backend.create();
+    const { db, drop } = await backend.createMigrated();
     drops.push(drop);
-    await migrate(db.direct);
     return db;
   }
 

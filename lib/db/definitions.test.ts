@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testBackends } from "../../testing/databases";
 import type { Database } from "./client";
 import { currentDefinitions, DEFINITIONS_DIR } from "./definitions";
-import { migrate } from "./migrations";
 
 /** Every file of prisma/sql/, by its path under it. */
 function folder(dir = DEFINITIONS_DIR): Map<string, string> {
@@ -66,8 +65,7 @@ describe("the current SQL definitions (prisma/sql/)", () => {
   let db: Database;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await pglite.create());
-    await migrate(db.direct);
+    ({ db, drop } = await pglite.createMigrated());
   });
   afterAll(() => drop());
 

@@ -6,7 +6,6 @@ import { seedDemo } from "../../prisma/demo/load";
 import { testBackends } from "../../testing/databases";
 import { checkDatabase } from "../check";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 import { runStateEngine } from "../states/engine";
 
 // The console process killed (SIGKILL) in the middle of a bulk apply and of a state engine run, on
@@ -79,14 +78,13 @@ describe.runIf(postgres)("the console killed in the middle of its work (PostgreS
 
   beforeAll(async () => {
     if (!postgres) return;
-    const created = await postgres.create();
-    const other = await postgres.create();
+    const created = await postgres.createMigrated();
+    const other = await postgres.createMigrated();
     ({ db } = created);
     reference = other.db;
     url = created.url as string;
     drops = [created.drop, other.drop];
     for (const d of [db, reference]) {
-      await migrate(d.direct);
       await seedDemo(d.direct, options, () => {}, options.now);
     }
   });

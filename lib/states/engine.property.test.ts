@@ -5,7 +5,6 @@ import { testBackends } from "../../testing/databases";
 import { changeAt, historyProblems, wholeHistory } from "../../testing/registry";
 import type { Database } from "../db/client";
 import type { SqlExecutor } from "../db/driver";
-import { migrate } from "../db/migrations";
 import { runStateEngine } from "./engine";
 
 // Properties of the engine on random registries (the demo generator with other seeds), stepped
@@ -82,9 +81,8 @@ describe.each(testBackends())("state engine properties on $name", (backend) => {
     await Promise.all(drops.splice(0).map((d) => d()));
   });
   async function registry(seed: number): Promise<Database> {
-    const { db, drop } = await backend.create();
+    const { db, drop } = await backend.createMigrated();
     drops.push(drop);
-    await migrate(db.direct);
     await seedDemo(db.direct, { domains: 150, seed, now: DEMO_NOW, timeZone: "Europe/Prague" }, () => {}, null);
     return db;
   }

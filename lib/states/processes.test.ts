@@ -3,7 +3,6 @@ import { seedDemo } from "../../prisma/demo/load";
 import { testBackends } from "../../testing/databases";
 import { runScript } from "../../testing/run-script";
 import type { Database } from "../db/client";
-import { migrate } from "../db/migrations";
 
 // Several console processes on one PostgreSQL: the state engine's work is done once, whoever asks.
 const postgres = testBackends().find((b) => b.name === "postgres");
@@ -16,10 +15,9 @@ describe.runIf(postgres)("the state engine run by two processes at once", () => 
 
   beforeAll(async () => {
     if (!postgres) return;
-    const created = await postgres.create();
+    const created = await postgres.createMigrated();
     ({ db, drop } = created);
     url = created.url as string;
-    await migrate(db.direct);
     // History up to two days ago: a run now has two days of work.
     const then = new Date(Date.now() - 2 * DAY);
     await seedDemo(db.direct, { domains: 3000, seed: 11, now: then, timeZone: "Europe/Prague" }, () => {}, then);

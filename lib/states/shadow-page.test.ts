@@ -12,7 +12,6 @@ import type { AccessError } from "../auth/guard";
 import { moveMode } from "../db/adoption-mode";
 import type { Database } from "../db/client";
 import { openDatabase } from "../db/client";
-import { migrate } from "../db/migrations";
 import { en } from "../i18n/messages/en";
 import { FRED_KNOWN_BUGS, runShadow } from "./shadow";
 import { SHADOW_PAGE_SIZE, shadowPage } from "./shadow-page";
@@ -30,9 +29,8 @@ describe.each(testBackends())("shadow's page on a registry the console created (
     await Promise.all(drops.splice(0).map((d) => d()));
   });
   async function fresh(): Promise<Database> {
-    const { db, drop } = await backend.create();
+    const { db, drop } = await backend.createMigrated();
     drops.push(drop);
-    await migrate(db.direct);
     return db;
   }
 
