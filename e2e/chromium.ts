@@ -1,11 +1,19 @@
 import { existsSync } from "node:fs";
 import { chromium } from "@playwright/test";
 
-const SYSTEM_CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+// Chromium's headless shell first: what Playwright itself runs headless tests in, lighter than the
+// whole browser in headless mode (it starts in half the time on a 2-core machine).
+const SYSTEM_CHROMIUM = [
+  "/usr/bin/chromium-headless-shell",
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+];
 
 /**
  * The browser for the Playwright suite: CHROMIUM_PATH when set, else a system Chromium (Debian's
- * `chromium` package), else the one `npx playwright install chromium` downloads. `undefined` means
+ * `chromium-headless-shell` package, or its `chromium`), else the one `npx playwright install chromium` downloads. `undefined` means
  * Playwright's own. Throws with what to do when there is none, so the suite never silently skips.
  */
 export function findChromium(): string | undefined {
