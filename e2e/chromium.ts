@@ -13,8 +13,9 @@ const SYSTEM_CHROMIUM = [
 
 /**
  * The browser for the Playwright suite: CHROMIUM_PATH when set, else a system Chromium (Debian's
- * `chromium-headless-shell` package, or its `chromium`), else the one `npx playwright install chromium` downloads. `undefined` means
- * Playwright's own. Throws with what to do when there is none, so the suite never silently skips.
+ * `chromium-headless-shell` package, or its `chromium`), else the one `npx playwright install
+ * chromium` downloads. `undefined` means Playwright's own. Throws with what to do when there is
+ * none, so the suite never silently skips.
  */
 export function findChromium(): string | undefined {
   const configured = process.env.CHROMIUM_PATH;
