@@ -22,6 +22,15 @@ test("support finds outzone domains of one registrar, sorts by expiration, pages
   await form.getByLabel("Type").selectOption("domain");
   await form.getByText("Choose states").click();
   await form.getByRole("checkbox", { name: "outzone", exact: true }).check();
+  // Each choice says what the state is and which types it is for.
+  await expect(form.locator("label", { has: page.getByRole("checkbox", { name: "outzone", exact: true }) })).toHaveAttribute(
+    "title",
+    /zone.* \(domain\)$/,
+  );
+  await expect(form.locator("label", { has: page.getByRole("checkbox", { name: "serverBlocked", exact: true }) })).toHaveAttribute(
+    "title",
+    /\(contact, domain\)$/,
+  );
   await expect(form.getByRole("radio", { name: "has now" })).toBeChecked();
   await form.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/[?&]states=outzone\b/);

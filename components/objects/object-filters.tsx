@@ -76,7 +76,9 @@ export function ObjectFilters({ values, types, registrars, states, pageSizes, ti
   const router = useRouter();
   const t = useTranslations("objects");
   const tc = useTranslations("common");
-  const typeName = (type: string) => t("typeName", { type });
+  // Each type's name once, not once per state and type (about 80 translations a page).
+  const typeNames = new Map(types.map((type) => [type, t("typeName", { type })]));
+  const typeName = (type: string) => typeNames.get(type) ?? t("typeName", { type });
   const chosenStates = new Set(
     [values.states ?? []]
       .flat()
