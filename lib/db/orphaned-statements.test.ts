@@ -1,0 +1,91 @@
+// A console that is gone leaves nothing running on the registry's server (lib/db/client.ts,
+// client_connection_check_interval). PostgreSQL runs a statement whose client has gone to its
+// end unless told to look; killed mid-statement, the console's process sends PostgreSQL nothing.
+// PostgreSQL only: the embedded database lives and dies with the console's own process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+
+/** A process that opens a connection as `opener` says and starts a ten-minute statement marked `marker` on it. */
+function sleeper(opener: "console" | "plain", marker: string): ChildProcess {
+  const connect =
+    opener === "console"
+      ? `const { openDatabase } = await import("./lib/db/client.ts");
+         const db = await openDatabase({ databaseUrl: process.env.URL, pgliteDir: "" });
+         await db.direct.query("SELECT pg_sleep(600) -- ${marker}");`
+      : `const pg = (await import("pg")).default;
+         const client = new pg.Client(process.env.URL);
+         await client.connect();
+         await client.query("SELECT pg_sleep(600) -- ${marker}");`;
+  return spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", connect], {
+    env: { ...process.env, URL: adminUrl },
+    stdio: "ignore",
+  });
+}
+
+describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", () => {
+  const watcher = new pg.Client(adminUrl);
+  const running = async (marker: string): Promise<number | null> =>
+    (
+      await watcher.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()",
+        [`%-- ${marker}`],
+      )
+    ).rows[0]?.pid ?? null;
+  /** Polls until `done` holds, at most `limit` ms (generous: the test waits for events, not for a speed). */
+  const until = async (done: () => Promise<boolean>, limit: number): Promise<boolean> => {
+    const end = Date.now() + limit;
+    while (Date.now() < end) {
+      if (await done()) return true;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return done();
+  };
+  const left: number[] = [];
+
+  beforeAll(() => watcher.connect());
+  afterAll(async () => {
+    for (const pid of left) await watcher.query("SELECT pg_terminate_backend($1)", [pid]);
+    await watcher.end();
+  });
+
+  it("ends the statement of a killed console within seconds; a plain connection's runs on", async () => {
+    const consoleMarker = `rsc-orphan-console-${randomUUID()}`;
+    const plainMarker = `rsc-orphan-plain-${randomUUID()}`;
+    const consoleProcess = sleeper("console", consoleMarker);
+    const plainProcess = sleeper("plain", plainMarker);
+    // Both statements are running (starting a process with tsx takes seconds on a busy machine).
+    expect(await until(async () => (await running(consoleMarker)) !== null && (await running(plainMarker)) !== null, 120_000)).toBe(true);
+    const plainPid = (await running(plainMarker)) as number;
+    left.push(plainPid, (await running(consoleMarker)) as number);
+
+    // Killed as the kernel kills: no cancel request, no goodbye to PostgreSQL.
+    consoleProcess.kill("SIGKILL");
+    plainProcess.kill("SIGKILL");
+
+    // The console's connection asked the server to look each second: its statement ends.
+    expect(await until(async () => (await running(consoleMarker)) === null, 60_000)).toBe(true);
+    // Without it (a connection as FRED's programs or psql open it) the statement is still running
+    // after the console's has ended: what the console's connections did before.
+    expect(await running(plainMarker)).toBe(plainPid);
+  });
+
+  it("asks for the check on every connection of the console", async () => {
+    const { openDatabase, CONNECTION_CHECK_MS } = await import("./client");
+    const db = await openDatabase({ databaseUrl: adminUrl, pgliteDir: "" });
+    try {
+      const rows = await db.direct.query<{ ms: string }>("SELECT current_setting('client_connection_check_interval') AS ms");
+      expect(rows[0].ms).toBe(`${CONNECTION_CHECK_MS / 1000}s`);
+      // Through Prisma too: the same pool.
+      const [viaPrisma] = await db.prisma.$queryRawUnsafe<{ ms: string }[]>(
+        "SELECT current_setting('client_connection_check_interval') AS ms",
+      );
+      expect(viaPrisma.ms).toBe(`${CONNECTION_CHECK_MS / 1000}s`);
+    } finally {
+      await db.close();
+    }
+  });
+});
