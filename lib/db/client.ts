@@ -43,6 +43,9 @@ function database(prisma: PrismaClient, direct: DirectDriver): Database {
   };
 }
 
+/** What the console's sessions call themselves on the server (pg_stat_activity.application_name). */
+export const APPLICATION_NAME = "registry-state-console";
+
 /** How often PostgreSQL looks whether the console's end of a connection running a statement is still there. */
 export const CONNECTION_CHECK_MS = 1000;
 
@@ -59,8 +62,11 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
   // client has gone to its end: the overview's background counts (about 20 s of a core at 1.5
   // million domains) went on after every restart, beside FRED's work. With it, the server looks at
   // the connection each second while a statement runs and ends the statement once it is closed.
+  // application_name: FRED's DBAs tell the console's sessions from FRED's in pg_stat_activity
+  // (an application_name in the URL wins, then PGAPPNAME, as with libpq).
   const pool = new pg.Pool({
     connectionString: url,
+    application_name: process.env.PGAPPNAME || APPLICATION_NAME,
     connectionTimeoutMillis: 10_000,
     max: 20,
     options: `-c TimeZone=UTC -c jit=off -c client_connection_check_interval=${CONNECTION_CHECK_MS}`,

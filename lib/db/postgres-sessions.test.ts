@@ -1,7 +1,8 @@
-// A console that is gone leaves nothing running on the registry's server (lib/db/client.ts,
-// client_connection_check_interval). PostgreSQL runs a statement whose client has gone to its
-// end unless told to look; killed mid-statement, the console's process sends PostgreSQL nothing.
-// PostgreSQL only: the embedded database lives and dies with the console's own process.
+// The console's sessions on a PostgreSQL server (lib/db/client.ts): a console that is gone leaves
+// nothing running there (client_connection_check_interval; PostgreSQL otherwise runs a statement
+// whose client has gone to its end, and a process killed mid-statement sends it nothing), and its
+// sessions say whose they are (application_name). PostgreSQL only: the embedded database lives and
+// dies with the console's own process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
@@ -73,19 +74,25 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     expect(await running(plainMarker)).toBe(plainPid);
   });
 
-  it("asks for the check on every connection of the console", async () => {
-    const { openDatabase, CONNECTION_CHECK_MS } = await import("./client");
+  it("asks for the check on every connection of the console, and names the console's sessions", async () => {
+    const { openDatabase, CONNECTION_CHECK_MS, APPLICATION_NAME } = await import("./client");
+    const settings = "SELECT current_setting('client_connection_check_interval') AS ms, current_setting('application_name') AS name";
     const db = await openDatabase({ databaseUrl: adminUrl, pgliteDir: "" });
     try {
-      const rows = await db.direct.query<{ ms: string }>("SELECT current_setting('client_connection_check_interval') AS ms");
-      expect(rows[0].ms).toBe(`${CONNECTION_CHECK_MS / 1000}s`);
+      expect(await db.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME }]);
       // Through Prisma too: the same pool.
-      const [viaPrisma] = await db.prisma.$queryRawUnsafe<{ ms: string }[]>(
-        "SELECT current_setting('client_connection_check_interval') AS ms",
-      );
-      expect(viaPrisma.ms).toBe(`${CONNECTION_CHECK_MS / 1000}s`);
+      expect(await db.prisma.$queryRawUnsafe(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME }]);
     } finally {
       await db.close();
+    }
+    // A name the operator gives in the URL wins.
+    const url = new URL(adminUrl as string);
+    url.searchParams.set("application_name", "console-b");
+    const named = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
+    try {
+      expect(await named.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: "console-b" }]);
+    } finally {
+      await named.close();
     }
   });
 });
