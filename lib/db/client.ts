@@ -49,6 +49,9 @@ export const APPLICATION_NAME = "registry-state-console";
 /** How often PostgreSQL looks whether the console's end of a connection running a statement is still there. */
 export const CONNECTION_CHECK_MS = 1000;
 
+/** The longest a console's session may sit idle inside a transaction before PostgreSQL ends it. */
+export const IDLE_IN_TRANSACTION_MS = 60_000;
+
 async function openPostgres(url: string, variable?: string): Promise<Database> {
   const location = describePostgresUrl(url);
   // Prisma's pg adapter reads a timestamptz as if the session's zone were UTC (it drops the offset),
@@ -62,6 +65,9 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
   // client has gone to its end: the overview's background counts (about 20 s of a core at 1.5
   // million domains) went on after every restart, beside FRED's work. With it, the server looks at
   // the connection each second while a statement runs and ends the statement once it is closed.
+  // idle_in_transaction_session_timeout: a console that hangs inside a transaction (a stalled
+  // process, a bug) holds its locks on FRED's rows for a minute at most; FRED's commands that wait
+  // on them go on then. The console's own transactions never wait that long between statements.
   // application_name: FRED's DBAs tell the console's sessions from FRED's in pg_stat_activity
   // (an application_name in the URL wins, then PGAPPNAME, as with libpq).
   const pool = new pg.Pool({
@@ -69,7 +75,12 @@ async function openPostgres(url: string, variable?: string): Promise<Database> {
     application_name: process.env.PGAPPNAME || APPLICATION_NAME,
     connectionTimeoutMillis: 10_000,
     max: 20,
-    options: `-c TimeZone=UTC -c jit=off -c client_connection_check_interval=${CONNECTION_CHECK_MS}`,
+    options: [
+      "-c TimeZone=UTC",
+      "-c jit=off",
+      `-c client_connection_check_interval=${CONNECTION_CHECK_MS}`,
+      `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+    ].join(" "),
   });
   // An idle connection that the server drops must not crash the process; the next query reconnects.
   pool.on("error", (error) => {

@@ -1,7 +1,8 @@
 // The console's sessions on a PostgreSQL server (lib/db/client.ts): a console that is gone leaves
 // nothing running there (client_connection_check_interval; PostgreSQL otherwise runs a statement
-// whose client has gone to its end, and a process killed mid-statement sends it nothing), and its
-// sessions say whose they are (application_name). PostgreSQL only: the embedded database lives and
+// whose client has gone to its end, and a process killed mid-statement sends it nothing), one
+// hung inside a transaction holds FRED's rows a minute at most (idle_in_transaction_session_timeout),
+// and its sessions say whose they are (application_name). PostgreSQL only: the embedded database lives and
 // dies with the console's own process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -74,14 +75,16 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     expect(await running(plainMarker)).toBe(plainPid);
   });
 
-  it("asks for the check on every connection of the console, and names the console's sessions", async () => {
-    const { openDatabase, CONNECTION_CHECK_MS, APPLICATION_NAME } = await import("./client");
-    const settings = "SELECT current_setting('client_connection_check_interval') AS ms, current_setting('application_name') AS name";
+  it("asks for the check and an end to idle transactions on every connection of the console, and names its sessions", async () => {
+    const { openDatabase, CONNECTION_CHECK_MS, IDLE_IN_TRANSACTION_MS, APPLICATION_NAME } = await import("./client");
+    const settings = `SELECT current_setting('client_connection_check_interval') AS ms, current_setting('application_name') AS name,
+                             current_setting('idle_in_transaction_session_timeout') AS idle`;
+    const idle = `${IDLE_IN_TRANSACTION_MS / 60_000}min`;
     const db = await openDatabase({ databaseUrl: adminUrl, pgliteDir: "" });
     try {
-      expect(await db.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME }]);
+      expect(await db.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME, idle }]);
       // Through Prisma too: the same pool.
-      expect(await db.prisma.$queryRawUnsafe(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME }]);
+      expect(await db.prisma.$queryRawUnsafe(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME, idle }]);
     } finally {
       await db.close();
     }
@@ -90,7 +93,7 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     url.searchParams.set("application_name", "console-b");
     const named = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
     try {
-      expect(await named.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: "console-b" }]);
+      expect(await named.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: "console-b", idle }]);
     } finally {
       await named.close();
     }
