@@ -26,8 +26,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Worker threads, not processes: each file still gets a fresh module graph (isolation), and a
     // file started 2-5 s sooner on a 2-core machine (the whole run 677 s with processes, 513 s with
-    // threads and quick-bcrypt.ts). Not `isolate: false`: module-level caches (a count's bound, kept
-    // by filter) would carry one file's database into another's.
+    // threads and quick-bcrypt.ts). Not `isolate: false`: faster (434 s), but 5 tests failed, one
+    // file's module mocks reaching another file's modules. (The module-level caches are not in the
+    // way: a count's bound and the overview's figures are kept per database location.)
     pool: "threads",
     // Every test writes audit rows signed with this fixed key (docs/operating.md: "Audit log: keys, anchor and verification"), never with a key
     // file generated in the developer's .data; tests of the keys themselves set their own.
