@@ -59,16 +59,21 @@ test("the overview never counts while a person waits: past their time it shows t
     await expect(time).toBeVisible();
     return Date.parse((await time.getAttribute("datetime")) as string);
   };
-  const seen: number[] = [];
-  // Visits until the figures were renewed twice (each renewal began after a visit found them old).
-  while (new Set(seen).size < 3) {
+  const visits: { asked: number; shown: number }[] = [];
+  // Visits until the figures were renewed three times (each renewal began in the background: by
+  // the server's timer, or after a visit found them old).
+  while (new Set(visits.map((v) => v.shown)).size < 4) {
     const asked = Date.now();
     await page.goto("/");
-    const shown = await asOf();
-    // Counted before the page was asked for: kept figures, never a count made for this visit.
-    expect(shown).toBeLessThan(asked);
-    seen.push(shown);
+    visits.push({ asked, shown: await asOf() });
     await page.waitForTimeout(1_000);
   }
-  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  const shown = visits.map((v) => v.shown);
+  expect(shown).toEqual([...shown].sort((a, b) => a - b));
+  // Never a count made for the visit: a page that counted for itself would show, on the first visit
+  // to see each renewal, figures begun after it was asked. A renewal the timer began while a visit
+  // was on its way may be shown so (CI saw one 66 ms after); every renewal so cannot be chance.
+  const renewals = [...new Set(shown)].slice(1);
+  const firstSeen = renewals.map((value) => visits.find((v) => v.shown === value) as { asked: number; shown: number });
+  expect(firstSeen.filter((v) => v.shown < v.asked).length).toBeGreaterThan(0);
 });
