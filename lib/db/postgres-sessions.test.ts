@@ -1,13 +1,13 @@
 // The console's sessions on a PostgreSQL server (lib/db/client.ts): a console that is gone leaves
 // nothing running there (client_connection_check_interval; PostgreSQL otherwise runs a statement
-// whose client has gone to its end, and a process killed mid-statement sends it nothing), one
-// hung inside a transaction holds FRED's rows a minute at most (idle_in_transaction_session_timeout),
-// and its sessions say whose they are (application_name). PostgreSQL only: the embedded database lives and
-// dies with the console's own process.
+// whose client has gone to its end, and a process killed mid-statement sends it nothing), one hung
+// inside a transaction holds FRED's rows a minute at most (idle_in_transaction_session_timeout),
+// and its sessions say whose they are (application_name). PostgreSQL only: the embedded database
+// lives and dies with the console's own process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 
@@ -37,19 +37,15 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
         [`%-- ${marker}`],
       )
     ).rows[0]?.pid ?? null;
-  /** Polls until `done` holds, at most `limit` ms (generous: the test waits for events, not for a speed). */
-  const until = async (done: () => Promise<boolean>, limit: number): Promise<boolean> => {
-    const end = Date.now() + limit;
-    while (Date.now() < end) {
-      if (await done()) return true;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    return done();
-  };
+  /** Waits for events, not for a speed: the limits are generous. */
+  const POLL = { interval: 200 };
   const left: number[] = [];
+  const children: ChildProcess[] = [];
 
   beforeAll(() => watcher.connect());
   afterAll(async () => {
+    // A test that failed before its kills leaves neither process nor statement behind.
+    for (const child of children) child.kill("SIGKILL");
     for (const pid of left) await watcher.query("SELECT pg_terminate_backend($1)", [pid]);
     await watcher.end();
   });
@@ -59,17 +55,24 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     const plainMarker = `rsc-orphan-plain-${randomUUID()}`;
     const consoleProcess = sleeper("console", consoleMarker);
     const plainProcess = sleeper("plain", plainMarker);
+    children.push(consoleProcess, plainProcess);
     // Both statements are running (starting a process with tsx takes seconds on a busy machine).
-    expect(await until(async () => (await running(consoleMarker)) !== null && (await running(plainMarker)) !== null, 120_000)).toBe(true);
-    const plainPid = (await running(plainMarker)) as number;
-    left.push(plainPid, (await running(consoleMarker)) as number);
+    const [consolePid, plainPid] = await vi.waitFor(
+      async () => {
+        const pids = [await running(consoleMarker), await running(plainMarker)];
+        expect(pids).not.toContain(null);
+        return pids as number[];
+      },
+      { ...POLL, timeout: 120_000 },
+    );
+    left.push(consolePid, plainPid);
 
     // Killed as the kernel kills: no cancel request, no goodbye to PostgreSQL.
     consoleProcess.kill("SIGKILL");
     plainProcess.kill("SIGKILL");
 
     // The console's connection asked the server to look each second: its statement ends.
-    expect(await until(async () => (await running(consoleMarker)) === null, 60_000)).toBe(true);
+    await vi.waitFor(async () => expect(await running(consoleMarker)).toBeNull(), { ...POLL, timeout: 60_000 });
     // Without it (a connection as FRED's programs or psql open it) the statement is still running
     // after the console's has ended: what the console's connections did before.
     expect(await running(plainMarker)).toBe(plainPid);
@@ -79,12 +82,12 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     const { openDatabase, CONNECTION_CHECK_MS, IDLE_IN_TRANSACTION_MS, APPLICATION_NAME } = await import("./client");
     const settings = `SELECT current_setting('client_connection_check_interval') AS ms, current_setting('application_name') AS name,
                              current_setting('idle_in_transaction_session_timeout') AS idle`;
-    const idle = `${IDLE_IN_TRANSACTION_MS / 60_000}min`;
+    const expected = (name: string) => [{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name, idle: `${IDLE_IN_TRANSACTION_MS / 60_000}min` }];
     const db = await openDatabase({ databaseUrl: adminUrl, pgliteDir: "" });
     try {
-      expect(await db.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME, idle }]);
+      expect(await db.direct.query(settings)).toEqual(expected(APPLICATION_NAME));
       // Through Prisma too: the same pool.
-      expect(await db.prisma.$queryRawUnsafe(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: APPLICATION_NAME, idle }]);
+      expect(await db.prisma.$queryRawUnsafe(settings)).toEqual(expected(APPLICATION_NAME));
     } finally {
       await db.close();
     }
@@ -93,7 +96,7 @@ describe.skipIf(!adminUrl)("statements of a console that is gone (PostgreSQL)", 
     url.searchParams.set("application_name", "console-b");
     const named = await openDatabase({ databaseUrl: url.toString(), pgliteDir: "" });
     try {
-      expect(await named.direct.query(settings)).toEqual([{ ms: `${CONNECTION_CHECK_MS / 1000}s`, name: "console-b", idle }]);
+      expect(await named.direct.query(settings)).toEqual(expected("console-b"));
     } finally {
       await named.close();
     }

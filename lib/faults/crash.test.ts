@@ -36,8 +36,9 @@ function killMidway(
       if (out.includes("STARTED") && !timer)
         timer = setTimeout(
           async () => {
-            // A single statement runs to its end even when its client dies; ending the backend while
-            // its run is under way aborts it (found by polling, then cut a little later).
+            // A statement whose client dies ends within about a second (the console's connections set
+            // client_connection_check_interval); ending the backend while its run is under way aborts
+            // it at once (found by polling, then cut a little later).
             for (let i = 0; terminate && i < 500; i++) {
               const active = await terminate.sql.query(
                 "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'crash-child' AND state = 'active' AND query LIKE '%state_engine_run%'",
@@ -111,7 +112,8 @@ describe.runIf(postgres)("the console killed in the middle of its work (PostgreS
       const cursorOf = async () => (await db.sql.query<{ cursor: Date | null }>("SELECT cursor FROM console.state_engine"))[0].cursor;
       const before = await cursorOf();
       const end = await killMidway(url, "tick", { CRASH_AT: at.toISOString() }, after, round % 2 === 0 ? db : undefined);
-      // A statement whose client died runs on to its end: wait until the child's sessions are gone.
+      // A statement whose client died may still be running (until the server looks at its client,
+      // each second): wait until the child's sessions are gone.
       for (let i = 0; i < 200; i++) {
         const left = await db.sql.query("SELECT 1 FROM pg_stat_activity WHERE application_name = 'crash-child'");
         if (left.length === 0) break;
