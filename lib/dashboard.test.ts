@@ -10,6 +10,7 @@ import {
   BACKGROUND_SHARE,
   COMING_TTL_MS,
   FIGURES_TTL_MS,
+  FORECAST_BY_DAY_SQL,
   forgetOverviewCounts,
   keptFigures,
   overviewCounting,
@@ -109,6 +110,28 @@ describe.each(testBackends())("the overview's figures on $name", (backend) => {
     expect(d.recent).toBeNull();
     expect((await actAs(admin, () => dashboard())).recent).toEqual(expect.any(Array)); // administrators see the audit log
     await expect(actAs(anonymous(db), () => dashboard())).rejects.toThrow(/Sign in/);
+  });
+
+  it("reads only the forecast's periods that begin in the week ahead, once, not every one that overlaps it", async () => {
+    // At 1.5 million domains 53,000 periods begin in the week and 3.9 million overlap it (the states
+    // objects hold now): the window's start has to reach the stored plan's scan, and the scan is
+    // done once, not again for each day (25 s of the database's time, then 1.4 s, now 0.65 s).
+    const [row] = await db.sql.query<{ "QUERY PLAN": unknown }>(`EXPLAIN (FORMAT JSON) ${FORECAST_BY_DAY_SQL}`, ["Europe/Prague"]);
+    const plan = typeof row["QUERY PLAN"] === "string" ? JSON.parse(row["QUERY PLAN"]) : row["QUERY PLAN"];
+    const scans: { condition: string; perDay: boolean }[] = [];
+    const walk = (node: Record<string, unknown>, perDay: boolean) => {
+      if (node["Relation Name"] === "state_plan")
+        scans.push({ condition: [node["Index Cond"], node["Recheck Cond"], node.Filter].filter(Boolean).join(" AND "), perDay });
+      // A correlated subquery (the day's entries) runs once for each day.
+      for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? [])
+        walk(child, perDay || child["Parent Relationship"] === "SubPlan");
+    };
+    walk(plan[0].Plan, false);
+    expect(scans).not.toHaveLength(0);
+    for (const scan of scans) {
+      expect(scan.condition).toMatch(/valid_from >= \(date_trunc\('minute'/);
+      expect(scan.perDay).toBe(false);
+    }
   });
 
   it("describes the states in the reader's language, from one kept reading of the counts", async () => {

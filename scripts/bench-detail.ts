@@ -9,56 +9,26 @@ import { exitOnStartupError } from "../lib/db/errors";
 import { objectDetail } from "../lib/objects/detail";
 import { insertUser } from "../lib/users/store";
 import { actAs, signedInAs } from "../testing/sessions";
-import { BASE, machineLine, ms, openBenchRegistry, percentile, signInOverHttp, startServer, timed, writeResults } from "./bench-registry";
+import {
+  BASE,
+  machineLine,
+  ms,
+  openBenchRegistry,
+  percentile,
+  richDomain,
+  signInOverHttp,
+  startServer,
+  timed,
+  writeResults,
+} from "./bench-registry";
 
 const REPEATS = 30;
 const WARMUP = 3;
-const DAY = 86_400_000;
-const ROWS = 500;
 
 try {
   const { db, domains } = await openBenchRegistry("bench:detail", 1_500_000, new Date());
   try {
-    // The rich object: the first domain, with past one-day requests for two manual states, each one
-    // closed period of history.
-    const [{ id, name }] = await db.sql.query<{ id: number; name: string }>(
-      "SELECT o.id, o.name FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1",
-    );
-    const historyRows = async (objectId: number) =>
-      (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state WHERE object_id = $1", [objectId]))[0].n;
-    const have = await historyRows(id);
-    const [{ requested }] = await db.sql.query<{ requested: number }>(
-      "SELECT count(*)::int AS requested FROM object_state_request WHERE object_id = $1",
-      [id],
-    );
-    if (have < ROWS && requested < ROWS) {
-      const periods = Math.ceil((ROWS - have) / 2);
-      // Spread over the domain's life so far: each period a third of its step.
-      const [{ crdate }] = await db.sql.query<{ crdate: Date }>("SELECT crdate FROM object_registry WHERE id = $1", [id]);
-      const start = crdate.getTime() + DAY;
-      const step = (Date.now() - 10 * DAY - start) / periods;
-      await db.sql.transaction(async (tx) => {
-        for (let i = 0; i < periods; i++) {
-          const from = new Date(start + i * step);
-          const to = new Date(from.getTime() + step / 3);
-          await tx.query(
-            `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate)
-             SELECT $1, s.id, $2, $3, $2 FROM enum_object_states s WHERE s.name IN ('serverBlocked', 'serverUpdateProhibited')`,
-            [id, from, to],
-          );
-        }
-      });
-      // The engine keeps recorded history as it was and does not rewrite the past for requests
-      // entered afterwards, so the fixture records their periods directly, as the engine would have.
-      await db.sql.query(
-        `INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
-         SELECT r.object_id, r.state_id, greatest(r.valid_from, o.crdate), r.valid_to
-           FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
-          WHERE r.object_id = $1 AND r.valid_to > o.crdate AND r.valid_to < now()`,
-        [id],
-      );
-    }
-    const rows = await historyRows(id);
+    const { id, name, rows } = await richDomain(db);
     const [typical] = await db.sql.query<{ id: number; n: number }>(
       // The first domain with some history after the middle of the id range.
       `SELECT d.id, (SELECT count(*)::int FROM object_state os WHERE os.object_id = d.id) AS n

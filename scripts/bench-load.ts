@@ -23,6 +23,7 @@ import {
   ms,
   openBenchRegistry,
   percentile,
+  richDomain,
   signInOverHttp,
   startServer,
   treeRss,
@@ -68,16 +69,13 @@ try {
 
   try {
     // What the simulated users look at: a sample of live domains, the domain with the richest
-    // history (bench:detail gives the first domain 500 rows), and words that names contain.
+    // history (richDomain, the one bench:detail opens), and words that names contain.
     const sample = (
       await db.sql.query<{ id: number }>(
         "SELECT o.id FROM object_registry o TABLESAMPLE SYSTEM (1) WHERE o.type = 3 AND o.erdate IS NULL LIMIT 2000",
       )
     ).map((r) => r.id);
-    const [{ rich, richRows }] = await db.sql.query<{ rich: number; richRows: number }>(
-      `SELECT o.id AS rich, (SELECT count(*)::int FROM object_state s WHERE s.object_id = o.id) AS "richRows"
-         FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1`,
-    );
+    const { id: rich, rows: richRows } = await richDomain(db);
     const words = ["odin", "pek", "auto", "praha", "stav", "kniha", "zahrada", "sport"];
     // An instant inside a block that has ended, for "had serverBlocked at T"; instants ahead for the forecast.
     const blockedAt = await endedBlockInstant(db.sql);

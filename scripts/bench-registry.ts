@@ -117,6 +117,57 @@ export async function endedBlockInstant(db: SqlExecutor): Promise<string> {
   return (blocked?.at ?? new Date()).toISOString();
 }
 
+/** The state history rows of the benchmarks' rich domain (the object page's target is for 500). */
+export const RICH_ROWS = 500;
+const DAY = 86_400_000;
+
+/**
+ * The domain with a rich state history that bench:detail and bench:load open: the first live domain,
+ * given past one-day requests for two manual states (each one closed period of history) until it has
+ * RICH_ROWS history rows. Which domain is first changes when the registry's own life deletes it, so
+ * each run prepares the one that is first now rather than trusting an earlier run to have done it.
+ */
+export async function richDomain(db: Database): Promise<{ id: number; name: string; rows: number }> {
+  const [{ id, name }] = await db.sql.query<{ id: number; name: string }>(
+    "SELECT o.id, o.name FROM object_registry o JOIN domain d ON d.id = o.id WHERE o.erdate IS NULL ORDER BY o.id LIMIT 1",
+  );
+  const historyRows = async (objectId: number) =>
+    (await db.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM object_state WHERE object_id = $1", [objectId]))[0].n;
+  const have = await historyRows(id);
+  const [{ requested }] = await db.sql.query<{ requested: number }>(
+    "SELECT count(*)::int AS requested FROM object_state_request WHERE object_id = $1",
+    [id],
+  );
+  if (have < RICH_ROWS && requested < RICH_ROWS) {
+    const periods = Math.ceil((RICH_ROWS - have) / 2);
+    // Spread over the domain's life so far: each period a third of its step.
+    const [{ crdate }] = await db.sql.query<{ crdate: Date }>("SELECT crdate FROM object_registry WHERE id = $1", [id]);
+    const start = crdate.getTime() + DAY;
+    const step = (Date.now() - 10 * DAY - start) / periods;
+    await db.sql.transaction(async (tx) => {
+      for (let i = 0; i < periods; i++) {
+        const from = new Date(start + i * step);
+        const to = new Date(from.getTime() + step / 3);
+        await tx.query(
+          `INSERT INTO object_state_request (object_id, state_id, valid_from, valid_to, crdate)
+           SELECT $1, s.id, $2, $3, $2 FROM enum_object_states s WHERE s.name IN ('serverBlocked', 'serverUpdateProhibited')`,
+          [id, from, to],
+        );
+      }
+    });
+    // The engine keeps recorded history as it was and does not rewrite the past for requests
+    // entered afterwards, so the fixture records their periods directly, as the engine would have.
+    await db.sql.query(
+      `INSERT INTO object_state (object_id, state_id, valid_from, valid_to)
+       SELECT r.object_id, r.state_id, greatest(r.valid_from, o.crdate), r.valid_to
+         FROM object_state_request r JOIN object_registry o ON o.id = r.object_id
+        WHERE r.object_id = $1 AND r.valid_to > o.crdate AND r.valid_to < now()`,
+      [id],
+    );
+  }
+  return { id, name, rows: await historyRows(id) };
+}
+
 /** An instant `days` ahead of now (a minute ahead for 0), as ISO text: the forecast lists' windows. */
 export const instantAhead = (days: number): string => new Date(Date.now() + 60_000 + days * 86_400_000).toISOString();
 
