@@ -29,4 +29,8 @@ test("a scraper with the metrics token reads the requests the server answered, b
   expect(text).toMatch(/^rsc_pending_approvals\{app="registry_state_console"\} \d+$/m);
   expect(text).toMatch(/^rsc_sign_ins_total\{result="ok",app="registry_state_console"\} \d+$/m);
   expect(text).toMatch(/^rsc_audit_chain_length\{app="registry_state_console"\} \d+$/m);
+  // The server's own process: its resident memory (tens of MiB at least) and its event loop's lag.
+  const resident = Number(/^process_resident_memory_bytes\{app="registry_state_console"\} (\d+)$/m.exec(text)?.[1]);
+  expect(resident).toBeGreaterThan(50 * 2 ** 20);
+  expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds\{app="registry_state_console"\} [\d.e+-]+$/m);
 });

@@ -107,6 +107,11 @@ describe.each(testBackends())("GET /api/metrics on $name", (backend) => {
     expect(text).toMatch(/^rsc_sign_ins_total\{result="invalid",app="registry_state_console"\} \d+$/m);
     if (backend.name === "postgres") expect(text).toMatch(/^rsc_db_pool_connections\{state="total",app="registry_state_console"\} \d+$/m);
     else expect(text).not.toContain("rsc_db_pool_connections{");
+    // The process's own: its memory, its CPU time and the lag of the event loop every page waits for.
+    expect(value("process_resident_memory_bytes")).toBeGreaterThan(2 ** 20);
+    expect(value("process_cpu_seconds_total")).toBeGreaterThan(0);
+    expect(value("nodejs_heap_size_used_bytes")).toBeGreaterThan(2 ** 20);
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds\{app="registry_state_console"\} [\d.e+-]+$/m);
     expect(metrics().registry.getMetricsAsArray().length).toBeGreaterThan(10);
   });
 });

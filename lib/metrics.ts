@@ -1,16 +1,20 @@
 // The console's metrics for the registry's monitoring (issue 43): GET /api/metrics in Prometheus'
 // text format (prom-client), for a scraper that holds METRICS_TOKEN. Counters and histograms are
 // kept in this process (requests, engine runs, sign-ins); gauges of what the database holds (engine
-// lag, pending approvals, the audit chain, the feed's readers) are read when scraped. Several console
+// lag, pending approvals, the audit chain, the feed's readers) are read when scraped; the process's
+// own (memory, CPU, heap, event loop) are prom-client's defaults. Several console
 // processes are several targets: Prometheus sums them.
 import { timingSafeEqual } from "node:crypto";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { SqlReader } from "./db/driver";
 
 /** What one process counts, shared by every copy of this module in it (Next bundles the instrumentation and the routes apart). */
 function createMetrics() {
   const registry = new Registry();
   registry.setDefaultLabels({ app: "registry_state_console" });
+  // The process's own (prom-client's defaults, their usual names): resident memory, CPU time, the
+  // V8 heap and its collections, and the event loop's lag, the one thread every page waits for.
+  collectDefaultMetrics({ register: registry });
   const metric = { registers: [registry] };
   return {
     registry,
