@@ -118,7 +118,7 @@ export async function endedBlockInstant(db: SqlExecutor): Promise<string> {
 }
 
 /** The state history rows of the benchmarks' rich domain (the object page's target is for 500). */
-export const RICH_ROWS = 500;
+const RICH_ROWS = 500;
 const DAY = 86_400_000;
 
 /**
@@ -169,7 +169,7 @@ export async function richDomain(db: Database): Promise<{ id: number; name: stri
 }
 
 /** An instant `days` ahead of now (a minute ahead for 0), as ISO text: the forecast lists' windows. */
-export const instantAhead = (days: number): string => new Date(Date.now() + 60_000 + days * 86_400_000).toISOString();
+export const instantAhead = (days: number): string => new Date(Date.now() + 60_000 + days * DAY).toISOString();
 
 export const PORT = 3210;
 export const BASE = `http://127.0.0.1:${PORT}`;

@@ -66,11 +66,19 @@ export const NAME_COUNT_LIMIT = 10_000;
  */
 export const SERIAL_SQL = "SELECT set_config('max_parallel_workers_per_gather', '0', true)";
 
+/** A node of a plan as EXPLAIN (FORMAT JSON) gives it: "Plan Rows", "Relation Name", its "Plans", … */
+export type PlanNode = Record<string, unknown> & { "Plan Rows": number; Plans?: PlanNode[] };
+
+/** The planner's plan for a query, its top node (pg gives the JSON parsed, PGlite as text). */
+export async function explainPlan(db: SqlExecutor, sql: string, params: unknown[]): Promise<PlanNode> {
+  const [plan] = await db.query<{ "QUERY PLAN": string | [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
+  const raw = plan["QUERY PLAN"];
+  return (typeof raw === "string" ? JSON.parse(raw) : raw)[0].Plan;
+}
+
 /** The planner's row estimate for a query. */
 export async function estimateRows(db: SqlExecutor, sql: string, params: unknown[]): Promise<number> {
-  const [plan] = await db.query<{ "QUERY PLAN": string | [{ Plan: { "Plan Rows": number } }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
-  const raw = plan["QUERY PLAN"];
-  return (typeof raw === "string" ? JSON.parse(raw) : raw)[0].Plan["Plan Rows"];
+  return (await explainPlan(db, sql, params))["Plan Rows"];
 }
 
 /**
