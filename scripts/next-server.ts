@@ -8,6 +8,21 @@ import { exitOnStartupError, StartupError } from "../lib/db/errors";
 export const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 export const DEFAULT_HEAP_MIB = 384;
 export const SEMI_SPACE_MIB = 16;
+/** Blocks of 64 KiB and more are mapped apart and unmapped when freed (glibc's M_MMAP_THRESHOLD). */
+export const MALLOC_MMAP_THRESHOLD = 64 * 1024;
+/** Free memory above 256 KiB at the top of malloc's heap goes back to the system (M_TRIM_THRESHOLD). */
+export const MALLOC_TRIM_THRESHOLD = 256 * 1024;
+/**
+ * V8's heap grows by this share after each full collection, not by the factor of up to 4 it
+ * otherwise chooses when collecting is quick (asked of V8 with --trace-gc-verbose). Under the 20
+ * users the process peaked at 265 and 277 MiB with it, against 285 without (both with the malloc
+ * thresholds above), for about a tenth more of the one thread's time spent rendering a page alone
+ * (bench/RESULTS.md, 2026-12-03). Node refuses it in NODE_OPTIONS, so it is an argument of the
+ * server's own process.
+ */
+export const HEAP_GROWING_PERCENT = 20;
+/** The V8 options the server's process is started with, before Next's own arguments. */
+export const SERVER_NODE_ARGS = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`];
 type Environment = Record<string, string | undefined>;
 
 /**
@@ -19,8 +34,10 @@ type Environment = Record<string, string | undefined>;
  * 384 leaves room for that. The young generation is held at Node 20's size (16 MiB semi-spaces):
  * Node 24 grows it to 64 MiB ones, and under the same 20 users the process then peaked at 408 MiB
  * instead of 299, with every page as quick (bench/RESULTS.md, 2026-12-02). Two malloc arenas keep
- * threads from holding freed memory. A NODE_OPTIONS that sets its own --max-old-space-size or
- * --max-semi-space-size wins.
+ * threads from holding freed memory, and fixed malloc thresholds give it back: glibc otherwise
+ * raises its mmap threshold after each large block freed, and then keeps later large blocks in its
+ * heap (peak 309 and 298 MiB under the 20 users without them, 285 with; 2026-12-03). A NODE_OPTIONS that sets its own
+ * --max-old-space-size or --max-semi-space-size wins, and so does an operator's own MALLOC_*.
  */
 export function serverEnvironment(env: Environment = process.env): Environment {
   const text = env.CONSOLE_HEAP_MIB?.trim() || String(DEFAULT_HEAP_MIB);
@@ -35,13 +52,15 @@ export function serverEnvironment(env: Environment = process.env): Environment {
   return {
     ...env,
     MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2",
+    MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? String(MALLOC_MMAP_THRESHOLD),
+    MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? String(MALLOC_TRIM_THRESHOLD),
     NODE_OPTIONS: [options, ...added].filter(Boolean).join(" "),
   };
 }
 
 /** `next start` with `args`, in its own process with the server's environment (from `options.env`). */
 export function startNextServer(args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, [NEXT_BIN, "start", ...args], {
+  return spawn(process.execPath, [...SERVER_NODE_ARGS, NEXT_BIN, "start", ...args], {
     ...options,
     env: serverEnvironment(options.env ?? process.env) as NodeJS.ProcessEnv,
   });
