@@ -15,10 +15,10 @@ export const MALLOC_TRIM_THRESHOLD = 256 * 1024;
 /**
  * V8's heap grows by this share after each full collection, not by the factor of up to 4 it
  * otherwise chooses when collecting is quick (asked of V8 with --trace-gc-verbose). Under the 20
- * users the process peaked at 265 and 277 MiB with it, against 285 without (both with the malloc
- * thresholds above), for about a tenth more of the one thread's time spent rendering a page alone
- * (bench/RESULTS.md, 2026-12-03). Node refuses it in NODE_OPTIONS, so it is an argument of the
- * server's own process.
+ * users at 1.5 million domains the process peaked at 265, 277, 279 and 280 MiB with it, against
+ * 285 without (both with the malloc thresholds above; 298 and 309 with neither). The price: the 20
+ * users with no pause got 22.8-24.8 pages a second instead of 25.1-28.1 (bench/RESULTS.md,
+ * 2026-12-03). Node refuses it in NODE_OPTIONS, so it is an argument of the server's own process.
  */
 export const HEAP_GROWING_PERCENT = 20;
 /** The V8 options the server's process is started with, before Next's own arguments. */
