@@ -1,5 +1,5 @@
 import { expect, type Page, test } from "@playwright/test";
-import { freeDomainName, pragueWallTime, shownAt, signInAsNewUser } from "./helpers";
+import { freeDomainName, hydrated, pragueWallTime, shownAt, signInAsNewUser } from "./helpers";
 
 const pattern = (text: string) => text.replaceAll(".", "\\.").replaceAll("(", "\\(").replaceAll(")", "\\)");
 
@@ -8,6 +8,7 @@ async function freeDomain(page: Page, index: number): Promise<string> {
   const name = await freeDomainName(page, index);
   await page.getByRole("link", { name, exact: true }).first().click();
   await expect(page.getByRole("heading", { name, exact: true })).toBeVisible();
+  await hydrated(page.getByRole("form", { name: "Request a state" }).getByLabel("State"));
   return name;
 }
 

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** The e2e server's first admin gets this password through CONSOLE_ADMIN_PASSWORD. */
 export const E2E_ADMIN_PASSWORD = "e2e admin heron quartz 2026";
@@ -105,4 +105,14 @@ export async function freeDomainName(page: Page, index: number): Promise<string>
     "/objects?type=domain&states=serverBlocked,serverTransferProhibited,serverDeleteProhibited,serverUpdateProhibited,serverRenewProhibited&state_match=any&mode=not&size=50",
   );
   return (await page.locator("table.objects-table tbody td.col-name a").nth(index).textContent()) as string;
+}
+
+/**
+ * Waits until React has hydrated the element `locator` finds, and the browser has been idle twice
+ * since: a choice made before that can be undone by hydration (a controlled select is set back to
+ * the value it was rendered with; CI, 2026-12-03: "Create request" then found no state chosen).
+ */
+export async function hydrated(locator: Locator): Promise<void> {
+  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$")))).toBe(true);
+  await locator.page().evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
 }

@@ -194,7 +194,7 @@ export async function startServer(databaseUrl: string, logFile?: string): Promis
     },
   });
   if (typeof log === "number") closeSync(log);
-  // `next start` serves from a child process: stopping the server stops its whole process group.
+  // The server runs detached, in a process group of its own: stopping it stops the group, with anything it started.
   server.kill = (signal?: NodeJS.Signals | number) => {
     try {
       process.kill(-(server.pid as number), signal ?? "SIGTERM");

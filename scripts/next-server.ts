@@ -13,12 +13,14 @@ export const MALLOC_MMAP_THRESHOLD = 64 * 1024;
 /** Free memory above 256 KiB at the top of malloc's heap goes back to the system (M_TRIM_THRESHOLD). */
 export const MALLOC_TRIM_THRESHOLD = 256 * 1024;
 /**
- * V8's heap grows by this share after each full collection, not by the factor of up to 4 it
- * otherwise chooses when collecting is quick (asked of V8 with --trace-gc-verbose). Under the 20
- * users at 1.5 million domains the process peaked at 265, 277, 279 and 280 MiB with it, against
- * 285 without (both with the malloc thresholds above; 298 and 309 with neither). The price: the 20
- * users with no pause got 22.8-24.8 pages a second instead of 25.1-28.1 (bench/RESULTS.md,
- * 2026-12-03). Node refuses it in NODE_OPTIONS, so it is an argument of the server's own process.
+ * V8's heap grows by this share after each full collection, not by the factor V8 picks itself,
+ * up to 1.5 with the old generation at 384 MiB (asked of V8 with --trace-gc-verbose). Under the 20
+ * users at 1.5 million domains the process peaked at 265, 277, 279 and 280 MiB with this and the
+ * malloc thresholds above, 285 with the thresholds alone, 298 and 309 with neither. The price:
+ * with both, the 20 users with no pause got 22.8-24.8 pages a second (24.9 with the thresholds
+ * alone, 25.1 and 28.1 with neither), and one person's pages took their rendering 380-485 ms summed
+ * over the 13 kinds against 362-383 (bench/RESULTS.md, 2026-12-03). Node refuses the option in
+ * NODE_OPTIONS, so it is an argument of the server's own process, the same for every start.
  */
 export const HEAP_GROWING_PERCENT = 20;
 /** The V8 options the server's process is started with, before Next's own arguments. */
@@ -51,9 +53,9 @@ export function serverEnvironment(env: Environment = process.env): Environment {
   ].filter(Boolean);
   return {
     ...env,
-    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? "2",
-    MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ ?? String(MALLOC_MMAP_THRESHOLD),
-    MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ ?? String(MALLOC_TRIM_THRESHOLD),
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || "2",
+    MALLOC_MMAP_THRESHOLD_: env.MALLOC_MMAP_THRESHOLD_ || String(MALLOC_MMAP_THRESHOLD),
+    MALLOC_TRIM_THRESHOLD_: env.MALLOC_TRIM_THRESHOLD_ || String(MALLOC_TRIM_THRESHOLD),
     NODE_OPTIONS: [options, ...added].filter(Boolean).join(" "),
   };
 }
