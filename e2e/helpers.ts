@@ -108,11 +108,19 @@ export async function freeDomainName(page: Page, index: number): Promise<string>
 }
 
 /**
+ * Waits until the browser has been idle twice: work it had queued (a prefetch Next schedules on
+ * hover or for links in view, what React commits after hydrating) has been done or asked for by then.
+ */
+export async function browserIdle(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+}
+
+/**
  * Waits until React has hydrated the element `locator` finds, and the browser has been idle twice
  * since: a choice made before that can be undone by hydration (a controlled select is set back to
  * the value it was rendered with; CI, 2026-12-03: "Create request" then found no state chosen).
  */
 export async function hydrated(locator: Locator): Promise<void> {
   await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactProps$")))).toBe(true);
-  await locator.page().evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+  await browserIdle(locator.page());
 }

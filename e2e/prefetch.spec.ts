@@ -1,7 +1,7 @@
 // The console's pages are dynamic: a link prefetch would render a whole page on the server, and read
 // the database, for a person who may never open it (app/layout.tsx). No page prefetches one.
 import { expect, test } from "@playwright/test";
-import { signInAsAdmin } from "./helpers";
+import { browserIdle, signInAsAdmin } from "./helpers";
 
 test("no page prefetches the pages it links to; a link still opens its page", async ({ page }) => {
   await signInAsAdmin(page);
@@ -14,10 +14,8 @@ test("no page prefetches the pages it links to; a link still opens its page", as
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link").first().hover();
-    // Until the browser has been idle twice since the hover: a prefetch Next schedules (on hover, or
-    // for links in view once the page is idle) has been asked for by then. Not "networkidle": on a
-    // page visited twice Chromium at times never reports it (1 run in 6 hung for 2 minutes).
-    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+    // Not "networkidle": on a page visited twice Chromium at times never reports it (1 run in 6 hung for 2 minutes).
+    await browserIdle(page);
   }
   expect(background).toEqual([]);
   // Without a prefetch the click fetches the page: the menu still works.

@@ -38,8 +38,9 @@ type Environment = Record<string, string | undefined>;
  * instead of 299, with every page as quick (bench/RESULTS.md, 2026-12-02). Two malloc arenas keep
  * threads from holding freed memory, and fixed malloc thresholds give it back: glibc otherwise
  * raises its mmap threshold after each large block freed, and then keeps later large blocks in its
- * heap (peak 309 and 298 MiB under the 20 users without them, 285 with; 2026-12-03). A NODE_OPTIONS that sets its own
- * --max-old-space-size or --max-semi-space-size wins, and so does an operator's own MALLOC_*.
+ * heap (peak 309 and 298 MiB under the 20 users without them, 285 with; 2026-12-03). A NODE_OPTIONS
+ * that sets its own --max-old-space-size or --max-semi-space-size wins, and so does an operator's
+ * own MALLOC_*.
  */
 export function serverEnvironment(env: Environment = process.env): Environment {
   const text = env.CONSOLE_HEAP_MIB?.trim() || String(DEFAULT_HEAP_MIB);
