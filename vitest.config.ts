@@ -27,11 +27,12 @@ export default defineConfig({
     // Processes, not worker threads: each file gets a fresh process (isolation). Threads were faster
     // (the whole run 460 s against 537 s on 2026-12-03, this 2-core machine), but on Node 24 two
     // clean-clone runs of three lost the runner itself: abseil's "Mutex corrupt" abort in one, a
-    // silent death in the other, both in the worker isolates' shared process (vitest#11291: threads
-    // pool isolates crash in V8 on Node 24; the same files pass with forks). A crash in a fork ends
-    // that file, not the run. Not `isolate: false`: faster, but 5 tests failed, one file's module
-    // mocks reaching another file's modules. (The module-level caches are not in the way: a count's
-    // bound and the overview's figures are kept per database location.)
+    // silent death in the other, both in the one process the worker isolates share. Others report
+    // the like (vitest#11291: threads-pool isolates crashing in V8 on Node 24, the same files passing
+    // in forks). A fork that crashes is reported as an error and the rest of the run goes on.
+    // Not `isolate: false`: faster, but 5 tests failed, one file's module mocks reaching another
+    // file's modules. (The module-level caches are not in the way: a count's bound and the
+    // overview's figures are kept per database location.)
     pool: "forks",
     // Every test writes audit rows signed with this fixed key (docs/operating.md: "Audit log: keys, anchor and verification"), never with a key
     // file generated in the developer's .data; tests of the keys themselves set their own.
